@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+// dfu: BLE firmware updates on Linux through BlueZ. No package dependencies: the toolchain and
+// Debian's C libraries (libdbus-1, libcrypto) through module maps only.
+import PackageDescription
+
+let package = Package(
+    name: "dfu",
+    products: [
+        .executable(name: "dfu", targets: ["dfu"]),
+        .library(name: "DFUCore", targets: ["DFUCore"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1",
+                       providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        .target(name: "Transport", dependencies: ["CDBus"]),
+        .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL"]),
+        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport"]),
+        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore"]),
+        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,59 @@
+/// Why an image (or the key given to check it) was refused. Each description names the problem and what
+/// to do about it; all of them exit with `ExitStatus.imageInvalid` (3).
+public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file ends before a structure it must contain (`what`), at byte `offset`.
+    case truncated(what: String, offset: Int, needed: Int, available: Int)
+    /// The header does not start with the MCUboot magic 0x96F3B83D.
+    case badMagic(found: UInt32)
+    /// A size or offset field points outside the file or contradicts another field.
+    case invalidField(field: String, value: Int, reason: String)
+    /// A TLV area does not start with the expected info magic (0x6908 protected, 0x6907 unprotected).
+    case badTLVInfoMagic(expected: UInt16, found: UInt16, offset: Int)
+    /// The image has no SHA256 TLV, so its integrity cannot be checked.
+    case missingHash
+    /// The SHA-256 computed over header, body and protected TLVs differs from the SHA256 TLV.
+    case hashMismatch(expected: [UInt8], computed: [UInt8])
+    /// The image carries no signature TLV of the key's type.
+    case signatureMissing(keyType: String)
+    /// The signature TLV does not verify against the given key.
+    case signatureInvalid(algorithm: String)
+    /// The KEYHASH TLV is not the hash of the given key: the image was signed for another key.
+    case keyHashMismatch
+    /// The public key file could not be used.
+    case keyUnusable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .truncated(let what, let offset, let needed, let available):
+            return "image is truncated: \(what) needs \(needed) bytes at offset \(offset) but the file has \(available). Re-download or rebuild the image."
+        case .badMagic(let found):
+            return "not an MCUboot image: bad header magic 0x\(hex32(found)) (expected 0x96F3B83D). Sign the binary with imgtool first."
+        case .invalidField(let field, let value, let reason):
+            return "image header is inconsistent: \(field) = \(value) \(reason). The file is corrupt or not an MCUboot image."
+        case .badTLVInfoMagic(let expected, let found, let offset):
+            return "image TLV area at offset \(offset) has magic 0x\(hex16(found)) (expected 0x\(hex16(expected))). The file is corrupt or was truncated."
+        case .missingHash:
+            return "image has no SHA256 TLV, so its integrity cannot be checked. Re-sign it with imgtool."
+        case .hashMismatch:
+            return "image hash mismatch: the SHA-256 of header, body and protected TLVs differs from the SHA256 TLV. The image was modified after signing; do not flash it."
+        case .signatureMissing(let keyType):
+            return "image has no \(keyType) signature for the given key. Check that you passed the key the image was signed with."
+        case .signatureInvalid(let algorithm):
+            return "\(algorithm) signature does not verify with the given key. The image was signed with another key or modified after signing; do not flash it."
+        case .keyHashMismatch:
+            return "the image's KEYHASH TLV does not match the given key: it was signed for another key. Pass the matching public key."
+        case .keyUnusable(let path, let reason):
+            return "cannot use key \(path): \(reason). Pass a PEM public key (imgtool getpub --encoding pem)."
+        }
+    }
+}
+
+private func hex32(_ value: UInt32) -> String {
+    let s = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 8 - s.count)) + s
+}
+
+private func hex16(_ value: UInt16) -> String {
+    let s = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - s.count)) + s
+}

@@ -1,0 +1,1 @@
+// Placeholder removed once the Link protocol lands (issue 3).
