@@ -21,6 +21,12 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case keyHashMismatch
     /// The public key file could not be used.
     case keyUnusable(path: String, reason: String)
+    /// A well-formed MCUboot image that dfu cannot check (legacy v1 header, big-endian, only a SHA-384 or
+    /// SHA-512 hash, a pure signature). `reason` completes "it …".
+    case unsupportedImage(reason: String)
+    /// libcrypto failed at something that should not fail (out of memory, broken installation). `detail`
+    /// is OpenSSL's error queue; it never contains key material or image bytes.
+    case cryptoFailure(operation: String, detail: String)
 
     public var description: String {
         switch self {
@@ -44,6 +50,10 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the image's KEYHASH TLV does not match the given key: it was signed for another key. Pass the matching public key."
         case .keyUnusable(let path, let reason):
             return "cannot use key \(path): \(reason). Pass a PEM public key (imgtool getpub --encoding pem)."
+        case .unsupportedImage(let reason):
+            return "dfu cannot check this MCUboot image: \(reason). Re-sign it with imgtool using a little-endian header and a SHA-256 hash."
+        case .cryptoFailure(let operation, let detail):
+            return "OpenSSL failed while \(operation): \(detail). Check the libcrypto installation (libssl3); this is not a problem with the image."
         }
     }
 }

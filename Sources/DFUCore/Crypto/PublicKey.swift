@@ -1,0 +1,114 @@
+import Foundation
+
+/// A public key an MCUboot image can be checked against: ECDSA P-256, Ed25519, RSA-2048 or RSA-3072.
+/// It keeps only the DER bytes imgtool hashes for KEYHASH and rebuilds the libcrypto key per check, so
+/// the value is plain data: `Sendable`, comparable, and free of C lifetimes.
+public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
+    public let algorithm: SignatureAlgorithm
+    /// The key as imgtool's `get_public_bytes` writes it: DER SubjectPublicKeyInfo for EC and Ed25519,
+    /// DER PKCS#1 RSAPublicKey for RSA.
+    public let derBytes: [UInt8]
+    /// SHA-256 of `derBytes`: what imgtool stores in the KEYHASH TLV.
+    public let keyHash: [UInt8]
+
+    /// Key files are a few hundred bytes; refuse to read a large file given by mistake.
+    static let maximumFileSize = 64 * 1024
+
+    /// Decodes the first PEM block of `pem`: `PUBLIC KEY` (SubjectPublicKeyInfo) or `RSA PUBLIC KEY`
+    /// (PKCS#1). `source` names the key in errors (a path, usually).
+    public init(pem: [UInt8], source: String = "the key") throws(ImageError) {
+        let key: EVPKey
+        do {
+            key = try LibCrypto.decodePublicKeyPEM(pem)
+        } catch {
+            throw Self.unusable(source, error)
+        }
+        let algorithm: SignatureAlgorithm
+        switch key.type {
+        case .ec(let curve) where ["prime256v1", "secp256r1", "P-256"].contains(curve):
+            algorithm = .ecdsaP256
+        case .ec(let curve):
+            throw .keyUnusable(path: source, reason: "it is an EC key on curve \(curve); dfu checks ECDSA P-256 only")
+        case .ed25519:
+            algorithm = .ed25519
+        case .rsa(bits: 2048):
+            algorithm = .rsa2048PSS
+        case .rsa(bits: 3072):
+            algorithm = .rsa3072PSS
+        case .rsa(let bits):
+            throw .keyUnusable(path: source, reason: "it is an RSA-\(bits) key; MCUboot signs with RSA-2048 or RSA-3072 only")
+        case .other(let id):
+            throw .keyUnusable(path: source, reason: "its key type (OpenSSL id \(id)) is not an MCUboot signing key (ECDSA P-256, Ed25519, RSA-2048, RSA-3072)")
+        }
+        do {
+            derBytes = algorithm.isRSA ? try key.rsaPublicKeyDER() : try key.subjectPublicKeyInfoDER()
+        } catch {
+            throw error.imageError
+        }
+        self.algorithm = algorithm
+        self.keyHash = try SHA256.hash(derBytes)
+    }
+
+    /// Reads a PEM public key file. Unreadable, too large or not a supported public key: `.keyUnusable`.
+    public static func load(path: String) throws(ImageError) -> PublicKey {
+        let contents: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            contents = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
+        } catch {
+            throw .keyUnusable(path: path, reason: "the file cannot be read (\(error.localizedDescription))")
+        }
+        guard contents.count <= maximumFileSize else {
+            throw .keyUnusable(path: path, reason: "the file is larger than \(maximumFileSize / 1024) KiB, too large for a PEM key")
+        }
+        return try PublicKey(pem: [UInt8](contents), source: path)
+    }
+
+    /// Whether `signature` is this key's signature of the 32-byte image `digest`, by MCUboot's rules for
+    /// `algorithm`. A malformed signature is `false`; only a libcrypto failure throws.
+    public func isValidSignature(_ signature: [UInt8], forDigest digest: [UInt8]) throws(ImageError) -> Bool {
+        let decoded = algorithm.isRSA ? EVPKey.decode(rsaPublicKey: derBytes)
+                                      : EVPKey.decode(subjectPublicKeyInfo: derBytes)
+        guard let key = decoded else {
+            throw .cryptoFailure(operation: "re-reading a key it encoded itself", detail: LibCrypto.drainErrorQueue())
+        }
+        do {
+            return try key.verify(signature: Self.withoutECDSAPadding(signature, algorithm: algorithm),
+                                  digest: digest, scheme: algorithm.scheme)
+        } catch {
+            throw error.imageError
+        }
+    }
+
+    /// imgtool can zero-pad ECDSA signatures to 72 bytes (MCUboot < 1.5 needed it) and strips the padding
+    /// by the DER SEQUENCE length before verifying; OpenSSL refuses trailing bytes, so do the same here.
+    static func withoutECDSAPadding(_ signature: [UInt8], algorithm: SignatureAlgorithm) -> [UInt8] {
+        guard algorithm == .ecdsaP256, signature.count >= 2, signature[0] == 0x30, signature[1] < 0x80 else {
+            return signature
+        }
+        let derLength = Int(signature[1]) + 2
+        return derLength < signature.count ? Array(signature.prefix(derLength)) : signature
+    }
+
+    public var description: String { "\(algorithm) public key (key hash \(hexString(keyHash)))" }
+
+    private static func unusable(_ source: String, _ error: PEMKeyError) -> ImageError {
+        switch error {
+        case .noPEMBlock:
+            return .keyUnusable(path: source, reason: "it holds no PEM block (-----BEGIN PUBLIC KEY-----)")
+        case .privateKey(let label):
+            return .keyUnusable(path: source, reason: "it holds a private key (\(label)); give the public key only")
+        case .unexpectedLabel(let label):
+            return .keyUnusable(path: source, reason: "its PEM block is \"\(label)\", not a public key")
+        case .undecodable(let label, let detail):
+            return .keyUnusable(path: source, reason: "its \(label) block does not decode (\(detail))")
+        case .library(let error):
+            return error.imageError
+        }
+    }
+}
+
+extension SignatureAlgorithm {
+    var isRSA: Bool { self == .rsa2048PSS || self == .rsa3072PSS }
+}

@@ -1,0 +1,94 @@
+/// Checks an MCUboot image the way `imgtool verify` and the bootloader do, before any byte is sent.
+///
+/// A file that is not a well-formed image throws. For a well-formed one, every check ends up in the
+/// report (passed, failed, or not checked and why), so `dfu verify` can show all of them at once:
+/// - hash: SHA-256 over header, body and protected TLVs against the SHA256 TLV (imgtool INVALID_HASH);
+/// - signature: the key's signature TLV over the image digest (imgtool INVALID_SIGNATURE);
+/// - key hash: the KEYHASH TLV (or a full PUBKEY TLV) against the key. imgtool does not check this but
+///   MCUboot does at boot: an image whose KEYHASH names another key does not boot.
+public enum ImageVerifier {
+    public static func verify(bytes: [UInt8], key: PublicKey?) throws(ImageError) -> VerificationReport {
+        let image = try MCUbootImage(bytes: bytes)
+        let digest = try requireSHA256(image)
+
+        let hash = try hashCheck(image, digest: digest)
+        let report = VerificationReport(
+            format: "MCUboot",
+            version: image.version,
+            headerSize: image.header.headerSize,
+            bodySize: image.header.imageSize,
+            fileSize: bytes.count,
+            flags: image.header.flags.rawValue,
+            sha256: digest,
+            signatureAlgorithm: signatureAlgorithm(in: image, preferring: key?.algorithm),
+            hash: hash,
+            signature: try signatureCheck(image, digest: digest, hash: hash, key: key),
+            keyHash: keyHashCheck(image, key: key))
+        return report
+    }
+
+    /// The SHA256 TLV, or why the image cannot be checked without one.
+    private static func requireSHA256(_ image: MCUbootImage) throws(ImageError) -> [UInt8] {
+        if let digest = image.sha256TLV { return digest }
+        let types = image.unprotectedTLVs.map(\.type)
+        if types.contains(.signaturePure) {
+            throw .unsupportedImage(reason: "it is signed in pure mode (SIG_PURE), without an image hash")
+        }
+        if let other = types.first(where: { $0 == .sha384 || $0 == .sha512 }) {
+            throw .unsupportedImage(reason: "it is hashed with \(other) only; dfu and Zephyr's img_mgmt use SHA256")
+        }
+        throw .missingHash
+    }
+
+    private static func hashCheck(_ image: MCUbootImage, digest: [UInt8]) throws(ImageError) -> VerificationReport.Check {
+        if image.header.flags.isEncrypted {
+            // imgtool says INVALID_HASH here; the digest is of the plaintext, so only the device can check it.
+            return .notChecked(reason: "the image is encrypted and its hash covers the plaintext, which only the device can check")
+        }
+        let computed = try SHA256.hash(image.bytes[image.hashedRegion])
+        return computed == digest ? .passed : .failed(.hashMismatch(expected: digest, computed: computed))
+    }
+
+    /// Like bootutil, the signature is checked against the digest in the SHA256 TLV. It can only pass if
+    /// the image also matches that digest; otherwise the result says what the signature does prove.
+    private static func signatureCheck(_ image: MCUbootImage, digest: [UInt8], hash: VerificationReport.Check,
+                                       key: PublicKey?) throws(ImageError) -> VerificationReport.Check {
+        guard let key else { return .notChecked(reason: "no key given") }
+        // imgtool tries every signature TLV of the key's type and accepts the first that verifies.
+        let candidates = image.unprotectedTLVs.filter { $0.type == key.algorithm.tlvType }
+        guard !candidates.isEmpty else { return .failed(.signatureMissing(keyType: key.algorithm.rawValue)) }
+        var verified = false
+        for tlv in candidates {
+            verified = try key.isValidSignature(tlv.value, forDigest: digest)
+            if verified { break }
+        }
+        guard verified else { return .failed(.signatureInvalid(algorithm: key.algorithm.rawValue)) }
+        switch hash {
+        case .passed:
+            return .passed
+        case .failed:
+            return .notChecked(reason: "the signature matches the SHA256 TLV, but the image does not match that hash")
+        case .notChecked:
+            return .notChecked(reason: "the signature matches the SHA256 TLV, but the image could not be checked against that hash")
+        }
+    }
+
+    private static func keyHashCheck(_ image: MCUbootImage, key: PublicKey?) -> VerificationReport.Check {
+        guard let key else { return .notChecked(reason: "no key given") }
+        if let keyHash = image.unprotectedTLV(.keyHash) {
+            return keyHash.value == key.keyHash ? .passed : .failed(.keyHashMismatch)
+        }
+        // imgtool sign --public-key-format full embeds the whole key instead of its hash.
+        if let embedded = image.unprotectedTLV(.publicKey) {
+            return embedded.value == key.derBytes ? .passed : .failed(.keyHashMismatch)
+        }
+        return .notChecked(reason: "image has no KEYHASH TLV")
+    }
+
+    /// The algorithm of the image's signature: the key's own if the image carries it, else the first found.
+    private static func signatureAlgorithm(in image: MCUbootImage, preferring preferred: SignatureAlgorithm?) -> String? {
+        let present = image.signatureTLVs.compactMap { SignatureAlgorithm(tlvType: $0.type) }
+        if let preferred, present.contains(preferred) { return preferred.rawValue }
+        return present.first?.rawValue
+    }
+}
