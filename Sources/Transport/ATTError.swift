@@ -1,0 +1,33 @@
+/// An ATT error code a device answers a request with (Core spec Vol 3 Part F §3.4.1.1). Write
+/// commands and notifications have no response, so their errors never cross the link.
+public struct ATTError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let code: UInt8
+
+    public init(code: UInt8) { self.code = code }
+
+    public static let readNotPermitted = ATTError(code: 0x02)
+    public static let writeNotPermitted = ATTError(code: 0x03)
+    public static let insufficientAuthentication = ATTError(code: 0x05)
+    public static let requestNotSupported = ATTError(code: 0x06)
+    public static let invalidAttributeValueLength = ATTError(code: 0x0D)
+    public static let unlikelyError = ATTError(code: 0x0E)
+    public static let insufficientEncryption = ATTError(code: 0x0F)
+    public static let insufficientResources = ATTError(code: 0x11)
+
+    public var description: String {
+        let name: String
+        switch code {
+        case 0x02: name = "read not permitted"
+        case 0x03: name = "write not permitted"
+        case 0x05: name = "insufficient authentication"
+        case 0x06: name = "request not supported"
+        case 0x0D: name = "invalid attribute value length"
+        case 0x0E: name = "unlikely error"
+        case 0x0F: name = "insufficient encryption"
+        case 0x11: name = "insufficient resources"
+        default: name = "error"
+        }
+        let hex = String(code, radix: 16, uppercase: true)
+        return "ATT \(name) (0x\(code < 0x10 ? "0" : "")\(hex))"
+    }
+}

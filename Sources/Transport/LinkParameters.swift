@@ -1,0 +1,36 @@
+/// The facts of one connection, fixed while it lasts. Fields a backend cannot learn are nil: BlueZ
+/// 5.66 reports the ATT MTU (`AcquireWrite`'s `mtu`) but not the PHY or the connection interval over
+/// D-Bus, while the memory link knows everything it models.
+public struct LinkParameters: Hashable, Sendable {
+    /// Which connection attempt this is; stamped on every `LinkEvent`.
+    public var generation: LinkGeneration
+    /// The device on the other end.
+    public var peer: PeerIdentity
+    /// The negotiated ATT MTU (23…517).
+    public var attMTU: Int
+    /// The largest value one write without response may carry: `min(attMTU − 3, cap)`, where the
+    /// cap covers stack limits (BlueZ: 512, or 510 toward BlueZ ≤ 5.68 peers; bluez-dbus.md §8).
+    public var maxWriteWithoutResponse: Int
+    /// The PHY, when known.
+    public var phy: LinkPHY?
+    /// The connection interval, when known.
+    public var connectionInterval: Duration?
+    /// The largest LL data PDU payload (27…251; 251 with Data Length Extension), when known.
+    public var llPayload: Int?
+    /// The radio's ceiling for a stream of full-size writes without response, in value bytes per
+    /// second, when the backend has a timing model (the memory link does; BlueZ does not).
+    public var writeCommandCeiling: Double?
+
+    public init(generation: LinkGeneration, peer: PeerIdentity, attMTU: Int, maxWriteWithoutResponse: Int,
+                phy: LinkPHY? = nil, connectionInterval: Duration? = nil, llPayload: Int? = nil,
+                writeCommandCeiling: Double? = nil) {
+        self.generation = generation
+        self.peer = peer
+        self.attMTU = attMTU
+        self.maxWriteWithoutResponse = maxWriteWithoutResponse
+        self.phy = phy
+        self.connectionInterval = connectionInterval
+        self.llPayload = llPayload
+        self.writeCommandCeiling = writeCommandCeiling
+    }
+}
