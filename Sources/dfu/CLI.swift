@@ -1,0 +1,123 @@
+import DFUCore
+
+/// Turns the command line into one run of one command and its `Outcome`. Help, `--version` and usage
+/// errors are handled here, so a command's `run` only sees arguments that parsed and validated.
+enum CLI {
+    static func run(arguments: [String], console: Console) async -> Outcome {
+        let words = Array(arguments.dropFirst())
+        guard let first = words.first else {
+            console.error(RootCommand.help)
+            return usageFailure(UsageError("no command given"), helpCommand: "dfu --help", console: console)
+        }
+        switch first {
+        case "-h", "--help":
+            console.out(RootCommand.help)
+            return .finished(.success)
+        case "--version":
+            guard words.count == 1 else {
+                return usageFailure(UsageError("unexpected argument '\(words[1])'"),
+                                    helpCommand: "dfu --help", console: console)
+            }
+            console.out("dfu \(DFUVersion.current)")
+            return .finished(.success)
+        case "help":
+            return showHelp(for: Array(words.dropFirst()), console: console)
+        default:
+            break
+        }
+        if first.hasPrefix("-") {
+            return usageFailure(UsageError("unknown option '\(first)'"),
+                                helpCommand: "dfu --help", console: console)
+        }
+        guard let command = RootCommand.subcommand(named: first) else {
+            return usageFailure(unknownCommand(first), helpCommand: "dfu --help", console: console)
+        }
+        return await run(command, words: Array(words.dropFirst()), console: console)
+    }
+
+    /// Parses, validates and runs one subcommand.
+    private static func run<Command: ParsableCommand>(_ type: Command.Type, words: [String],
+                                                      console: Console) async -> Outcome {
+        let helpCommand = "dfu \(Command.name) --help"
+        let definitions: [ArgumentDefinition]
+        do {
+            definitions = try ArgumentCollector.definitions(of: Command.self)
+        } catch {
+            return internalFailure("\(Command.name) declares its arguments wrongly: \(error)", console: console)
+        }
+        if CommandLineParser.requestsHelp(words) {
+            console.out(help(for: Command.self, definitions: definitions))
+            return .finished(.success)
+        }
+
+        let command: Command
+        do {
+            let values = try CommandLineParser(definitions: definitions).parse(words)
+            command = try Command(from: ArgumentValueDecoder(values: values))
+            try command.validate()
+        } catch let error as UsageError {
+            return usageFailure(error, helpCommand: helpCommand, console: console)
+        } catch {
+            return internalFailure("cannot build \(Command.name) from its arguments: \(error)", console: console)
+        }
+
+        do {
+            return .finished(try await command.run(console))
+        } catch {
+            console.error("dfu: error: \(error.description)")
+            return .failed(error)
+        }
+    }
+
+    /// `dfu help`, `dfu help verify`.
+    private static func showHelp(for words: [String], console: Console) -> Outcome {
+        guard let name = words.first else {
+            console.out(RootCommand.help)
+            return .finished(.success)
+        }
+        guard words.count == 1 else {
+            return usageFailure(UsageError("unexpected argument '\(words[1])'"),
+                                helpCommand: "dfu --help", console: console)
+        }
+        guard let command = RootCommand.subcommand(named: name) else {
+            return usageFailure(unknownCommand(name), helpCommand: "dfu --help", console: console)
+        }
+        return showHelp(for: command, console: console)
+    }
+
+    private static func showHelp<Command: ParsableCommand>(for type: Command.Type, console: Console) -> Outcome {
+        do {
+            let definitions = try ArgumentCollector.definitions(of: Command.self)
+            console.out(help(for: Command.self, definitions: definitions))
+            return .finished(.success)
+        } catch {
+            return internalFailure("\(Command.name) declares its arguments wrongly: \(error)", console: console)
+        }
+    }
+
+    private static func help<Command: ParsableCommand>(for type: Command.Type,
+                                                       definitions: [ArgumentDefinition]) -> String {
+        HelpFormatter.commandHelp(commandPath: "\(RootCommand.name) \(Command.name)",
+                                  abstract: Command.abstract, discussion: Command.discussion,
+                                  definitions: definitions)
+    }
+
+    private static func unknownCommand(_ name: String) -> UsageError {
+        let names = RootCommand.subcommands.map { $0.name } + ["help"]
+        let hint = closestName(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        return UsageError("unknown command '\(name)'\(hint)")
+    }
+
+    /// One line saying what is wrong, one saying where the right usage is; exit 2.
+    private static func usageFailure(_ error: UsageError, helpCommand: String, console: Console) -> Outcome {
+        console.error("dfu: error: \(error.message)")
+        console.error("see '\(helpCommand)'")
+        return .failed(.usage(error.message))
+    }
+
+    private static func internalFailure(_ message: String, console: Console) -> Outcome {
+        let error = DFUError.internalError(message)
+        console.error("dfu: error: \(error.description)")
+        return .failed(error)
+    }
+}

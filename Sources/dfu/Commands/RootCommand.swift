@@ -1,0 +1,20 @@
+/// `dfu` itself: what it is and the subcommands it lists. Adding a command means adding its type here.
+enum RootCommand {
+    static let name = "dfu"
+    static let abstract = "Update the firmware of Bluetooth LE devices through BlueZ (dfu \(DFUVersion.current))."
+    static let footer = "See 'dfu help <command>' or 'dfu <command> --help' for a command's arguments."
+
+    static var subcommands: [any ParsableCommand.Type] {
+        [VerifyCommand.self]
+    }
+
+    static func subcommand(named name: String) -> (any ParsableCommand.Type)? {
+        subcommands.first { $0.name == name }
+    }
+
+    static var help: String {
+        let commands = subcommands.map { (name: $0.name, abstract: $0.abstract) }
+            + [(name: "help", abstract: "Show help for dfu or for one command.")]
+        return HelpFormatter.rootHelp(toolName: name, abstract: abstract, commands: commands, footer: footer)
+    }
+}

@@ -1,0 +1,68 @@
+import DFUCore
+
+/// `dfu verify IMAGE [--key PUB.pem] [--json]`: everything about an image that can be checked without
+/// a device: format, version, sizes, the SHA-256 in its TLV, and with a key its signature and key hash.
+struct VerifyCommand: ParsableCommand {
+    static let name = "verify"
+    static let abstract = "Check a signed MCUboot image offline: format, hash, signature, key hash."
+    static let discussion = """
+        Without --key, dfu checks the structure and the SHA-256 only and says the signature was not \
+        checked. Exit status: 0 when everything checked passed, 3 when the image is invalid, the key \
+        cannot be used or a file cannot be read, 2 for a usage error.
+        """
+
+    @Argument(valueName: "IMAGE", help: "The image to check, as written by 'imgtool sign'.")
+    var image: String
+
+    @Option(valueName: "PUB.pem", help: "Public key (PEM) the image should be signed with.")
+    var key: String?
+
+    var common = CommonOptions()
+
+    func validate() throws(UsageError) {
+        if image.isEmpty { throw UsageError("IMAGE must not be empty") }
+        if key?.isEmpty == true { throw UsageError("--key needs a path to a PEM public key") }
+    }
+
+    func run(_ console: Console) async throws(DFUError) -> ExitStatus {
+        let console = console.verbose(common.verbose)
+        let result = verify(console)
+        if common.json {
+            console.out(VerifyOutput.json(file: image, result: result).encoded)
+            return VerifyOutput.exitStatus(result)
+        }
+        switch result {
+        case .failure(let error):
+            throw error
+        case .success(let report):
+            console.out(VerifyOutput.table(file: image, report: report))
+            console.out(VerifyOutput.verdict(report, keyGiven: key != nil))
+            return VerifyOutput.exitStatus(result)
+        }
+    }
+
+    /// Reads the image, loads the key, verifies. A file or key that cannot be used is the error; a
+    /// check that fails is in the report.
+    private func verify(_ console: Console) -> Result<VerificationReport, DFUError> {
+        do throws(DFUError) {
+            console.log("reading image \(image)")
+            let bytes = try FileReader.readAll(path: image)
+            console.log("image is \(bytes.count) bytes")
+            let publicKey: PublicKey?
+            if let key {
+                console.log("loading public key \(key)")
+                do throws(ImageError) { publicKey = try PublicKey.load(path: key) } catch { throw .image(error) }
+                console.log("key is \(publicKey.map { $0.algorithm.rawValue } ?? "none")")
+            } else {
+                publicKey = nil
+            }
+            do throws(ImageError) {
+                return .success(try ImageVerifier.verify(bytes: bytes, key: publicKey))
+            } catch {
+                throw .image(error)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where dfu writes: results on stdout, errors and logs on stderr, each call one or more whole
+/// lines written straight to the file descriptor (no buffering, so stdout and stderr stay in order).
+/// A closed pipe (`dfu verify … | head -1`) ends output quietly; SIGPIPE is ignored in `main`.
+struct Console: Sendable {
+    /// Whether `log` prints (`--verbose`).
+    var verbose = false
+
+    static let standard = Console()
+
+    /// The same console, printing logs when `verbose` is true.
+    func verbose(_ verbose: Bool) -> Console {
+        var console = self
+        console.verbose = verbose
+        return console
+    }
+
+    /// A result line (or lines) on stdout.
+    func out(_ text: String) {
+        Self.write(text + "\n", to: STDOUT_FILENO)
+    }
+
+    /// An error or warning line on stderr.
+    func error(_ text: String) {
+        Self.write(text + "\n", to: STDERR_FILENO)
+    }
+
+    /// A progress note on stderr, only with `--verbose`. Callers never pass key material or image
+    /// bytes.
+    func log(_ text: @autoclosure () -> String) {
+        guard verbose else { return }
+        error("dfu: " + text())
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard var pointer = bytes.baseAddress else { return }
+            var remaining = bytes.count
+            while remaining > 0 {
+                let written = Glibc.write(descriptor, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // EPIPE or a closed descriptor: nobody is reading any more.
+                }
+                pointer += written
+                remaining -= written
+            }
+        }
+    }
+}

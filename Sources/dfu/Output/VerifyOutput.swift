@@ -1,0 +1,112 @@
+import DFUCore
+
+/// How `dfu verify` shows a result: the aligned table and verdict line for people, one JSON object
+/// for scripts. Both show the same facts; neither shows key material or image bytes.
+enum VerifyOutput {
+    /// 0 when everything checked passed; otherwise the exit status of the error that stopped it.
+    static func exitStatus(_ result: Result<VerificationReport, DFUError>) -> ExitStatus {
+        switch result {
+        case .failure(let error): return error.exitStatus
+        case .success(let report):
+            guard let failure = report.firstFailure else { return .success }
+            return DFUError.image(failure).exitStatus
+        }
+    }
+
+    static func table(file: String, report: VerificationReport) -> String {
+        var table = AlignedTable()
+        table.add("file", file)
+        table.add("format", report.format)
+        table.add("version", report.version.description)
+        table.add("header size", "\(report.headerSize) bytes")
+        table.add("body size", "\(report.bodySize) bytes")
+        table.add("file size", "\(report.fileSize) bytes")
+        table.add("flags", flagsHex(report.flags))
+        table.add("SHA-256", hex(report.sha256))
+        table.add("signature algorithm", report.signatureAlgorithm ?? "none (image is not signed)")
+        table.add("hash", text(report.hash))
+        table.add("signature", text(report.signature))
+        table.add("key hash", text(report.keyHash))
+        return table.rendered
+    }
+
+    /// The last line: `OK: …` or `FAILED: <what is wrong and what to do>`.
+    static func verdict(_ report: VerificationReport, keyGiven: Bool) -> String {
+        if let failure = report.firstFailure { return "FAILED: \(failure.description)" }
+        switch (report.hash, report.signature, report.keyHash) {
+        case (.passed, .passed, .passed):
+            return "OK: image verified"
+        case (.passed, .notChecked, _) where !keyGiven:
+            return "OK: structure and hash verified; signature not checked (no --key)"
+        default:
+            let unchecked = [("hash", report.hash), ("signature", report.signature), ("key hash", report.keyHash)]
+                .compactMap { name, check -> String? in
+                    guard case .notChecked(let reason) = check else { return nil }
+                    return "\(name) not checked (\(reason))"
+                }
+            let verified = report.signature == .passed ? "image verified" : "structure verified"
+            return "OK: \(verified); " + unchecked.joined(separator: "; ")
+        }
+    }
+
+    /// The one-line JSON result (`"event":"result"`). When the image could not be checked at all, the
+    /// image fields are left out and `error` says why.
+    static func json(file: String, result: Result<VerificationReport, DFUError>) -> JSONValue {
+        let status = exitStatus(result)
+        var fields = [
+            JSONField("event", .string("result")),
+            JSONField("command", .string(VerifyCommand.name)),
+            JSONField("file", .string(file)),
+            JSONField("ok", .bool(status == .success)),
+            JSONField("exit_code", .int(Int(status.rawValue))),
+        ]
+        switch result {
+        case .failure(let error):
+            fields.append(JSONField("error", .string(error.description)))
+        case .success(let report):
+            fields += [
+                JSONField("format", .string(report.format)),
+                JSONField("version", .string(report.version.description)),
+                JSONField("header_size", .int(report.headerSize)),
+                JSONField("body_size", .int(report.bodySize)),
+                JSONField("file_size", .int(report.fileSize)),
+                JSONField("flags", .int(Int(report.flags))),
+                JSONField("sha256", .string(hex(report.sha256))),
+                JSONField("signature_algorithm", report.signatureAlgorithm.map { .string($0) } ?? .null),
+                JSONField("hash", .string(jsonName(report.hash))),
+                JSONField("signature", .string(jsonName(report.signature))),
+                JSONField("key_hash", .string(jsonName(report.keyHash))),
+                JSONField("error", report.firstFailure.map { .string($0.description) } ?? .null),
+            ]
+        }
+        return .object(fields)
+    }
+
+    private static func text(_ check: VerificationReport.Check) -> String {
+        switch check {
+        case .passed: return "ok"
+        case .failed: return "FAILED"
+        case .notChecked(let reason): return "not checked (\(reason))"
+        }
+    }
+
+    private static func jsonName(_ check: VerificationReport.Check) -> String {
+        switch check {
+        case .passed: return "passed"
+        case .failed: return "failed"
+        case .notChecked: return "not-checked"
+        }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+
+    private static func flagsHex(_ flags: UInt32) -> String {
+        let digits = String(flags, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+}

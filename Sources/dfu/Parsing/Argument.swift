@@ -1,0 +1,61 @@
+/// A positional argument (`IMAGE`), taken in declaration order, declared on the property with its help:
+///
+///     @Argument(valueName: "IMAGE", help: "The signed image to check.")
+///     var image: String
+///
+/// Without a default the argument is required.
+@propertyWrapper
+struct Argument<Value: ExpressibleByArgument>: Sendable, Decodable, ArgumentDeclaring {
+    private struct Declaration: Sendable {
+        var valueName: String?
+        var help: String
+        var requirement: Requirement<Value>
+    }
+
+    private enum State: Sendable {
+        case declared(Declaration)
+        case parsed(Value)
+    }
+
+    private let state: State
+
+    var wrappedValue: Value {
+        switch state {
+        case .parsed(let value):
+            return value
+        case .declared(let declaration):
+            if case .defaulted(let value) = declaration.requirement { return value }
+            // Only `ArgumentCollector` sees unparsed commands, and it reads declarations, never values.
+            preconditionFailure("dfu bug: required argument read before the command line was parsed")
+        }
+    }
+
+    /// A required positional argument.
+    init(valueName: String? = nil, help: String) {
+        state = .declared(Declaration(valueName: valueName, help: help, requirement: .required))
+    }
+
+    /// A positional argument that may be left out.
+    init(wrappedValue: Value, valueName: String? = nil, help: String) {
+        state = .declared(Declaration(valueName: valueName, help: help,
+                                      requirement: .defaulted(wrappedValue)))
+    }
+
+    init(from decoder: any Decoder) throws {
+        state = .parsed(try ArgumentValueDecoder.value(Value.self, from: decoder))
+    }
+
+    func definition(path: [String]) -> ArgumentDefinition? {
+        guard case .declared(let declaration) = state else { return nil }
+        let defaultValue: ArgumentDefinition.Default
+        switch declaration.requirement {
+        case .required: defaultValue = .required
+        case .defaulted(let value): defaultValue = .value(value, shown: value.helpDescription)
+        }
+        let valueName = declaration.valueName ?? (path.last ?? "value").uppercased()
+        return ArgumentDefinition(
+            path: path, kind: .positional(valueName: valueName), longName: nil, shortName: nil,
+            help: declaration.help, defaultValue: defaultValue,
+            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue)
+    }
+}

@@ -1,0 +1,88 @@
+/// `--name value` (or `--name=value`), declared on the property it fills, with its help and default:
+///
+///     @Option(valueName: "PUB.pem", help: "Public key to check the signature with.")
+///     var key: String?
+///     @Option(help: "Seconds to wait for the device.")
+///     var timeout = 30.0
+///
+/// Without a default and not optional, the option is required.
+@propertyWrapper
+struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
+    private struct Declaration: Sendable {
+        var name: String?
+        var short: Character?
+        var valueName: String?
+        var help: String
+        var requirement: Requirement<Value>
+        var shownDefault: String?
+        var convert: @Sendable (String) -> Value?
+        var expectedValue: String
+    }
+
+    private enum State: Sendable {
+        case declared(Declaration)
+        case parsed(Value)
+    }
+
+    private let state: State
+
+    var wrappedValue: Value {
+        switch state {
+        case .parsed(let value):
+            return value
+        case .declared(let declaration):
+            if case .defaulted(let value) = declaration.requirement { return value }
+            // Only `ArgumentCollector` sees unparsed commands, and it reads declarations, never values.
+            preconditionFailure("dfu bug: required option read before the command line was parsed")
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        state = .parsed(try ArgumentValueDecoder.value(Value.self, from: decoder))
+    }
+
+    func definition(path: [String]) -> ArgumentDefinition? {
+        guard case .declared(let declaration) = state else { return nil }
+        let name = declaration.name ?? kebabCase(path.last ?? "")
+        let defaultValue: ArgumentDefinition.Default
+        switch declaration.requirement {
+        case .required: defaultValue = .required
+        case .defaulted(let value): defaultValue = .value(value, shown: declaration.shownDefault)
+        }
+        let convert = declaration.convert
+        return ArgumentDefinition(
+            path: path, kind: .option(valueName: declaration.valueName ?? name), longName: name,
+            shortName: declaration.short, help: declaration.help, defaultValue: defaultValue,
+            convert: { convert($0) }, expectedValue: declaration.expectedValue)
+    }
+}
+
+extension Option where Value: ExpressibleByArgument {
+    /// An option with a default: `@Option(help: "…") var timeout = 30.0`.
+    init(wrappedValue: Value, name: String? = nil, short: Character? = nil, valueName: String? = nil,
+         help: String) {
+        state = .declared(Declaration(
+            name: name, short: short, valueName: valueName, help: help,
+            requirement: .defaulted(wrappedValue), shownDefault: wrappedValue.helpDescription,
+            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue))
+    }
+
+    /// A required option: `@Option(help: "…") var device: String`.
+    init(name: String? = nil, short: Character? = nil, valueName: String? = nil, help: String) {
+        state = .declared(Declaration(
+            name: name, short: short, valueName: valueName, help: help, requirement: .required,
+            shownDefault: nil, convert: { Value(argument: $0) }, expectedValue: Value.expectedValue))
+    }
+}
+
+extension Option {
+    /// An option that may be left out: `@Option(help: "…") var key: String?` is nil then.
+    init<Wrapped: ExpressibleByArgument>(name: String? = nil, short: Character? = nil,
+                                         valueName: String? = nil, help: String)
+    where Value == Wrapped? {
+        state = .declared(Declaration(
+            name: name, short: short, valueName: valueName, help: help,
+            requirement: .defaulted(nil), shownDefault: nil,
+            convert: { Wrapped(argument: $0).map { .some($0) } }, expectedValue: Wrapped.expectedValue))
+    }
+}

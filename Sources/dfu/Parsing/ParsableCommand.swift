@@ -1,0 +1,32 @@
+import DFUCore
+
+/// A set of command-line arguments: a struct whose stored properties are `@Option`, `@Flag` and
+/// `@Argument` declarations (help text and default beside each) or nested groups such as
+/// `CommonOptions`. `init()` gives the declarations; the parser builds the parsed value through
+/// `Decodable` (see `ArgumentValueDecoder`), so every stored property must be one of those.
+protocol ParsableArguments: Decodable, Sendable {
+    init()
+}
+
+/// One subcommand of `dfu`. Its static strings feed the generated help; `validate()` runs after
+/// parsing and before `run(_:)`, so checks that span options fail as usage errors (exit 2) before
+/// any work starts.
+protocol ParsableCommand: ParsableArguments {
+    /// The word after `dfu` (`verify`).
+    static var name: String { get }
+    /// One line for the command list and the help overview.
+    static var abstract: String { get }
+    /// Paragraphs printed at the end of the command's help.
+    static var discussion: String { get }
+
+    func validate() throws(UsageError)
+
+    /// Does the work and prints its result. Returns the exit status for a result it has reported
+    /// itself (a verification that failed is a result, not an error); throws for a failure that the
+    /// caller should report as `dfu: error: …`.
+    func run(_ console: Console) async throws(DFUError) -> ExitStatus
+}
+
+extension ParsableCommand {
+    func validate() throws(UsageError) {}
+}
