@@ -1,0 +1,89 @@
+# dfu: build, demo and test. Every target sets up what it needs on a fresh Debian 12 machine
+# (as root, or through sudo): `make demo` and `make test` are all a new checkout needs.
+#
+#   make deps    install the Debian packages the build needs, only those missing
+#   make build   swift build (debug) -> .build/debug/dfu
+#   make demo    build, then `dfu verify` every sample image with its key: one line per image
+#   make test    build, swift test (unit + end-to-end), then the imgtool cross-check if present
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := build
+
+SWIFT ?= swift
+DFU := .build/debug/dfu
+# libdbus-1-dev, libssl-dev, pkg-config: headers and .pc files for the CDBus and COpenSSL module
+# maps. dbus-daemon: the private bus the BlueZ end-to-end tests start.
+DEB_PACKAGES := libdbus-1-dev libssl-dev pkg-config dbus-daemon
+SAMPLES := firmware-samples
+CROSSCHECK := scripts/imgtool-crosscheck.sh
+LOGS := .build/make-logs
+
+.PHONY: deps build demo test
+
+deps:
+	@missing=""; \
+	for package in $(DEB_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null | grep -q "install ok installed" \
+	        || missing="$$missing $$package"; \
+	done; \
+	if [[ -z "$$missing" ]]; then \
+	    echo "deps: all present ($(DEB_PACKAGES))"; \
+	else \
+	    if [[ "$$(id -u)" -eq 0 ]]; then sudo=""; \
+	    elif command -v sudo > /dev/null; then sudo="sudo"; \
+	    else echo "deps: missing$$missing; run 'make deps' as root or install sudo" >&2; exit 1; fi; \
+	    echo "deps: installing$$missing"; \
+	    $$sudo apt-get update -q; \
+	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi; \
+	command -v $(SWIFT) > /dev/null \
+	    || { echo "deps: no '$(SWIFT)' on PATH; dfu needs a Swift 6 toolchain (swift.org)" >&2; exit 1; }
+
+build: deps
+	$(SWIFT) build
+
+# For now: verify every sample image with the key that signed it, as listed in
+# firmware-samples/expected.tsv (images without such a row are checked without a key).
+demo: build
+	@printf '%-52s %-30s %-9s %s\n' IMAGE KEY VERSION RESULT; \
+	failed=0; \
+	for image in $(SAMPLES)/images/*.bin; do \
+	    name="$$(basename "$$image")"; \
+	    key="$$(awk -F '\t' -v f="images/$$name" '$$1 == f && $$2 != "-" && $$3 == "OK" { print $$2; exit }' $(SAMPLES)/expected.tsv)"; \
+	    if [[ -n "$$key" ]]; then args=(--key "$(SAMPLES)/$$key"); shown="$$(basename "$$key")"; \
+	    else args=(); shown="(none)"; fi; \
+	    if output="$$($(DFU) verify "$$image" "$${args[@]}" 2>&1)"; then status=0; else status=$$?; fi; \
+	    version="$$(sed -n 's/^version  *//p' <<< "$$output")"; \
+	    result="$$(tail -n 1 <<< "$$output")"; \
+	    printf '%-52s %-30s %-9s %s\n' "$$name" "$$shown" "$${version:--}" "$${result#dfu: error: }"; \
+	    [[ $$status -eq 0 ]] || failed=$$((failed + 1)); \
+	done; \
+	echo; \
+	printf '%-52s %-30s %s\n' "BROKEN SAMPLE (must be refused)" KEY RESULT; \
+	for image in $(SAMPLES)/broken/*.bin; do \
+	    name="$$(basename "$$image")"; \
+	    key="$(SAMPLES)/keys/TEST-ONLY-ecdsa-p256.pub.pem"; \
+	    if output="$$($(DFU) verify "$$image" --key "$$key" 2>&1)"; then status=0; else status=$$?; fi; \
+	    result="$$(tail -n 1 <<< "$$output")"; result="$${result#dfu: error: }"; result="$${result#FAILED: }"; \
+	    if [[ $$status -eq 3 ]]; then result="refused (exit 3): $${result%%. *}"; \
+	    else result="NOT REFUSED (exit $$status)"; failed=$$((failed + 1)); fi; \
+	    printf '%-52s %-30s %s\n' "$$name" "$$(basename "$$key")" "$$result"; \
+	done; \
+	if [[ $$failed -eq 0 ]]; then echo "demo: every sample image verified, every broken sample refused"; \
+	else echo "demo: $$failed sample(s) gave the wrong verdict" >&2; exit 1; fi
+
+# The last line says what ran and how it ended; each step's full output stays above it and in $(LOGS).
+test: deps
+	@mkdir -p $(LOGS)
+	$(SWIFT) build 2>&1 | tee $(LOGS)/build.log
+	$(SWIFT) test 2>&1 | tee $(LOGS)/test.log
+	@if [[ -f $(CROSSCHECK) ]]; then \
+	    bash $(CROSSCHECK) $(DFU) 2>&1 | tee $(LOGS)/crosscheck.log; \
+	else \
+	    echo "imgtool-crosscheck: not run ($(CROSSCHECK) absent)" | tee $(LOGS)/crosscheck.log; \
+	fi
+	@swift_testing="$$({ grep -E 'Test run with [0-9]+ tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//')"; \
+	xctest="$$({ grep -E 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
+	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
+	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}"
