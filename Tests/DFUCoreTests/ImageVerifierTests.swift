@@ -136,6 +136,31 @@ struct ImageVerifierTests {
         #expect(try MCUbootImage(bytes: padded).signatureTLVs.first?.value.count == 72)
     }
 
+    @Test func acceptsWhenAnyOfSeveralSignaturesVerifies() throws {
+        // imgtool tries each signature TLV of the key's type in turn; a bad one first must not hide a good one.
+        let original = try MCUbootImage(bytes: Samples.image("blinky-ecdsa-p256-1.1.0.signed.bin"))
+        var builder = try ImageBuilder(rebuilding: original)
+        let signature = try #require(original.unprotectedTLV(.ecdsaSignature)).value
+        var forged = signature
+        forged[forged.count - 1] ^= 0x01
+        builder.extraTLVs = [(0x22, forged), (0x22, signature)]
+        let report = try ImageVerifier.verify(bytes: builder.build(), key: Samples.key("ecdsa-p256"))
+        #expect(report.signature == .passed)
+        builder.extraTLVs = [(0x22, forged)]
+        let forgedOnly = try ImageVerifier.verify(bytes: builder.build(), key: Samples.key("ecdsa-p256"))
+        #expect(forgedOnly.signature == .failed(.signatureInvalid(algorithm: "ECDSA P-256")))
+    }
+
+    @Test func checksFullPublicKeyTLVLikeKeyHash() throws {
+        // imgtool sign --public-key-format full stores the key itself (PUBKEY) instead of its hash.
+        let key = try Samples.key("ed25519")
+        var builder = ImageBuilder()
+        builder.extraTLVs = [(0x02, key.derBytes)]
+        let bytes = try builder.build()
+        #expect(try ImageVerifier.verify(bytes: bytes, key: key).keyHash == .passed)
+        #expect(try ImageVerifier.verify(bytes: bytes, key: Samples.key("ecdsa-p256")).keyHash == .failed(.keyHashMismatch))
+    }
+
     @Test func encryptedImageLeavesTheHashToTheDevice() throws {
         var builder = ImageBuilder()
         builder.flags = 0x04   // ENCRYPTED_AES128: the SHA256 TLV is of the plaintext
