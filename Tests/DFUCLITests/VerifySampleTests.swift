@@ -20,7 +20,8 @@ import Testing
         #expect(run.stdoutLines.contains { $0.wholeMatch(of: /version +(\S+)/)?.output.1 == Substring(version) },
                 "no 'version \(version)' line in:\n\(run.stdout)")
         if let sha256 = sample.sha256 {
-            #expect(run.stdoutLines.contains("SHA-256              \(sha256)"), "\(run.stdout)")
+            #expect(run.stdoutLines.contains { $0.wholeMatch(of: /SHA-256 \(TLV\) +(\S+)/)?.output.1 == Substring(sha256) },
+                    "no 'SHA-256 (TLV) \(sha256)' line in:\n\(run.stdout)")
         }
         if sample.key == nil {
             #expect(run.stdoutLines.contains { $0.hasPrefix("signature ") && $0.hasSuffix("not checked (no key given)") })

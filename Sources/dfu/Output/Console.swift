@@ -22,12 +22,12 @@ struct Console: Sendable {
 
     /// A result line (or lines) on stdout.
     func out(_ text: String) {
-        Self.write(text + "\n", to: STDOUT_FILENO)
+        Self.writeAll(text + "\n", to: STDOUT_FILENO)
     }
 
     /// An error or warning line on stderr.
     func error(_ text: String) {
-        Self.write(text + "\n", to: STDERR_FILENO)
+        Self.writeAll(text + "\n", to: STDERR_FILENO)
     }
 
     /// A progress note on stderr, only with `--verbose`. Callers never pass key material or image
@@ -37,13 +37,13 @@ struct Console: Sendable {
         error("dfu: " + text())
     }
 
-    private static func write(_ text: String, to descriptor: Int32) {
+    private static func writeAll(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             guard var pointer = bytes.baseAddress else { return }
             var remaining = bytes.count
             while remaining > 0 {
-                let written = Glibc.write(descriptor, pointer, remaining)
+                let written = write(descriptor, pointer, remaining)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return  // EPIPE or a closed descriptor: nobody is reading any more.

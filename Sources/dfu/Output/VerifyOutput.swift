@@ -22,7 +22,7 @@ enum VerifyOutput {
         table.add("body size", "\(report.bodySize) bytes")
         table.add("file size", "\(report.fileSize) bytes")
         table.add("flags", flagsHex(report.flags))
-        table.add("SHA-256", hex(report.sha256))
+        table.add("SHA-256 (TLV)", hex(report.sha256))
         table.add("signature algorithm", report.signatureAlgorithm ?? "none (image is not signed)")
         table.add("hash", text(report.hash))
         table.add("signature", text(report.signature))
