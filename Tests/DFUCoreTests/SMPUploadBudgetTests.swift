@@ -53,6 +53,9 @@ import Testing
         #expect(ImageUploadRequest(offset: 0, data: []).maximumDataCount(packetSize: 10) == nil)
         #expect(ImageUploadRequest(offset: 0, data: []).maximumDataCount(packetSize: 0) == nil)
         #expect(ImageUploadRequest(offset: 0, data: []).maximumDataCount(packetSize: -5) == nil)
+        #expect(ImageUploadRequest(offset: 0, data: []).maximumDataCount(packetSize: .min) == nil)
+        #expect(ImageUploadRequest(offset: 0, data: []).maximumDataCount(packetSize: 20) == 0)
+        #expect(ImageUploadRequest(offset: 0, data: []).maximumDataCount(packetSize: 19) == nil)
     }
 
     @Test func existingDataDoesNotChangeTheAnswer() {

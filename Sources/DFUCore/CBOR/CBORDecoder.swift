@@ -238,7 +238,10 @@ private struct Parser {
     private mutating func entry(depth: Int, seen: inout Set<CBORValue>, indefinite: Bool) throws(CBORError) -> CBORMap.Entry {
         let keyStart = position
         let key = try value(depth: depth + 1)
-        guard seen.insert(key).inserted else { throw .duplicateMapKey(offset: keyStart, key: key.description) }
+        guard seen.insert(key).inserted else {
+            // A hostile key can be kilobytes long; the message needs only enough to recognise it.
+            throw .duplicateMapKey(offset: keyStart, key: String(key.description.prefix(64)))
+        }
         // In an indefinite map a break here closes the map too early; in a definite map it is
         // simply a break where a value belongs, reported as such by `value`.
         if indefinite && position < input.count && input[position] == 0xFF {

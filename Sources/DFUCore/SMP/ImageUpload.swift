@@ -68,8 +68,9 @@ public struct ImageUploadRequest: SMPRequest {
         template.data = []
         // The empty byte string encodes as its 1-byte head alone.
         let fixed = SMPHeader.size + CBOREncoder().encode(template.body).count - 1
+        // Compare before subtracting: a caller's negative budget must not overflow.
+        guard packetSize > fixed else { return nil }
         let available = packetSize - fixed
-        guard available >= 1 else { return nil }
         // headSize(n) + n grows strictly with n, so walk down from the bound that a 1-byte head
         // gives; the head is at most 9 bytes, so this takes a few steps at most.
         var n = available - 1
