@@ -1,0 +1,443 @@
+/// All state of one memory connection, both directions: transmit buffers, the ATT request in
+/// flight, subscriptions, faults, and the loop that plays connection events on the model clock.
+///
+/// An actor because the writer, the device, the radio loop and fault injection all touch this state
+/// concurrently; its suspension points are exactly the model's waits (buffers full, a slot's
+/// airtime, a response). The loop never sleeps except to an instant the timing model computed.
+actor MemoryRadio {
+    typealias Acceptance = CheckedContinuation<Result<Void, LinkError>, Never>
+    typealias Answer = CheckedContinuation<Result<[UInt8], LinkError>, Never>
+
+    struct Paths {
+        var central: TransmitPath<CentralPDU>
+        var device: TransmitPath<PeripheralPDU>
+    }
+
+    private enum State {
+        case open
+        /// The reasons as each side sees them.
+        case closed(central: DisconnectReason, peripheral: DisconnectReason)
+    }
+
+    private struct Request {
+        let id: RequestID
+        let characteristic: CharacteristicID
+        let pdu: CentralPDU
+        /// Nil once the caller was cancelled; the response must still arrive before the next request.
+        var waiter: Answer?
+    }
+
+    let profile: LinkProfile
+    let timing: RadioTiming
+    let clock: LinkClock
+    let parameters: LinkParameters
+    /// When the connection came up; connection event k starts at origin + k × interval.
+    let origin: LinkInstant
+    private let characteristics: [CharacteristicID: CharacteristicProperties]
+    /// Central events with the instant the app may see them (notification latency), in air order.
+    private let centralHost: AsyncStream<(LinkInstant, LinkEvent)>.Continuation
+    /// What reached the device, for the delivery task.
+    private let inbox: AsyncStream<PeripheralInbound>.Continuation
+    private let onEnd: (@Sendable (LinkGeneration) async -> Void)?
+
+    private var state = State.open
+    private var paths: Paths
+    private var subscribed: Set<CharacteristicID> = []
+    private var activeRequest: Request?
+    private var queuedRequests: [Request] = []
+    private var lastID: UInt64 = 0
+    private var workWaiter: CheckedContinuation<Void, Never>?
+    /// Devices waiting for their queued notifications and responses to leave (`flush`).
+    private var flushWaiters: [CheckedContinuation<Void, Never>] = []
+    private var byteLimit: Int?
+    private var dropTime: Duration?
+    private var stats = MemoryLinkStatistics()
+    private var airTask: Task<Void, Never>?
+    private var dropTimer: Task<Void, Never>?
+
+    init(profile: LinkProfile, clock: LinkClock, parameters: LinkParameters, services: [GATTService],
+         centralHost: AsyncStream<(LinkInstant, LinkEvent)>.Continuation,
+         inbox: AsyncStream<PeripheralInbound>.Continuation, onEnd: (@Sendable (LinkGeneration) async -> Void)?) {
+        self.profile = profile
+        timing = profile.timing
+        self.clock = clock
+        self.parameters = parameters
+        origin = clock.now
+        var table: [CharacteristicID: CharacteristicProperties] = [:]
+        for characteristic in services.flatMap(\.characteristics) where table[characteristic.id] == nil {
+            table[characteristic.id] = characteristic.properties
+        }
+        characteristics = table
+        self.centralHost = centralHost
+        self.inbox = inbox
+        self.onEnd = onEnd
+        paths = Paths(central: TransmitPath(bufferCount: profile.txBufferCount),
+                      device: TransmitPath(bufferCount: profile.peripheralTXBufferCount))
+    }
+
+    /// Starts the radio loop, the central's event delivery and the device's delivery task.
+    func start(peripheral: any MemoryPeripheral, userEvents: AsyncStream<LinkEvent>.Continuation,
+               hostEvents: AsyncStream<(LinkInstant, LinkEvent)>, inboxItems: AsyncStream<PeripheralInbound>) {
+        airTask = Task { await self.runAir() }
+        Task { [clock] in
+            for await (due, event) in hostEvents {
+                _ = await clock.pause(until: due)
+                userEvents.yield(event)
+            }
+            userEvents.finish()
+        }
+        Task { await Self.serve(peripheral, inbox: inboxItems, radio: self) }
+    }
+
+    var isOpen: Bool {
+        if case .open = state { return true }
+        return false
+    }
+
+    func statistics() -> MemoryLinkStatistics { stats }
+
+    func isSubscribed(_ characteristic: CharacteristicID) -> Bool { subscribed.contains(characteristic) }
+
+    // MARK: Central operations
+
+    func writeCommand(_ value: [UInt8], to characteristic: CharacteristicID) async -> Result<Void, LinkError> {
+        if let refusal = refusal(characteristic, needs: .writeWithoutResponse) { return .failure(refusal) }
+        guard value.count <= parameters.maxWriteWithoutResponse else {
+            return .failure(.payloadTooLarge(size: value.count, limit: parameters.maxWriteWithoutResponse))
+        }
+        let pdu = CentralPDU.writeCommand(characteristic, value)
+        return await submit(pdu, size: pdu.sduSize, on: \.central, closedReason: centralReason)
+    }
+
+    func writeRequest(_ value: [UInt8], to characteristic: CharacteristicID) async -> Result<[UInt8], LinkError> {
+        guard value.count <= parameters.attMTU - 3 else {
+            return .failure(.payloadTooLarge(size: value.count, limit: parameters.attMTU - 3))
+        }
+        return await request(characteristic, needs: .write) { .writeRequest($0, characteristic, value) }
+    }
+
+    func read(_ characteristic: CharacteristicID) async -> Result<[UInt8], LinkError> {
+        await request(characteristic, needs: .read) { .readRequest($0, characteristic) }
+    }
+
+    func subscribe(_ characteristic: CharacteristicID) async -> Result<[UInt8], LinkError> {
+        await request(characteristic, needs: .notify) { .subscribeRequest($0, characteristic) }
+    }
+
+    // MARK: Peripheral operations
+
+    func notify(_ value: [UInt8], from characteristic: CharacteristicID) async -> Result<Void, LinkError> {
+        if case .closed(_, let reason) = state { return .failure(.disconnected(reason)) }
+        if let refusal = refusal(characteristic, needs: .notify) { return .failure(refusal) }
+        guard subscribed.contains(characteristic) else { return .failure(.notSubscribed(characteristic)) }
+        guard value.count <= parameters.attMTU - 3 else {
+            return .failure(.payloadTooLarge(size: value.count, limit: parameters.attMTU - 3))
+        }
+        let pdu = PeripheralPDU.notification(characteristic, value)
+        return await submit(pdu, size: pdu.sduSize, on: \.device, closedReason: peripheralReason)
+    }
+
+    /// Returns once everything the device queued has gone over the air, or the link dropped.
+    func flush() async {
+        guard isOpen, !paths.device.isEmpty else { return }
+        await withCheckedContinuation { flushWaiters.append($0) }
+    }
+
+    /// The device's answer to request `id`; queued behind its earlier notifications.
+    func respond(_ id: RequestID, _ result: Result<[UInt8], ATTError>) {
+        guard isOpen else { return }
+        let pdu = PeripheralPDU.response(id, result)
+        paths.device.enqueue(.init(id: nextID(), pdu: pdu, fragments: timing.fragments(sduSize: pdu.sduSize), acceptance: nil))
+        accept(paths.device.fill())
+        wakeAir()
+    }
+
+    // MARK: Faults and the end
+
+    func inject(_ fault: LinkFault) {
+        guard isOpen else { return }
+        switch fault {
+        case .dropAfterBytes(let limit):
+            byteLimit = min(byteLimit ?? limit, limit)
+        case .dropAt(let time):
+            dropTime = min(dropTime ?? time, time)
+            if dropTimeReached(at: clock.now) { return }
+            // At scale 0 an idle link has no time passing: the loop checks at each slot instead.
+            guard clock.timeScale > 0 else { return }
+            dropTimer?.cancel()
+            dropTimer = Task { [clock, origin] in
+                guard await clock.pause(until: origin.advanced(by: time)) else { return }
+                _ = self.dropTimeReached(at: clock.now)
+            }
+        }
+    }
+
+    /// Ends the connection: fails everything waiting, discards what is still in buffers, and ends
+    /// both sides' event flows with the reason each side sees.
+    func drop(central: DisconnectReason, peripheral: DisconnectReason) {
+        guard isOpen else { return }
+        state = .closed(central: central, peripheral: peripheral)
+        for writer in paths.central.clear() { writer.resume(returning: .failure(.disconnected(central))) }
+        for writer in paths.device.clear() { writer.resume(returning: .failure(.disconnected(peripheral))) }
+        activeRequest?.waiter?.resume(returning: .failure(.disconnected(central)))
+        activeRequest = nil
+        for request in queuedRequests { request.waiter?.resume(returning: .failure(.disconnected(central))) }
+        queuedRequests.removeAll()
+        centralHost.yield((clock.now, LinkEvent(generation: parameters.generation, kind: .disconnected(central))))
+        centralHost.finish()
+        inbox.yield(.disconnected(peripheral))
+        inbox.finish()
+        workWaiter?.resume()
+        workWaiter = nil
+        releaseFlushWaiters()
+        airTask?.cancel()
+        dropTimer?.cancel()
+        if let onEnd {
+            let generation = parameters.generation
+            Task { await onEnd(generation) }
+        }
+    }
+
+    // MARK: Internals
+
+    private var centralReason: DisconnectReason? {
+        if case .closed(let reason, _) = state { return reason }
+        return nil
+    }
+
+    private var peripheralReason: DisconnectReason? {
+        if case .closed(_, let reason) = state { return reason }
+        return nil
+    }
+
+    private func nextID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    private func refusal(_ characteristic: CharacteristicID, needs: CharacteristicProperties) -> LinkError? {
+        if let reason = centralReason { return .disconnected(reason) }
+        guard let properties = characteristics[characteristic] else { return .characteristicNotFound(characteristic) }
+        guard properties.contains(needs) else { return .notSupported(characteristic, missing: needs) }
+        return nil
+    }
+
+    private func accept(_ writers: [Acceptance]) {
+        for writer in writers { writer.resume(returning: .success(())) }
+    }
+
+    private func releaseFlushWaiters() {
+        for waiter in flushWaiters { waiter.resume() }
+        flushWaiters.removeAll()
+    }
+
+    private func wakeAir() {
+        workWaiter?.resume()
+        workWaiter = nil
+    }
+
+    /// Puts an SDU on one side's transmit path; suspends until its last fragment is in a
+    /// controller buffer (back-pressure). Order is call order.
+    private func submit<PDU: Sendable>(_ pdu: PDU, size: Int, on side: WritableKeyPath<Paths, TransmitPath<PDU>>,
+                                       closedReason: @autoclosure () -> DisconnectReason?) async -> Result<Void, LinkError> {
+        let id = nextID()
+        let pieces = timing.fragments(sduSize: size)
+        if paths[keyPath: side].canTakeAtOnce(fragmentCount: pieces.count) {
+            paths[keyPath: side].enqueue(.init(id: id, pdu: pdu, fragments: pieces, acceptance: nil))
+            _ = paths[keyPath: side].fill()
+            wakeAir()
+            return .success(())
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (writer: Acceptance) in
+                if Task.isCancelled { return writer.resume(returning: .failure(.cancelled)) }
+                if let reason = closedReason() { return writer.resume(returning: .failure(.disconnected(reason))) }
+                paths[keyPath: side].enqueue(.init(id: id, pdu: pdu, fragments: pieces, acceptance: writer))
+                accept(paths[keyPath: side].fill())
+                wakeAir()
+            }
+        } onCancel: {
+            Task { await self.withdraw(id) }
+        }
+    }
+
+    /// A cancelled writer leaves the queue if none of its value was handed to the controller.
+    private func withdraw(_ id: UInt64) {
+        paths.central.cancel(id: id)?.resume(returning: .failure(.cancelled))
+        paths.device.cancel(id: id)?.resume(returning: .failure(.cancelled))
+    }
+
+    /// Sends an ATT request and waits for its response; one request at a time, as ATT requires.
+    private func request(_ characteristic: CharacteristicID, needs: CharacteristicProperties,
+                         _ make: (RequestID) -> CentralPDU) async -> Result<[UInt8], LinkError> {
+        if let refusal = refusal(characteristic, needs: needs) { return .failure(refusal) }
+        let id = nextID()
+        let pdu = make(id)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: Answer) in
+                if Task.isCancelled { return waiter.resume(returning: .failure(.cancelled)) }
+                if let reason = centralReason { return waiter.resume(returning: .failure(.disconnected(reason))) }
+                queuedRequests.append(Request(id: id, characteristic: characteristic, pdu: pdu, waiter: waiter))
+                startNextRequest()
+            }
+        } onCancel: {
+            Task { await self.abandon(id) }
+        }
+    }
+
+    private func startNextRequest() {
+        guard activeRequest == nil, isOpen, !queuedRequests.isEmpty else { return }
+        let next = queuedRequests.removeFirst()
+        activeRequest = next
+        paths.central.enqueue(.init(id: next.id, pdu: next.pdu, fragments: timing.fragments(sduSize: next.pdu.sduSize),
+                                    acceptance: nil))
+        accept(paths.central.fill())
+        wakeAir()
+    }
+
+    private func abandon(_ id: RequestID) {
+        if let index = queuedRequests.firstIndex(where: { $0.id == id }) {
+            queuedRequests.remove(at: index).waiter?.resume(returning: .failure(.cancelled))
+        } else if activeRequest?.id == id {
+            activeRequest?.waiter?.resume(returning: .failure(.cancelled))
+            activeRequest?.waiter = nil
+        }
+    }
+
+    private func complete(_ id: RequestID, _ result: Result<[UInt8], ATTError>) {
+        guard let active = activeRequest, active.id == id else { return }
+        activeRequest = nil
+        active.waiter?.resume(returning: result.mapError { .rejected(active.characteristic, $0) })
+        startNextRequest()
+    }
+
+    /// Drops the link if the fault time has come by `instant`.
+    private func dropTimeReached(at instant: LinkInstant) -> Bool {
+        guard isOpen, let time = dropTime, origin.duration(to: instant) >= time else { return false }
+        drop(central: .connectionTimeout, peripheral: .connectionTimeout)
+        return true
+    }
+
+    // MARK: The radio
+
+    private var hasAirWork: Bool { paths.central.head != nil || paths.device.head != nil }
+
+    /// Plays connection events while either side has fragments in buffers; idles otherwise.
+    private func runAir() async {
+        var nextEvent = 0
+        while isOpen {
+            guard hasAirWork else {
+                await withCheckedContinuation { workWaiter = $0 }
+                let elapsed = origin.duration(to: clock.now)
+                nextEvent = max(nextEvent, Int((elapsed / profile.connectionInterval).rounded(.up)))
+                continue
+            }
+            let anchor = origin.advanced(by: profile.connectionInterval * nextEvent)
+            guard await clock.pause(until: anchor), isOpen, !dropTimeReached(at: anchor) else { return }
+            await runEvent(at: anchor)
+            nextEvent += 1
+        }
+    }
+
+    /// One connection event: exchanges fragments slot by slot (RadioTiming's rules) until neither
+    /// side has data, the event is full, or the link drops. A fragment's buffer is freed, and an SDU
+    /// delivered, when its slot ends.
+    private func runEvent(at anchor: LinkInstant) async {
+        var elapsed = Duration.zero
+        var slots = 0
+        while isOpen {
+            let centralSize = paths.central.head?.size
+            let deviceSize = paths.device.head?.size
+            if centralSize == nil, deviceSize == nil { return }
+            let length = timing.slot(central: centralSize ?? 0, peripheral: deviceSize ?? 0)
+            guard timing.fits(slots: slots, elapsed: elapsed, next: length) else { return }
+            elapsed += length
+            slots += 1
+            let end = anchor.advanced(by: elapsed)
+            // Only this loop removes fragments (drop() clears them and closes), so the heads seen
+            // above are still the heads after the pause.
+            guard await clock.pause(until: end), isOpen else { return }
+            if slots == 1 { stats.connectionEvents += 1 }
+            if centralSize != nil, let fragment = paths.central.sendHead() {
+                stats.centralPDUs += 1
+                if let pdu = fragment.completes { arrivedAtPeripheral(pdu) }
+                guard isOpen else { return }
+            }
+            if deviceSize != nil, let fragment = paths.device.sendHead() {
+                stats.peripheralPDUs += 1
+                if let pdu = fragment.completes { arrivedAtCentral(pdu, at: end) }
+            }
+            accept(paths.central.fill())
+            accept(paths.device.fill())
+            if paths.device.isEmpty { releaseFlushWaiters() }
+            if dropTimeReached(at: end) { return }
+        }
+    }
+
+    private func arrivedAtPeripheral(_ pdu: CentralPDU) {
+        switch pdu {
+        case .writeCommand(let characteristic, let value):
+            guard admit(value.count) else { return }
+            inbox.yield(.write(characteristic, value, request: nil))
+        case .writeRequest(let id, let characteristic, let value):
+            guard admit(value.count) else { return }
+            inbox.yield(.write(characteristic, value, request: id))
+        case .readRequest(let id, let characteristic):
+            inbox.yield(.read(id, characteristic))
+        case .subscribeRequest(let id, let characteristic):
+            subscribed.insert(characteristic)
+            inbox.yield(.subscribe(id, characteristic))
+        }
+    }
+
+    /// Counts written value bytes, or drops the link when `LinkFault.dropAfterBytes` says so.
+    private func admit(_ count: Int) -> Bool {
+        if let limit = byteLimit, stats.valueBytesWritten + count > limit {
+            drop(central: .connectionTimeout, peripheral: .connectionTimeout)
+            return false
+        }
+        stats.valueBytesWritten += count
+        return true
+    }
+
+    private func arrivedAtCentral(_ pdu: PeripheralPDU, at instant: LinkInstant) {
+        switch pdu {
+        case .notification(let characteristic, let value):
+            stats.notifications += 1
+            let event = LinkEvent(generation: parameters.generation, kind: .notification(characteristic, value))
+            centralHost.yield((instant.advanced(by: profile.notificationLatency), event))
+        case .response(let id, let result):
+            complete(id, result)
+        }
+    }
+
+    /// Hands what reached the device to it, one item at a time in air order, ending with the
+    /// disconnect. Responses to requests handed over after the drop go nowhere.
+    private static func serve(_ peripheral: any MemoryPeripheral, inbox: AsyncStream<PeripheralInbound>,
+                              radio: MemoryRadio) async {
+        for await item in inbox {
+            switch item {
+            case .write(let characteristic, let value, let request):
+                do {
+                    try await peripheral.handleWrite(value, to: characteristic, withResponse: request != nil)
+                    if let request { await radio.respond(request, .success([])) }
+                } catch {
+                    // A Write Command's error has nowhere to go, as on air.
+                    if let request { await radio.respond(request, .failure(error)) }
+                }
+            case .read(let id, let characteristic):
+                do {
+                    let value = try await peripheral.handleRead(characteristic)
+                    await radio.respond(id, .success(Array(value.prefix(512))))
+                } catch {
+                    await radio.respond(id, .failure(error))
+                }
+            case .subscribe(let id, let characteristic):
+                await peripheral.handleSubscription(characteristic)
+                await radio.respond(id, .success([]))
+            case .disconnected(let reason):
+                await peripheral.handleDisconnect(reason)
+            }
+        }
+    }
+}
