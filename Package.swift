@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport"]),
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore"]),
         .testTarget(name: "DFUCLITests", dependencies: ["DFUCore"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,32 @@
+import Testing
+import Transport
+
+@Suite struct LinkClockTests {
+    @Test func unpacedClockJumpsToDeadlinesWithoutWaiting() async throws {
+        let clock = LinkClock.unpaced()
+        let start = ContinuousClock.now
+        try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(3600)))
+        #expect(clock.now == LinkInstant(sinceOrigin: .seconds(3600)))
+        try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(1)))
+        #expect(clock.now == LinkInstant(sinceOrigin: .seconds(3600)))  // never goes back
+        #expect(ContinuousClock.now - start < .seconds(60))  // an hour of model time, not of real time
+    }
+
+    @Test func scaledClockRunsModelTimeFaster() async throws {
+        // 10 s of model time at scale 0.01 is 100 ms of real time; the upper bound only says
+        // "faster than real time", since other tests may hold the cooperative threads.
+        let clock = try #require(LinkClock(timeScale: 0.01))
+        let start = ContinuousClock.now
+        try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(10)))
+        let real = ContinuousClock.now - start
+        #expect(real >= .milliseconds(100) && real < .seconds(10))
+        #expect(clock.now >= LinkInstant(sinceOrigin: .seconds(10)))
+    }
+
+    @Test func rejectsNegativeOrNonFiniteScale() {
+        #expect(LinkClock(timeScale: -1) == nil)
+        #expect(LinkClock(timeScale: .nan) == nil)
+        #expect(LinkClock(timeScale: .infinity) == nil)
+        #expect(LinkClock(timeScale: 0)?.timeScale == 0)
+    }
+}
