@@ -65,6 +65,11 @@ import Transport
         #expect(LinkProfile.fast2M.writeCommandCeiling(valueSize: 0) == 0)
     }
 
+    @Test func presetsAreLegalProfiles() throws {
+        #expect(try LinkProfile(phy: .le2M, connectionInterval: .microseconds(7_500), attMTU: 498) == .fast2M)
+        #expect(try LinkProfile(phy: .le1M, connectionInterval: .milliseconds(30), attMTU: 247) == .typical1M)
+    }
+
     @Test func rejectsValuesOutsideBluetoothLimits() {
         #expect(throws: LinkProfileError.self) { try LinkProfile(connectionInterval: .milliseconds(7)) }
         #expect(throws: LinkProfileError.self) { try LinkProfile(connectionInterval: .milliseconds(5)) }
