@@ -8,6 +8,16 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     case image(ImageError)
     /// A file could not be read.
     case fileUnreadable(path: String, reason: String)
+    /// The update must not start (battery, power, version, size). Nothing was sent.
+    case precondition([PreconditionFailure])
+    /// The device could not be found or reached (no adapter, no such device, connect failed).
+    case deviceUnreachable(String)
+    /// The transfer stopped before the end; running the same command again resumes it.
+    case transferInterrupted(String)
+    /// The device refused the update or broke the protocol.
+    case deviceRejected(String)
+    /// After the reboot the device does not run the new image (wrong version, rolled back).
+    case postRebootCheckFailed(String)
     /// A bug or an unexpected state of our own.
     case internalError(String)
 
@@ -15,6 +25,11 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .usage: return .usage
         case .image, .fileUnreadable: return .imageInvalid
+        case .precondition: return .preconditionNotMet
+        case .deviceUnreachable: return .deviceUnreachable
+        case .transferInterrupted: return .transferInterrupted
+        case .deviceRejected: return .deviceRejected
+        case .postRebootCheckFailed: return .postRebootCheckFailed
         case .internalError: return .internalError
         }
     }
@@ -25,6 +40,11 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .image(let error): return error.description
         case .fileUnreadable(let path, let reason):
             return "cannot read \(path): \(reason). Check the path and its permissions."
+        case .precondition(let failures):
+            return failures.map(\.description).joined(separator: "; ")
+        case .deviceUnreachable(let message), .transferInterrupted(let message), .deviceRejected(let message),
+             .postRebootCheckFailed(let message):
+            return message
         case .internalError(let message):
             return "internal error: \(message). This is a bug in dfu; please report it with the command you ran."
         }

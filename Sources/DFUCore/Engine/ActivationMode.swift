@@ -1,0 +1,12 @@
+/// What happens after the upload, as MCUmgr clients name it (Nordic's TEST_AND_CONFIRM, CONFIRM_ONLY,
+/// TEST_ONLY, NONE).
+public enum ActivationMode: String, Sendable, CaseIterable {
+    /// Mark for test, reset, reconnect, check the new image runs, confirm it. A broken image rolls back.
+    case testConfirm = "test-confirm"
+    /// Confirm the uploaded image permanently, reset, check it runs. No rollback possible.
+    case confirmOnly = "confirm-only"
+    /// Mark for test and reset; the device reverts on its next reset unless something confirms it.
+    case testOnly = "test-only"
+    /// Upload only; the device keeps running its current image.
+    case uploadOnly = "upload-only"
+}

@@ -1,0 +1,28 @@
+/// What the engine learned about the device before the transfer; nil where the device did not say.
+public struct DeviceFacts: Sendable, Equatable {
+    public var runningVersion: ImageVersion?
+    /// SHA256 TLV of the image in slot 0, as the device reports it.
+    public var runningHash: [UInt8]?
+    public var batteryLevel: Int?
+    public var firmwareRevision: String?
+    /// Usable size of the secondary slot, when the device reports slot info.
+    public var slotSize: Int?
+    /// MCUmgr buffer size and count (`buf_size`, `buf_count`), when the device reports them.
+    public var bufferSize: Int?
+    public var bufferCount: Int?
+    /// MCUboot mode (bootloader info), when reported.
+    public var bootloaderMode: String?
+
+    public init(runningVersion: ImageVersion? = nil, runningHash: [UInt8]? = nil, batteryLevel: Int? = nil,
+                firmwareRevision: String? = nil, slotSize: Int? = nil, bufferSize: Int? = nil,
+                bufferCount: Int? = nil, bootloaderMode: String? = nil) {
+        self.runningVersion = runningVersion
+        self.runningHash = runningHash
+        self.batteryLevel = batteryLevel
+        self.firmwareRevision = firmwareRevision
+        self.slotSize = slotSize
+        self.bufferSize = bufferSize
+        self.bufferCount = bufferCount
+        self.bootloaderMode = bootloaderMode
+    }
+}

@@ -1,0 +1,80 @@
+/// What the engine tells its caller while an update runs. The CLI renders these as a terminal view or
+/// as one JSON object per line; a library caller may do anything with them. Events carry no image
+/// bytes and no key material.
+public enum UpdateEvent: Sendable, Equatable {
+    case stageStarted(UpdateStage)
+    /// A stage ended successfully after `duration` (shown by `--verbose`).
+    case stageFinished(UpdateStage, duration: Duration)
+    case imageChecked(ImageSummary)
+    case connected(ConnectionSummary)
+    case deviceState(DeviceFacts)
+    case preconditionsPassed(Preconditions.Verdict)
+    /// Upload progress as the device acknowledged it.
+    case progress(TransferProgress)
+    /// The device came back after a link loss and the upload continues from `offset`.
+    case resumed(offset: Int, attempt: Int)
+    case activated(ActivationMode)
+    case rebooting
+    case reconnected(ConnectionSummary)
+    /// The device reports the new image running (and confirmed, when the mode confirms).
+    case versionConfirmed(version: ImageVersion, confirmed: Bool)
+    case warning(String)
+    /// A diagnostic line for `--verbose`.
+    case log(String)
+}
+
+public struct ImageSummary: Sendable, Equatable {
+    public var version: ImageVersion
+    public var size: Int
+    public var sha256: [UInt8]
+    /// "ECDSA P-256", … or nil when no key was given.
+    public var signatureChecked: String?
+
+    public init(version: ImageVersion, size: Int, sha256: [UInt8], signatureChecked: String?) {
+        self.version = version
+        self.size = size
+        self.sha256 = sha256
+        self.signatureChecked = signatureChecked
+    }
+}
+
+public struct ConnectionSummary: Sendable, Equatable {
+    /// The device's identity, shortened unless the user asked for full detail.
+    public var device: String
+    public var attMTU: Int
+    public var maxWrite: Int
+    public var phy: String?
+    public var connectionInterval: Duration?
+    /// Upload requests kept in flight.
+    public var window: Int
+    /// The link's ceiling for this upload in bytes/s (radio or device flash, the lower), when modelled.
+    public var ceiling: Double?
+
+    public init(device: String, attMTU: Int, maxWrite: Int, phy: String?, connectionInterval: Duration?,
+                window: Int, ceiling: Double?) {
+        self.device = device
+        self.attMTU = attMTU
+        self.maxWrite = maxWrite
+        self.phy = phy
+        self.connectionInterval = connectionInterval
+        self.window = window
+        self.ceiling = ceiling
+    }
+}
+
+public struct TransferProgress: Sendable, Equatable {
+    /// Bytes the device has acknowledged (its `off`).
+    public var acknowledged: Int
+    public var total: Int
+    /// Seconds since the transfer started (first chunk sent).
+    public var elapsed: Duration
+    /// Goodput so far, bytes/s, measured from the first acknowledged chunk (the erase excluded).
+    public var rate: Double
+
+    public init(acknowledged: Int, total: Int, elapsed: Duration, rate: Double) {
+        self.acknowledged = acknowledged
+        self.total = total
+        self.elapsed = elapsed
+        self.rate = rate
+    }
+}

@@ -1,0 +1,25 @@
+/// The user's choices for one update. Defaults are what a careful user would pick.
+public struct UpdateOptions: Sendable, Equatable {
+    public var mode: ActivationMode = .testConfirm
+    /// Refuse when the device's battery is below this level (percent). Battery Service absent → warning.
+    public var minimumBattery: Int = 30
+    /// Allow an image whose version is not newer than the running one.
+    public var allowDowngrade: Bool = false
+    /// Allow the update while this computer runs on battery.
+    public var allowHostOnBattery: Bool = false
+    public var deadlines = Deadlines()
+
+    public init() {}
+
+    /// How long each waiting stage may take. The first upload chunk waits for the slot erase.
+    public struct Deadlines: Sendable, Equatable {
+        public var connect: Duration = .seconds(20)
+        public var request: Duration = .seconds(10)
+        public var firstChunk: Duration = .seconds(40)
+        public var chunk: Duration = .seconds(5)
+        public var lastChunk: Duration = .seconds(20)
+        /// Reset to reconnect: MCUboot may swap for tens of seconds on a real device.
+        public var reboot: Duration = .seconds(60)
+        public init() {}
+    }
+}
