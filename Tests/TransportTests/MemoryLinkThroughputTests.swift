@@ -1,15 +1,15 @@
 import Testing
 import Transport
 
-/// A sanity check of the radio model in real time, not a benchmark: a long burst arrives at the
-/// rate the ceiling formula promises. Arrivals come in whole connection events, so over 0.3 s
-/// (10 to 40 events) the fitted rate differs from the steady state by well under 1 %; the 3 %
-/// tolerance leaves room for a busy test machine delaying the device's stamps. The profiles run one
-/// after the other so they do not compete for the CPU: a starved writer is slower than the radio.
+/// A check of the radio model, not a benchmark: a long burst arrives at the rate the ceiling formula
+/// promises. It runs on the unpaced clock, so the arrival stamps are model time and the result does not
+/// depend on how busy the test machine is (real-time speed is `make bench`'s job). Arrivals come in
+/// whole connection events, so over 0.3 s of model time (10 to 40 events) the fitted rate differs from
+/// the steady state by well under 1 %.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct MemoryLinkThroughputTests {
     @Test(arguments: [LinkProfile.fast2M, LinkProfile.typical1M])
-    func realTimeBurstRunsAtComputedCeiling(_ profile: LinkProfile) async throws {
-        let clock = LinkClock.realTime()
+    func burstRunsAtComputedCeiling(_ profile: LinkProfile) async throws {
+        let clock = LinkClock.unpaced()
         let device = RecordingPeripheral(clock: clock)
         let link = await MemoryLink.connect(to: device, as: testPeer, profile: profile, clock: clock)
         let size = profile.maxWriteWithoutResponse
@@ -27,7 +27,7 @@ import Transport
         let covariance = zip(times, bytes).map { ($0 - meanTime) * ($1 - meanBytes) }.reduce(0, +)
         let variance = times.map { ($0 - meanTime) * ($0 - meanTime) }.reduce(0, +)
         let measured = covariance / variance
-        #expect(abs(measured / profile.writeCommandCeiling - 1) < 0.03,
+        #expect(abs(measured / profile.writeCommandCeiling - 1) < 0.01,
                 "measured \(Int(measured)) B/s vs ceiling \(Int(profile.writeCommandCeiling)) B/s")
         await link.disconnect()
     }
