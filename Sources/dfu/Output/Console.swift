@@ -37,7 +37,8 @@ struct Console: Sendable {
         error("dfu: " + text())
     }
 
-    private static func writeAll(_ text: String, to descriptor: Int32) {
+    /// Internal so `TextSink` output (progress redraws without a newline) shares this loop.
+    static func writeAll(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { bytes in
             guard var pointer = bytes.baseAddress else { return }

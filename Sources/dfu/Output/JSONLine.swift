@@ -1,9 +1,12 @@
 /// A JSON value and its one-line encoding. Objects keep their field order, so output is stable and
-/// diffable. Only what dfu emits is supported: no floating point (so no NaN to worry about).
+/// diffable. Only what dfu emits is supported. Measured quantities (seconds, bytes/s) are `number`s
+/// rounded to a stated precision; a value JSON cannot hold (NaN, infinity) is written as `null`.
 enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
+    /// A decimal with at most `maximumFractionDigits` places, trailing zeros dropped (`7.5`, `3`).
+    case number(Double, maximumFractionDigits: Int)
     case string(String)
     case array([JSONValue])
     case object([JSONField])
@@ -20,6 +23,8 @@ enum JSONValue: Sendable, Equatable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
+        case .number(let value, let digits):
+            output += FixedPoint.compact(value, maximumFractionDigits: digits) ?? "null"
         case .string(let value): Self.encodeString(value, into: &output)
         case .array(let values):
             output += "["

@@ -1,0 +1,309 @@
+import DFUCore
+
+/// The human view of an update. One line per step on stdout:
+///
+///     image checked: app.signed.bin 1.1.0+0, 49.2 kB, ECDSA P-256 signature ok
+///     connected: …:EE:FF, MTU 498, 2M PHY, interval 7.5 ms, window 3
+///     battery 80 % ≥ 30 %
+///     uploading 49.2 kB
+///     uploaded 49.2 kB in 3.21 s, 15.3 kB/s (91 % of ceiling)
+///     marked for test
+///     rebooting
+///     …
+///     OK: 1.1.0+0 is running and confirmed on …:EE:FF (update took 9.80 s)
+///
+/// While uploading, a terminal shows a bar redrawn in place (`\r`, at most ten times a second);
+/// anything else (a log, a file) gets a plain line per 10 % and never a `\r`. Warnings, `--verbose`
+/// logs and the error go to stderr. Device identities are printed as the engine gives them
+/// (already shortened unless the user asked otherwise), and all text from outside dfu passes
+/// through `TerminalText`. Events never carry image bytes or keys, so none can be printed.
+struct TerminalRenderer<Sink: TextSink>: EventRenderer {
+    struct Configuration: Sendable {
+        /// The image as the user named it (the file name), for "image checked: …".
+        var imageName: String
+        /// The battery floor the engine checks against (`--min-battery`), shown as "≥ 30 %".
+        var minimumBattery: Int
+        /// stdout is a terminal: draw the progress bar in place. Ask `Console.isTerminal`.
+        var isTerminal: Bool
+        /// `--verbose`: show the engine's log lines and the stage timings.
+        var verbose: Bool
+
+        init(imageName: String, minimumBattery: Int, isTerminal: Bool, verbose: Bool) {
+            self.imageName = imageName
+            self.minimumBattery = minimumBattery
+            self.isTerminal = isTerminal
+            self.verbose = verbose
+        }
+    }
+
+    /// Where the upload stands. One enum, so the bar cannot be redrawn after the upload ended.
+    private enum Transfer {
+        case notStarted
+        /// Uploading; `last` is the newest progress, shown or not.
+        case running(last: TransferProgress?)
+        case finished
+    }
+
+    private(set) var sink: Sink
+    let configuration: Configuration
+
+    private var image: ImageSummary?
+    private var device: DeviceFacts?
+    private var connection: ConnectionSummary?
+    private var transfer = Transfer.notStarted
+    private var throttle: ProgressThrottle
+    /// Characters of the progress bar now on screen (nil: none), so a shorter redraw or a line that
+    /// replaces it can blank the rest.
+    private var barOnScreen: Int?
+    private var timings = StageTimings()
+    private var measuredEraseWait = false
+    private var firstEventAt: ContinuousClock.Instant?
+    private var rebootingSince: ContinuousClock.Instant?
+    private var reportedVersion: (version: ImageVersion, confirmed: Bool)?
+    /// The engine may pass a precondition warning both in the verdict and as a `.warning`.
+    private var shownWarnings: Set<String> = []
+
+    init(sink: Sink, configuration: Configuration) {
+        self.sink = sink
+        self.configuration = configuration
+        throttle = configuration.isTerminal ? .terminalBar : .plainLines
+    }
+
+    mutating func render(_ event: UpdateEvent, at now: ContinuousClock.Instant) {
+        if firstEventAt == nil { firstEventAt = now }
+        switch event {
+        case .stageStarted(let stage):
+            if stage == .transfer { startTransfer() }
+        case .stageFinished(let stage, let duration):
+            timings.record(stage, duration)
+            if stage == .transfer { finishTransfer(after: duration) }
+        case .imageChecked(let summary):
+            image = summary
+            line("image checked: \(configuration.imageName) \(summary.version), \(HumanUnits.bytes(summary.size)), "
+                 + (summary.signatureChecked.map { "\($0) signature ok" } ?? "SHA-256 ok, signature not checked (no --key)"))
+        case .connected(let summary):
+            connection = summary
+            line("connected: " + Self.linkDescription(summary))
+            log(Self.linkDetails(summary))
+        case .deviceState(let facts):
+            device = facts
+            log(Self.deviceDescription(facts))
+        case .preconditionsPassed(let verdict):
+            preconditionsPassed(verdict)
+        case .progress(let progress):
+            show(progress, at: now)
+        case .resumed(let offset, let attempt):
+            resumed(at: offset, attempt: attempt)
+        case .activated(let mode):
+            line(Self.activationDescription(mode))
+        case .rebooting:
+            rebootingSince = now
+            line("rebooting")
+        case .reconnected(let summary):
+            connection = summary
+            if let since = rebootingSince {
+                // Reset sent to link back: the device's boot, MCUboot's swap included.
+                timings.record("reboot", now - since)
+                rebootingSince = nil
+            }
+            line("reconnected")
+        case .versionConfirmed(let version, let confirmed):
+            reportedVersion = (version, confirmed)
+            line("device reports \(version), active")
+            line(confirmed ? "confirmed" : "not confirmed: the device goes back to its previous image on the next reset")
+        case .warning(let message):
+            warn(message)
+        case .log(let message):
+            log(message)
+        }
+    }
+
+    mutating func finish(_ result: UpdateResult, at now: ContinuousClock.Instant) -> ExitStatus {
+        if case .running(let last) = transfer {
+            transfer = .finished
+            clearBar()
+            if case .failure = result, let last {
+                line("upload stopped at \(HumanUnits.percent(last.acknowledged, of: last.total)) % "
+                     + "(\(HumanUnits.bytes(last.acknowledged, of: last.total)))")
+            }
+        }
+        if configuration.verbose, let rows = timings.rows {
+            log("stage timings:")
+            for row in rows { log("  " + row) }
+        }
+        switch result {
+        case .success(let version):
+            line(successLine(version, took: firstEventAt.map { now - $0 }))
+        case .failure(let error):
+            line("dfu: error: \(error.description)", to: .standardError)
+        }
+        return result.exitStatus
+    }
+
+    // MARK: - Steps
+
+    private mutating func startTransfer() {
+        transfer = .running(last: nil)
+        line("uploading " + (image.map { HumanUnits.bytes($0.size) } ?? "the image"))
+    }
+
+    private mutating func finishTransfer(after duration: Duration) {
+        var last: TransferProgress?
+        if case .running(let progress) = transfer { last = progress }
+        transfer = .finished
+        clearBar()
+        let size = image?.size ?? last?.total
+        var text = "uploaded " + (size.map(HumanUnits.bytes) ?? "the image") + " in " + HumanUnits.duration(duration)
+        if let last, last.rate > 0 {
+            text += ", " + HumanUnits.rate(last.rate)
+            if let share = ceilingShare(last.rate) { text += " (\(share) % of ceiling)" }
+        }
+        line(text)
+    }
+
+    private mutating func preconditionsPassed(_ verdict: Preconditions.Verdict) {
+        if let level = device?.batteryLevel {
+            line("battery \(level) % ≥ \(configuration.minimumBattery) %")
+        }
+        if let running = device?.runningVersion, let image {
+            let note = image.version <= running ? " (not newer; allowed by --allow-downgrade)" : ""
+            line("version \(running) → \(image.version)\(note)")
+        }
+        for warning in verdict.warnings { warn(warning) }
+    }
+
+    private mutating func show(_ progress: TransferProgress, at now: ContinuousClock.Instant) {
+        // A reply that arrives after the transfer stage ended changes nothing on screen.
+        if case .finished = transfer { return }
+        transfer = .running(last: progress)
+        if !measuredEraseWait {
+            // The first reply waits for the device to erase its slot; `elapsed` starts at the first
+            // chunk sent, so the first progress measures that wait (plus one round trip).
+            measuredEraseWait = true
+            timings.record("erase wait (first chunk)", progress.elapsed)
+        }
+        guard throttle.shouldShow(progress, at: now) else { return }
+        if configuration.isTerminal {
+            drawBar(progress)
+        } else {
+            line("uploading: \(HumanUnits.percent(progress.acknowledged, of: progress.total)) % ("
+                 + progressDetails(progress).joined(separator: ", ") + ")")
+        }
+    }
+
+    private mutating func resumed(at offset: Int, attempt: Int) {
+        var position = HumanUnits.bytes(offset)
+        if case .running(let last?) = transfer { position = HumanUnits.bytes(offset, of: last.total) }
+        line("link lost; reconnected (attempt \(attempt)), resuming at \(position)")
+    }
+
+    // MARK: - Output
+
+    /// Writes one whole line. A progress bar on screen is blanked first and drawn again after, so
+    /// a warning in the middle of an upload does not leave half a bar behind it.
+    private mutating func line(_ text: String, to stream: ConsoleStream = .standardOutput) {
+        let barWasShown = barOnScreen != nil
+        clearBar()
+        sink.emit(TerminalText.sanitized(text) + "\n", to: stream)
+        if barWasShown, case .running(let last?) = transfer { drawBar(last) }
+    }
+
+    private mutating func warn(_ message: String) {
+        guard shownWarnings.insert(message).inserted else { return }
+        line("warning: " + message, to: .standardError)
+    }
+
+    private mutating func log(_ message: String?) {
+        guard configuration.verbose, let message else { return }
+        line("dfu: " + message, to: .standardError)
+    }
+
+    /// `[████████░░░░░░░░░░░░░░░░]  31 %  15.2/49.2 kB  15.3 kB/s  91 % of ceiling  ETA 0:03`,
+    /// under 80 columns so the carriage return lands on the same row.
+    private mutating func drawBar(_ progress: TransferProgress) {
+        let width = 24
+        let percent = HumanUnits.percent(progress.acknowledged, of: progress.total)
+        let filled = percent * width / 100
+        let percentText = String(percent)
+        var text = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "] "
+            + String(repeating: " ", count: max(0, 3 - percentText.count)) + percentText + " %  "
+            + progressDetails(progress).joined(separator: "  ")
+        let length = text.count
+        if let previous = barOnScreen, previous > length {
+            text += String(repeating: " ", count: previous - length)
+        }
+        sink.emit("\r" + text, to: .standardOutput)
+        barOnScreen = length
+    }
+
+    private mutating func clearBar() {
+        guard let length = barOnScreen else { return }
+        sink.emit("\r" + String(repeating: " ", count: length) + "\r", to: .standardOutput)
+        barOnScreen = nil
+    }
+
+    // MARK: - Text
+
+    /// Bytes, rate, share of the link ceiling and time left, as far as they are known.
+    private func progressDetails(_ progress: TransferProgress) -> [String] {
+        var parts = [HumanUnits.bytes(progress.acknowledged, of: progress.total)]
+        guard progress.rate > 0, progress.rate.isFinite else { return parts }
+        parts.append(HumanUnits.rate(progress.rate))
+        if let share = ceilingShare(progress.rate) { parts.append("\(share) % of ceiling") }
+        if progress.acknowledged < progress.total {
+            parts.append("ETA " + HumanUnits.clock(Double(progress.total - progress.acknowledged) / progress.rate))
+        }
+        return parts
+    }
+
+    /// The goodput as a whole percent of the link's modelled ceiling, when the link has one.
+    private func ceilingShare(_ rate: Double) -> Int? {
+        guard let ceiling = connection?.ceiling, ceiling > 0, ceiling.isFinite, rate.isFinite else { return nil }
+        let share = (rate / ceiling * 100).rounded()
+        return share < 10_000 ? Int(share) : nil
+    }
+
+    private func successLine(_ version: ImageVersion, took elapsed: Duration?) -> String {
+        let device = connection?.device ?? "the device"
+        let state: String
+        switch reportedVersion {
+        case .some((_, true)): state = "is running and confirmed on \(device)"
+        case .some((_, false)): state = "is running on \(device), not confirmed"
+        case .none: state = "is uploaded to \(device), not activated"
+        }
+        return "OK: \(version) \(state)" + (elapsed.map { " (update took \(HumanUnits.duration($0)))" } ?? "")
+    }
+
+    /// `…:EE:FF, MTU 498, 2M PHY, interval 7.5 ms, window 3`.
+    private static func linkDescription(_ summary: ConnectionSummary) -> String {
+        var parts = [summary.device, "MTU \(summary.attMTU)"]
+        if let phy = summary.phy { parts.append("\(phy) PHY") }
+        if let interval = summary.connectionInterval { parts.append("interval " + HumanUnits.milliseconds(interval)) }
+        parts.append("window \(summary.window)")
+        return parts.joined(separator: ", ")
+    }
+
+    private static func linkDetails(_ summary: ConnectionSummary) -> String {
+        "link: writes of up to \(summary.maxWrite) bytes"
+            + (summary.ceiling.map { ", ceiling " + HumanUnits.rate($0) } ?? ", no modelled ceiling")
+    }
+
+    private static func deviceDescription(_ facts: DeviceFacts) -> String {
+        var parts: [String] = []
+        if let version = facts.runningVersion { parts.append("running \(version)") }
+        if let level = facts.batteryLevel { parts.append("battery \(level) %") }
+        if let revision = facts.firmwareRevision { parts.append("firmware revision '\(revision)'") }
+        if let slot = facts.slotSize { parts.append("slot \(HumanUnits.bytes(slot))") }
+        if let size = facts.bufferSize, let count = facts.bufferCount { parts.append("buffers \(count) × \(size) B") }
+        if let mode = facts.bootloaderMode { parts.append("bootloader \(mode)") }
+        return "device: " + (parts.isEmpty ? "reported nothing" : parts.joined(separator: ", "))
+    }
+
+    private static func activationDescription(_ mode: ActivationMode) -> String {
+        switch mode {
+        case .testConfirm, .testOnly: return "marked for test"
+        case .confirmOnly: return "marked confirmed (permanent: no rollback)"
+        case .uploadOnly: return "upload only: the device keeps running its current image"
+        }
+    }
+}

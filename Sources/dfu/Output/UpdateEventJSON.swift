@@ -1,0 +1,126 @@
+import DFUCore
+
+/// The JSON object for each `UpdateEvent` and for the final result, as documented field by field in
+/// `docs/json-events.md`. Every object starts with `"event"`; names are snake_case like the `verify`
+/// result; durations are seconds and rates bytes per second, as numbers; a fact the device did not
+/// report is `null`, never left out, so a script can index without checking.
+enum UpdateEventJSON {
+    static func object(for event: UpdateEvent) -> JSONValue {
+        switch event {
+        case .stageStarted(let stage):
+            return object("stage", [("stage", .string(stage.rawValue)), ("status", .string("started"))])
+        case .stageFinished(let stage, let duration):
+            return object("stage", [("stage", .string(stage.rawValue)), ("status", .string("finished")),
+                                    ("duration", seconds(duration))])
+        case .imageChecked(let summary):
+            return object("image", [
+                ("version", .string(summary.version.description)),
+                ("size", .int(summary.size)),
+                ("sha256", .string(hex(summary.sha256))),
+                ("signature", summary.signatureChecked.map { .string($0) } ?? .null),
+            ])
+        case .connected(let summary):
+            return object("connected", connectionFields(summary))
+        case .deviceState(let facts):
+            return object("device", [
+                ("running_version", facts.runningVersion.map { .string($0.description) } ?? .null),
+                ("running_sha256", facts.runningHash.map { .string(hex($0)) } ?? .null),
+                ("battery", facts.batteryLevel.map { .int($0) } ?? .null),
+                ("firmware_revision", facts.firmwareRevision.map { .string($0) } ?? .null),
+                ("slot_size", facts.slotSize.map { .int($0) } ?? .null),
+                ("buf_size", facts.bufferSize.map { .int($0) } ?? .null),
+                ("buf_count", facts.bufferCount.map { .int($0) } ?? .null),
+                ("bootloader_mode", facts.bootloaderMode.map { .string($0) } ?? .null),
+            ])
+        case .preconditionsPassed(let verdict):
+            return object("preconditions", [("passed", .bool(verdict.passed)),
+                                            ("warnings", .array(verdict.warnings.map { .string($0) }))])
+        case .progress(let progress):
+            return object("progress", [
+                ("bytes", .int(progress.acknowledged)),
+                ("total", .int(progress.total)),
+                ("rate", .number(progress.rate, maximumFractionDigits: 1)),
+                ("elapsed", seconds(progress.elapsed)),
+            ])
+        case .resumed(let offset, let attempt):
+            return object("resumed", [("offset", .int(offset)), ("attempt", .int(attempt))])
+        case .activated(let mode):
+            return object("activated", [("mode", .string(mode.rawValue))])
+        case .rebooting:
+            return object("rebooting", [])
+        case .reconnected(let summary):
+            return object("reconnected", connectionFields(summary))
+        case .versionConfirmed(let version, let confirmed):
+            return object("version", [("version", .string(version.description)), ("confirmed", .bool(confirmed))])
+        case .warning(let message):
+            return object("warning", [("message", .string(message))])
+        case .log(let message):
+            return object("log", [("message", .string(message))])
+        }
+    }
+
+    /// The last line of every run: `ok`, the exit code scripts branch on, the version now on the
+    /// device (null on failure) and the error sentence (null on success). A precondition failure also
+    /// lists each failed check, since several can fail at once.
+    static func result(command: String, _ result: UpdateResult) -> JSONValue {
+        let status = result.exitStatus
+        var fields: [(String, JSONValue)] = [
+            ("command", .string(command)),
+            ("ok", .bool(status == .success)),
+            ("exit_code", .int(Int(status.rawValue))),
+        ]
+        switch result {
+        case .success(let version):
+            fields += [("version", .string(version.description)), ("error", .null)]
+        case .failure(let error):
+            fields += [("version", .null), ("error", .string(error.description))]
+            if case .precondition(let failures) = error {
+                fields.append(("failures", .array(failures.map { failure in
+                    .object([JSONField("check", .string(checkName(failure))),
+                             JSONField("message", .string(failure.description))])
+                })))
+            }
+        }
+        return object("result", fields)
+    }
+
+    /// A stable name per precondition, for scripts that react to one of them (charge, then retry).
+    static func checkName(_ failure: PreconditionFailure) -> String {
+        switch failure {
+        case .batteryLow: return "battery"
+        case .notNewer: return "version"
+        case .imageTooLarge: return "slot-size"
+        case .hostOnBattery: return "host-power"
+        }
+    }
+
+    private static func connectionFields(_ summary: ConnectionSummary) -> [(String, JSONValue)] {
+        [
+            ("device", .string(summary.device)),
+            ("mtu", .int(summary.attMTU)),
+            ("max_write", .int(summary.maxWrite)),
+            ("phy", summary.phy.map { .string($0) } ?? .null),
+            ("interval_ms", summary.connectionInterval.map {
+                .number(HumanUnits.seconds($0) * 1000, maximumFractionDigits: 3)
+            } ?? .null),
+            ("window", .int(summary.window)),
+            ("ceiling", summary.ceiling.map { .number($0, maximumFractionDigits: 1) } ?? .null),
+        ]
+    }
+
+    private static func object(_ event: String, _ fields: [(String, JSONValue)]) -> JSONValue {
+        .object([JSONField("event", .string(event))] + fields.map { JSONField($0.0, $0.1) })
+    }
+
+    /// Milliseconds are the finest step any stage or progress report is meaningful at.
+    private static func seconds(_ duration: Duration) -> JSONValue {
+        .number(HumanUnits.seconds(duration), maximumFractionDigits: 3)
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+}
