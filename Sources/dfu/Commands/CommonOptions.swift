@@ -1,4 +1,6 @@
-/// Flags every command shares. Later: `--adapter`, connection and transfer timeouts.
+/// Flags every command shares. Flags for talking to a device (`--device`, `--adapter`, `--timeout`,
+/// `--full-addresses`) are in `DeviceOptions` and `BluetoothOptions` instead: `verify` works
+/// offline and must not accept them.
 struct CommonOptions: ParsableArguments {
     @Flag(help: "Print the result as one JSON object on one line of stdout instead of text.")
     var json = false

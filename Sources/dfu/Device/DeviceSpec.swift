@@ -1,0 +1,93 @@
+/// Which device a command talks to, from `--device`:
+///
+/// | text | device |
+/// |---|---|
+/// | `sim`, `sim:version=1.0.0,battery=15` | the built-in virtual device; the options go to DeviceSim unread |
+/// | `udp:127.0.0.1:1337`, `udp:[::1]:1337` | an SMP server over UDP (numeric host, port 1–65535) |
+/// | `AA:BB:CC:DD:EE:FF` (any case) | a BLE device by address, through BlueZ |
+/// | `name:Thingy` | a BLE device by its advertised name, through BlueZ |
+///
+/// Parsing never touches the network or the adapter; every mistake is a `UsageError` (exit 2) that
+/// quotes what was given and names the part that is wrong.
+enum DeviceSpec: Sendable, Hashable, CustomStringConvertible {
+    /// `options` is the text after `sim:` (empty for plain `sim`), parsed by DeviceSim, which owns
+    /// the list of keys.
+    case simulator(options: String)
+    case udp(UDPEndpoint)
+    case address(BluetoothAddress)
+    case name(String)
+
+    /// The longest name BLE can advertise (Core Specification, GAP: Device Name, 248 octets).
+    static let maximumNameLength = 248
+
+    /// The accepted forms, for error messages and help.
+    static let forms = "sim, sim:KEY=VALUE,…, udp:HOST:PORT, a Bluetooth address (AA:BB:CC:DD:EE:FF) or name:NAME"
+
+    init(parsing text: String) throws(UsageError) {
+        func invalid(_ reason: String) -> UsageError {
+            UsageError("invalid --device '\(text)': \(reason)")
+        }
+        guard !text.isEmpty else {
+            throw UsageError("--device needs a value: \(Self.forms)")
+        }
+        if text.lowercased() == "sim" {
+            self = .simulator(options: "")
+        } else if let options = Self.body(of: text, kind: "sim") {
+            guard !options.isEmpty else {
+                throw invalid("give options after 'sim:' (sim:version=1.0.0,battery=15) or write just 'sim'")
+            }
+            self = .simulator(options: options)
+        } else if let endpoint = Self.body(of: text, kind: "udp") {
+            do throws(UDPEndpoint.Invalid) {
+                self = .udp(try UDPEndpoint(parsing: endpoint))
+            } catch {
+                throw invalid(error.reason)
+            }
+        } else if let name = Self.body(of: text, kind: "name") {
+            guard !name.isEmpty else { throw invalid("the name after 'name:' is empty") }
+            guard name.utf8.count <= Self.maximumNameLength else {
+                throw invalid("the name is \(name.utf8.count) bytes; BLE names have at most \(Self.maximumNameLength)")
+            }
+            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw invalid("the name contains control characters")
+            }
+            self = .name(name)
+        } else if BluetoothAddress.looksLikeAddress(text) {
+            do throws(BluetoothAddress.Invalid) {
+                self = .address(try BluetoothAddress(parsing: text))
+            } catch {
+                throw invalid(error.reason)
+            }
+        } else if let colon = text.firstIndex(of: ":") {
+            throw invalid("unknown kind '\(text[..<colon])'; expected \(Self.forms)")
+        } else {
+            throw invalid("expected \(Self.forms)")
+        }
+    }
+
+    /// The canonical text: `init(parsing: spec.description) == spec`. Shows full addresses; use
+    /// `displayName(fullAddresses:)` for anything printed during a run.
+    var description: String {
+        switch self {
+        case .simulator(let options): return options.isEmpty ? "sim" : "sim:" + options
+        case .udp(let endpoint): return "udp:" + endpoint.description
+        case .address(let address): return address.description
+        case .name(let name): return "name:" + name
+        }
+    }
+
+    /// How the device is named in output: a Bluetooth address shortened to `…:EE:FF` unless the
+    /// user asked for full addresses (`--full-addresses`). The others identify no one's hardware
+    /// (a name is the user's own label; a UDP endpoint is on their network) and are shown as given.
+    func displayName(fullAddresses: Bool) -> String {
+        if case .address(let address) = self, !fullAddresses { return address.shortened }
+        return description
+    }
+
+    /// The text after `kind:` when `text` starts with it (the kind in any case), else nil.
+    private static func body(of text: String, kind: String) -> String? {
+        let prefix = kind + ":"
+        guard text.count >= prefix.count, text.prefix(prefix.count).lowercased() == prefix else { return nil }
+        return String(text.dropFirst(prefix.count))
+    }
+}
