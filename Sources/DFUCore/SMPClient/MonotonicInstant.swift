@@ -1,0 +1,31 @@
+/// A point in time as the protocol cores see it: how long after an origin the caller chose.
+///
+/// The cores never read a clock (quinn-proto's rule): every `handle` call gets `now` from its
+/// driver, and deadlines come back as instants of this type. The driver maps them onto whatever
+/// clock it runs on (`ContinuousClock` for real links, a model clock in tests), so the same core
+/// runs in real time, faster than real time, or on a test's hand-moved clock.
+public struct MonotonicInstant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+    public typealias Duration = Swift.Duration
+
+    /// Time since the driver's origin.
+    public let sinceOrigin: Duration
+
+    public init(sinceOrigin: Duration) { self.sinceOrigin = sinceOrigin }
+
+    /// The origin itself; tests start their virtual clocks here.
+    public static let zero = MonotonicInstant(sinceOrigin: .zero)
+
+    public func advanced(by duration: Duration) -> MonotonicInstant {
+        MonotonicInstant(sinceOrigin: sinceOrigin + duration)
+    }
+
+    public func duration(to other: MonotonicInstant) -> Duration { other.sinceOrigin - sinceOrigin }
+
+    public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
+        lhs.sinceOrigin < rhs.sinceOrigin
+    }
+
+    public static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant { lhs.advanced(by: rhs) }
+
+    public var description: String { "t+\(sinceOrigin)" }
+}

@@ -1,0 +1,423 @@
+/// MCUboot image upload over SMP as a value-type state machine (sans-I/O), on top of an
+/// `SMPClientCore` it owns for the duration. The driver feeds link events and wake-ups into
+/// `handle(_:now:)` and carries out the returned actions in order.
+///
+/// The device is the source of truth: every reply's `off` is the next byte it wants.
+///
+///     state      event / reply                        next       actions
+///     ready      start                                opening    progress(0), write first packet (len, sha, …)
+///     ready      start, bad job or budget             failed     failed(invalidJob | packetTooSmall | client)
+///     opening    reply to first packet, off > 0       streaming  progress, write chunks up to the window
+///     opening    reply to first packet, off == 0      opening    write first packet again (counts a failure)
+///     opening    reply to a stale request             opening    — (says nothing about the new session)
+///     opening    first packet's deadline              opening    write it again (counts a failure)
+///     streaming  reply off == end of its chunk        streaming  progress, write chunks to refill the window
+///     streaming  reply off < end (current epoch)      streaming  rewind: new epoch, resend from off (failure)
+///     streaming  reply off > end                      streaming  continue from off (the device is ahead)
+///     streaming  stale reply                          streaming  only moves forward, never rewinds
+///     streaming  reply off == 0 (current epoch)       opening    device lost the session: full first packet
+///     streaming  chunk deadline, device short of it   streaming  new epoch, resend from the device's off (failure)
+///     opening,   any reply off == len                 completed  progress(len), completed(match)
+///      streaming reply off > len, or > bytes sent     failed     failed(remoteProtocolViolation)
+///                reply with an SMP error              failed     failed(refused(error))
+///                n-th failure at one offset           failed     failed(timeout | retriesExhausted)
+///                client failure (bad frame, CBOR…)    failed     failed(remoteProtocolViolation | client)
+///                linkLost                             parked     — (everything in flight is forgotten)
+///     parked     linkRestored                         opening    write the 32-byte resume probe (len, sha)
+///     parked     deadline passed                      failed     failed(linkNotRestored)
+///     parked     linkLost; any state: early timer     same       —
+///     completed, failed: any event                    same       —
+///     any other (state, event)                        failed     failed(localProtocolViolation)
+///
+/// After any event `.timer(at:)` is returned when the earliest deadline changed. Every waiting state
+/// has one: opening and streaming through their requests' deadlines, parked through
+/// `linkRestoreTimeout`.
+public struct ImageUploadCore: Sendable {
+    public enum Event: Sendable, Hashable {
+        case start
+        /// One notification value from the SMP characteristic.
+        case notification([UInt8])
+        /// The driver's timer went off (early is fine).
+        case timerFired
+        case linkLost
+        /// A new link is up, whose writes may carry `maxWriteSize` bytes.
+        case linkRestored(maxWriteSize: Int)
+    }
+
+    public enum Action: Sendable, Hashable {
+        /// Send these bytes as one write without response, in order.
+        case write([UInt8])
+        /// Wake the core (`timerFired`) at this instant; nil cancels the wake-up.
+        case timer(at: MonotonicInstant?)
+        /// The device's count of bytes it holds changed.
+        case progress(UploadProgress)
+        /// The device holds the whole image; `match` is its own check against the SHA-256, if made.
+        case completed(match: Bool?)
+        case failed(UploadError)
+    }
+
+    /// Why an `off == 0` packet is out: it sizes the packet and names the retry.
+    fileprivate enum FirstPacket: Sendable {
+        /// The upload's first packet: as much data as fits.
+        case start
+        /// The device reported `off == 0` mid-upload: it starts over, so send as much as fits.
+        case restart
+        /// After a new link: most likely the device resumes, so send only a header's worth.
+        case resume
+    }
+
+    fileprivate enum State: Sendable {
+        case ready
+        /// The `off == 0` packet is in flight, alone in the current epoch.
+        case opening(SMPRequestID, FirstPacket)
+        /// Chunks flow; `nextOffset` is where the next chunk starts.
+        case streaming(nextOffset: UInt64)
+        /// The link is gone; wait for a new one until the instant.
+        case parked(until: MonotonicInstant)
+        case completed
+        case failed(UploadError)
+    }
+
+    private enum FailureKind { case timeout, retry }
+
+    public let job: ImageUploadJob
+    public let configuration: ImageUploadConfiguration
+    /// The SMP client, handed back to the caller (with its sequence numbers) when the upload ends.
+    public private(set) var client: SMPClientCore
+    /// The id the next request will get; a caller sharing the client continues from it.
+    public private(set) var nextRequestID: SMPRequestID
+    public private(set) var statistics = UploadStatistics()
+    /// The device's last reported offset.
+    public private(set) var progress: UploadProgress
+    private var state: State = .ready
+    private var window: UploadWindow
+    /// End of the furthest chunk ever sent: a reply claiming more is a lie.
+    private var highestSent: UInt64 = 0
+    private var failures: [UInt64: Int] = [:]
+    private var announcedDeadline: MonotonicInstant?
+
+    public init(job: ImageUploadJob, configuration: ImageUploadConfiguration, client: SMPClientCore,
+                firstRequestID: SMPRequestID = SMPRequestID(0)) {
+        self.job = job
+        self.configuration = configuration
+        self.client = client
+        nextRequestID = firstRequestID
+        progress = UploadProgress(acknowledged: 0, total: job.length)
+        window = UploadWindow(capacity: max(1, configuration.window))
+    }
+
+    /// The earliest instant the core wants a `timerFired` (quinn's `poll_timeout`).
+    public var nextDeadline: MonotonicInstant? {
+        switch state {
+        case .parked(let until): return until
+        case .opening, .streaming: return client.nextDeadline
+        case .ready, .completed, .failed: return nil
+        }
+    }
+
+    /// Upload requests sent and not yet answered or given up on (never above the window).
+    public var requestsInFlight: Int { window.count }
+
+    public var isFinished: Bool {
+        switch state {
+        case .completed, .failed: return true
+        case .ready, .opening, .streaming, .parked: return false
+        }
+    }
+
+    public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Action] {
+        var actions: [Action] = []
+        switch (state, event) {
+        case (.ready, .start):
+            start(now: now, into: &actions)
+        case (.opening, .notification(let bytes)), (.streaming, .notification(let bytes)):
+            drive(.notification(bytes), now: now, into: &actions)
+        case (.opening, .timerFired), (.streaming, .timerFired):
+            drive(.timerFired, now: now, into: &actions)
+        case (.opening, .linkLost), (.streaming, .linkLost):
+            park(now: now, into: &actions)
+        case (.parked(let until), .timerFired):
+            if now >= until { fail(.linkNotRestored(after: configuration.linkRestoreTimeout), into: &actions) }
+        case (.parked, .linkRestored(let maxWriteSize)):
+            drive(.linkRestored(maxWriteSize: maxWriteSize), now: now, into: &actions)
+            if case .parked = state { sendFirstPacket(.resume, now: now, into: &actions) }
+        case (.parked, .linkLost), (.ready, .timerFired), (.completed, _), (.failed, _):
+            break
+        case (.ready, _), (.opening, _), (.streaming, _), (.parked, _):
+            fail(.localProtocolViolation(event: event.name, state: state.name), into: &actions)
+        }
+        if nextDeadline != announcedDeadline {
+            announcedDeadline = nextDeadline
+            actions.append(.timer(at: announcedDeadline))
+        }
+        return actions
+    }
+
+    // MARK: - Transitions
+
+    private mutating func start(now: MonotonicInstant, into actions: inout [Action]) {
+        if let problem = job.problem ?? configuration.problem {
+            fail(.invalidJob(problem), into: &actions)
+            return
+        }
+        if let failure = client.failure {
+            fail(UploadError(failure), into: &actions)
+            return
+        }
+        actions.append(.progress(progress))
+        sendFirstPacket(.start, now: now, into: &actions)
+    }
+
+    private mutating func park(now: MonotonicInstant, into actions: inout [Action]) {
+        state = .parked(until: now + configuration.linkRestoreTimeout)
+        statistics.linkLosses += 1
+        drive(.linkLost, now: now, into: &actions)
+        window.removeAll()
+    }
+
+    /// A reply to one of our requests, already decoded.
+    private mutating func replied(_ chunk: UploadWindow.Chunk, id: SMPRequestID, _ reply: ImageUploadResponse,
+                                  now: MonotonicInstant, into actions: inout [Action]) {
+        let offset = reply.offset
+        let length = job.length
+        guard offset <= length else {
+            fail(.remoteProtocolViolation(.offsetBeyondLength(offset: offset, length: length)), into: &actions)
+            return
+        }
+        // A first packet may be answered with more than it carried: the device resumes a session.
+        guard chunk.isFirstPacket || offset <= highestSent else {
+            fail(.remoteProtocolViolation(.offsetBeyondSent(offset: offset, sent: highestSent)), into: &actions)
+            return
+        }
+        if offset == length {
+            guard reply.match != false else {
+                fail(.imageMismatch, into: &actions)
+                return
+            }
+            acknowledge(length, into: &actions)
+            state = .completed
+            actions.append(.completed(match: reply.match))
+            return
+        }
+        switch state {
+        case .opening(let firstID, let kind):
+            // Replies to requests sent before this first packet say nothing about the session it opens.
+            guard id == firstID else { return }
+            if offset == 0 {
+                guard countFailure(at: 0, .retry, into: &actions) else { return }
+                sendFirstPacket(kind, now: now, into: &actions)
+                return
+            }
+            acknowledge(offset, into: &actions)
+            state = .streaming(nextOffset: offset)
+        case .streaming(var next):
+            let current = window.isCurrent(chunk)
+            if offset == 0 {
+                // Stale zeros come from the same loss that a current reply (or deadline) reports.
+                guard current else { break }
+                statistics.sessionRestarts += 1
+                guard countFailure(at: 0, .retry, into: &actions) else { return }
+                acknowledge(0, into: &actions)
+                sendFirstPacket(.restart, now: now, into: &actions)
+                return
+            }
+            if current && offset < chunk.end {
+                // The device did not take this chunk and wants `offset`: resend from there. Replies
+                // to everything already in flight become stale and cannot rewind us again.
+                statistics.rewinds += 1
+                guard countFailure(at: offset, .retry, into: &actions) else { return }
+                window.startEpoch()
+                acknowledge(offset, into: &actions)
+                next = offset
+            } else if offset > progress.acknowledged {
+                acknowledge(offset, into: &actions)
+                next = max(next, offset)
+            }
+            state = .streaming(nextOffset: next)
+        case .ready, .parked, .completed, .failed:
+            return
+        }
+        fillWindow(now: now, into: &actions)
+    }
+
+    private mutating func timedOut(_ chunk: UploadWindow.Chunk, id: SMPRequestID, now: MonotonicInstant,
+                                   into actions: inout [Action]) {
+        statistics.timeouts += 1
+        switch state {
+        case .opening(let firstID, let kind):
+            guard id == firstID else { return }
+            guard countFailure(at: 0, .timeout, into: &actions) else { return }
+            sendFirstPacket(kind, now: now, into: &actions)
+        case .streaming:
+            // A chunk the device has since acknowledged (its reply was lost) or a stale one only
+            // frees its slot; otherwise resend from the device's last reported offset.
+            if window.isCurrent(chunk) && progress.acknowledged < chunk.end {
+                guard countFailure(at: progress.acknowledged, .timeout, into: &actions) else { return }
+                window.startEpoch()
+                state = .streaming(nextOffset: progress.acknowledged)
+            }
+            fillWindow(now: now, into: &actions)
+        case .ready, .parked, .completed, .failed:
+            return
+        }
+    }
+
+    // MARK: - Sending
+
+    private mutating func sendFirstPacket(_ kind: FirstPacket, now: MonotonicInstant, into actions: inout [Action]) {
+        let minimum = ImageUploadJob.minimumFirstChunk
+        guard let fit = UploadChunkSizer.dataCount(for: job.firstPacketTemplate(), budget: client.budget,
+                                                   remaining: job.image.count),
+              fit >= minimum
+        else {
+            let needed = (try? SMPRequestMessage(job.firstPacketTemplate(data: Array(job.image.prefix(minimum))))
+                .packet(sequence: 0, version: client.version).encoded().count) ?? 0
+            fail(.packetTooSmall(packetSize: client.budget.maxPacketSize, needed: needed), into: &actions)
+            return
+        }
+        // The first packet opens a new epoch: nothing sent before it can move the upload backwards.
+        window.startEpoch()
+        let id = allocateID()
+        state = .opening(id, kind)
+        send(id, offset: 0, count: kind == .resume ? minimum : fit, timeout: configuration.firstChunkTimeout,
+             now: now, into: &actions)
+    }
+
+    /// Sends chunks from `nextOffset` while the window has room.
+    private mutating func fillWindow(now: MonotonicInstant, into actions: inout [Action]) {
+        while case .streaming(let next) = state, window.hasRoom, next < job.length {
+            let remaining = Int(job.length - next)
+            guard let count = UploadChunkSizer.dataCount(for: ImageUploadRequest(offset: next, data: []),
+                                                         budget: client.budget, remaining: remaining)
+            else {
+                fail(.packetTooSmall(packetSize: client.budget.maxPacketSize, needed: SMPHeader.size + 16),
+                     into: &actions)
+                return
+            }
+            let end = next + UInt64(count)
+            state = .streaming(nextOffset: end)
+            let timeout = end == job.length ? configuration.lastChunkTimeout : configuration.chunkTimeout
+            send(allocateID(), offset: next, count: count, timeout: timeout, now: now, into: &actions)
+        }
+        // Never wait on nothing: everything is sent and answered, yet the device has not reported
+        // the end (unreachable with a device that answers by the rules). Ask again from its offset.
+        if case .streaming(let next) = state, window.isEmpty, next >= job.length {
+            guard countFailure(at: progress.acknowledged, .retry, into: &actions) else { return }
+            window.startEpoch()
+            state = .streaming(nextOffset: progress.acknowledged)
+            fillWindow(now: now, into: &actions)
+        }
+    }
+
+    private mutating func send(_ id: SMPRequestID, offset: UInt64, count: Int, timeout: Duration,
+                               now: MonotonicInstant, into actions: inout [Action]) {
+        window.add(id, offset: offset, count: count, isFirstPacket: offset == 0)
+        highestSent = max(highestSent, offset + UInt64(count))
+        statistics.requestsSent += 1
+        statistics.dataBytesSent += UInt64(count)
+        let request = job.request(offset: offset, count: count)
+        drive(.send(id, SMPRequestMessage(request), timeout: timeout), now: now, into: &actions)
+    }
+
+    // MARK: - The client underneath
+
+    /// Feeds the client and turns its actions into ours.
+    private mutating func drive(_ event: SMPClientCore.Event, now: MonotonicInstant, into actions: inout [Action]) {
+        for action in client.handle(event, now: now) {
+            if isFinished { return }
+            switch action {
+            case .write(let bytes):
+                statistics.wireBytesSent += UInt64(bytes.count)
+                actions.append(.write(bytes))
+            case .timer:
+                break // folded into our own deadline at the end of `handle`
+            case .finished(let id, let result):
+                // Not in the window: a request from before the upload, or one we parked away.
+                guard let chunk = window.remove(id) else { continue }
+                finished(chunk, id: id, result, now: now, into: &actions)
+            case .failed(let error):
+                fail(UploadError(error), into: &actions)
+            }
+        }
+    }
+
+    private mutating func finished(_ chunk: UploadWindow.Chunk, id: SMPRequestID, _ result: Result<SMPPacket, SMPClientError>,
+                                   now: MonotonicInstant, into actions: inout [Action]) {
+        switch result {
+        case .success(let packet):
+            do {
+                let reply = try ImageUploadResponse(body: packet.body)
+                replied(chunk, id: id, reply, now: now, into: &actions)
+            } catch {
+                fail(.remoteProtocolViolation(.malformedBody(packet.header, reason: error.description)), into: &actions)
+            }
+        case .failure(.timeout):
+            timedOut(chunk, id: id, now: now, into: &actions)
+        case .failure(.linkLost):
+            // The client found the link down (e.g. it was lost before we started): wait for a new one.
+            if case .parked = state { return }
+            park(now: now, into: &actions)
+        case .failure(.refused(let error)):
+            fail(.refused(error, offset: chunk.offset), into: &actions)
+        case .failure(let error):
+            fail(UploadError(error), into: &actions)
+        }
+    }
+
+    // MARK: - Bookkeeping
+
+    private mutating func acknowledge(_ offset: UInt64, into actions: inout [Action]) {
+        guard offset != progress.acknowledged else { return }
+        progress.acknowledged = offset
+        actions.append(.progress(progress))
+    }
+
+    /// Counts a failure at `offset`; false (and the upload failed) at the configured maximum.
+    private mutating func countFailure(at offset: UInt64, _ kind: FailureKind, into actions: inout [Action]) -> Bool {
+        let count = (failures[offset] ?? 0) + 1
+        failures[offset] = count
+        guard count >= configuration.maxFailuresPerOffset else { return true }
+        switch kind {
+        case .timeout: fail(.timeout(offset: offset, attempts: count), into: &actions)
+        case .retry: fail(.retriesExhausted(offset: offset, attempts: count), into: &actions)
+        }
+        return false
+    }
+
+    private mutating func allocateID() -> SMPRequestID {
+        defer { nextRequestID = nextRequestID.next }
+        return nextRequestID
+    }
+
+    private mutating func fail(_ error: UploadError, into actions: inout [Action]) {
+        guard !isFinished else { return }
+        state = .failed(error)
+        actions.append(.failed(error))
+    }
+}
+
+extension ImageUploadCore.Event {
+    /// For error messages: the case without its payload.
+    var name: String {
+        switch self {
+        case .start: return "start"
+        case .notification: return "notification"
+        case .timerFired: return "timerFired"
+        case .linkLost: return "linkLost"
+        case .linkRestored: return "linkRestored"
+        }
+    }
+}
+
+extension ImageUploadCore.State {
+    var name: String {
+        switch self {
+        case .ready: return "ready"
+        case .opening: return "sending the first packet"
+        case .streaming: return "streaming"
+        case .parked: return "parked (link lost)"
+        case .completed: return "completed"
+        case .failed: return "failed"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// How far the upload is, by the device's own count: `acknowledged` is the last `off` it reported,
+/// so it can go down when the device asks for data again.
+public struct UploadProgress: Sendable, Hashable, CustomStringConvertible {
+    public var acknowledged: UInt64
+    public var total: UInt64
+
+    public init(acknowledged: UInt64, total: UInt64) {
+        self.acknowledged = acknowledged
+        self.total = total
+    }
+
+    public var fraction: Double { total == 0 ? 1 : Double(acknowledged) / Double(total) }
+
+    public var description: String { "\(acknowledged)/\(total) bytes" }
+}
+
+/// What the upload cost, for tests ("no byte sent twice beyond the window") and diagnostics.
+public struct UploadStatistics: Sendable, Hashable {
+    /// Image bytes put into `data` fields, resends included.
+    public var dataBytesSent: UInt64 = 0
+    /// SMP packets sent (first packets and chunks).
+    public var requestsSent = 0
+    /// Bytes handed to the link as writes, headers and CBOR included.
+    public var wireBytesSent: UInt64 = 0
+    /// Times the device asked for an earlier offset than the chunk it answered.
+    public var rewinds = 0
+    /// Chunk or first-packet deadlines that passed.
+    public var timeouts = 0
+    /// Times the device reported `off == 0` mid-upload and the upload started over.
+    public var sessionRestarts = 0
+    /// Times the link was lost and the upload parked.
+    public var linkLosses = 0
+
+    public init() {}
+}
