@@ -32,8 +32,14 @@ struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    init(host: Host, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
     /// Parses `HOST:PORT` (the part after `udp:`).
     init(parsing text: String) throws(Invalid) {
+        guard !text.isEmpty else { throw Invalid(reason: "give HOST:PORT after 'udp:' (udp:127.0.0.1:1337)") }
         let hostText: Substring
         let portText: Substring
         if text.hasPrefix("[") {

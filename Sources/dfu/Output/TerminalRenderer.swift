@@ -218,10 +218,10 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         line("dfu: " + message, to: .standardError)
     }
 
-    /// `[████████░░░░░░░░░░░░░░░░]  31 %  15.2/49.2 kB  15.3 kB/s  91 % of ceiling  ETA 0:03`,
-    /// under 80 columns so the carriage return lands on the same row.
+    /// `[█████░░░░░░░░░░░]  31 %  15.2/49.2 kB  15.3 kB/s  91 % of ceiling  ETA 0:03`: under 80
+    /// columns even for a 512 kB image, because a line that wraps puts the next `\r` on the wrong row.
     private mutating func drawBar(_ progress: TransferProgress) {
-        let width = 24
+        let width = 16
         let percent = HumanUnits.percent(progress.acknowledged, of: progress.total)
         let filled = percent * width / 100
         let percentText = String(percent)
