@@ -16,10 +16,12 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .target(name: "Transport", dependencies: ["CDBus"]),
         .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL"]),
+        .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
         .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport"]),
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore"]),
         .testTarget(name: "DFUCLITests", dependencies: ["DFUCore"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),
+        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,73 @@
+/// Where in an upload a fault fires: a share of the session's `len`, or a byte count. Checked each
+/// time the server has written a chunk (so "40 %" means "once 40 % of the image is in flash").
+public enum FaultTrigger: Sendable, Hashable, CustomStringConvertible {
+    case percent(Double)
+    case bytes(Int)
+
+    public func isReached(by progress: UploadProgress) -> Bool {
+        switch self {
+        case .percent(let share): return Double(progress.offset) * 100 >= share * Double(progress.length)
+        case .bytes(let count): return progress.offset >= count
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .percent(let share):
+            return share == share.rounded() ? "\(Int(share))%" : "\(share)%"
+        case .bytes(let count):
+            return "\(count)"
+        }
+    }
+}
+
+/// A fault the virtual device injects once, when its trigger is reached. Faults are inputs chosen up
+/// front (a seed picks `@random` points when options are parsed), never timers or randomness at run
+/// time, so a run with the same options behaves the same.
+public enum SimFault: Sendable, Hashable, CustomStringConvertible {
+    /// The device asks the link to drop right after the chunk is written (its reply is lost). The
+    /// device does not reset: like Zephyr, it keeps the upload session in RAM.
+    case disconnect(at: FaultTrigger)
+    /// The device resets itself right after the chunk is written (a watchdog, a brown-out): no
+    /// reply, link gone, upload session lost.
+    case reboot(at: FaultTrigger)
+    /// The reply to that chunk is never sent; the device carries on.
+    case stall(at: FaultTrigger)
+    /// The reply to that chunk arrives with its last byte inverted (breaking its CBOR).
+    case corrupt(at: FaultTrigger)
+    /// The reply to that chunk is sent twice.
+    case duplicate(at: FaultTrigger)
+    /// The reply to that chunk is held back for `by` (later replies queue behind it, as GATT keeps order).
+    case delay(at: FaultTrigger, by: Duration)
+
+    public var trigger: FaultTrigger {
+        switch self {
+        case .disconnect(let t), .reboot(let t), .stall(let t), .corrupt(let t), .duplicate(let t), .delay(let t, _):
+            return t
+        }
+    }
+
+    /// The option syntax (`disconnect@40%`), which `SimOptions` parses back.
+    public var description: String {
+        switch self {
+        case .disconnect(let t): return "disconnect@\(t)"
+        case .reboot(let t): return "reboot@\(t)"
+        case .stall(let t): return "stall@\(t)"
+        case .corrupt(let t): return "corrupt@\(t)"
+        case .duplicate(let t): return "duplicate@\(t)"
+        case .delay(let t, let d): return "delay@\(t):\(Self.milliseconds(d))ms"
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}
+
+/// Marks a notification a fault changed, so a transport or a log can tell injected damage from a bug.
+public enum NotificationFault: Sendable, Hashable {
+    case corrupted
+    case duplicated
+    case delayed
+}

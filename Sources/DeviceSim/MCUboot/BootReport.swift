@@ -1,0 +1,41 @@
+import DFUCore
+
+/// What one boot did: the MCUboot log line of the model, and how long the device was away.
+public struct BootReport: Sendable, Hashable, CustomStringConvertible {
+    public enum Outcome: Sendable, Hashable {
+        /// Nothing pending: the primary image booted as it was.
+        case normal
+        /// The secondary image validated and was swapped in (for a test, or permanently).
+        case swapped(permanent: Bool)
+        /// The unconfirmed test image was swapped back out.
+        case reverted
+        /// The pending secondary image failed validation: MCUboot erased the slot and booted the old
+        /// image. `reason` says which check failed.
+        case rejected(reason: String)
+    }
+
+    public var outcome: Outcome
+    /// Swap (if any) plus the application's start-up.
+    public var duration: Duration
+    /// The image now running. Nil only if the primary slot holds no valid image, which nothing in
+    /// the model can cause (only validated images are swapped in).
+    public var running: SlotImage?
+
+    public init(outcome: Outcome, duration: Duration, running: SlotImage?) {
+        self.outcome = outcome
+        self.duration = duration
+        self.running = running
+    }
+
+    public var description: String {
+        let what: String
+        switch outcome {
+        case .normal: what = "booted"
+        case .swapped(let permanent): what = permanent ? "swapped in permanently" : "swapped in for test"
+        case .reverted: what = "reverted the unconfirmed image"
+        case .rejected(let reason): what = "rejected the pending image (\(reason))"
+        }
+        let version = running.map { " → running \($0.versionString)" } ?? ""
+        return "MCUboot \(what) in \(duration)\(version)"
+    }
+}

@@ -1,0 +1,58 @@
+import DFUCore
+
+/// What MCUboot will do at the next boot, as `boot_swap_type` derives it from the slot trailers
+/// (BOOT_SWAP_TYPE_*). This one value stands for the trailer state the model keeps: the secondary's
+/// magic and swap info (test, permanent) and the primary's copy-done/image-ok flags (revert).
+public enum MCUbootSwapType: Sendable, Hashable, CustomStringConvertible {
+    /// Boot the primary slot as it is.
+    case none
+    /// Swap the secondary in; revert at the boot after unless the new image confirms itself.
+    case test
+    /// Swap the secondary in for good.
+    case permanent
+    /// The running image was swapped in for a test and is not confirmed: swap back at the next boot.
+    case revert
+
+    public var description: String {
+        switch self {
+        case .none: return "none"
+        case .test: return "test"
+        case .permanent: return "permanent"
+        case .revert: return "revert"
+        }
+    }
+}
+
+/// How the bootloader swaps images. Both do the same thing as far as SMP can see; they differ in the
+/// mode number bootloader info reports and in the flash they reserve.
+public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
+    /// Swap through a scratch area (`MCUBOOT_SWAP_USING_SCRATCH`); mode 1.
+    case usingScratch
+    /// Swap by moving the primary up one sector (`MCUBOOT_SWAP_USING_MOVE`, the Zephyr default);
+    /// mode 3, "swap without scratch".
+    case withoutScratch
+
+    /// The number SMP bootloader info reports for `{"query": "mode"}`.
+    public var reportedMode: MCUbootMode {
+        switch self {
+        case .usingScratch: return .swapUsingScratch
+        case .withoutScratch: return .swapWithoutScratch
+        }
+    }
+
+    /// Pages at the end of each slot the bootloader keeps for itself: the trailer, plus the spare
+    /// sector swap-using-move needs to shift the primary image.
+    var reservedPages: Int {
+        switch self {
+        case .usingScratch: return 1
+        case .withoutScratch: return 2
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .usingScratch: return "swap using scratch"
+        case .withoutScratch: return "swap without scratch"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// One fault as written in the options, before a `@random` point is drawn from the seed.
+///
+/// Syntax: `KIND@WHERE` or, for delay, `delay@WHERE[:DURATION]`:
+/// - KIND: `disconnect`, `reboot`, `stall`, `corrupt`, `duplicate`, `delay`;
+/// - WHERE: `N%` (a share of the image, decimals allowed), `N` (bytes; `K` suffix for KiB), or
+///   `random` (a point between 5 % and 95 % drawn from `seed`);
+/// - DURATION: `1500ms` or `2s`; default 1 s.
+struct FaultSpec: Sendable, Hashable {
+    enum Kind: String, Sendable, Hashable, CaseIterable {
+        case disconnect, reboot, stall, corrupt, duplicate, delay
+    }
+
+    enum Point: Sendable, Hashable {
+        case fixed(FaultTrigger)
+        case random
+    }
+
+    static let defaultDelay: Duration = .seconds(1)
+
+    let kind: Kind
+    let point: Point
+    let delay: Duration
+
+    static let expected = "KIND@N% or KIND@BYTES or KIND@random (KIND: disconnect, reboot, stall, corrupt, "
+        + "duplicate, delay; delay takes :MS like delay@50%:1500ms), several joined with '+'"
+
+    /// Parses one fault (no `+`).
+    init?(_ text: Substring) {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let kind = Kind(rawValue: parts[0].lowercased()) else { return nil }
+        var location = parts[1]
+        var delay = Self.defaultDelay
+        if let colon = location.firstIndex(of: ":") {
+            guard kind == .delay, let parsed = Self.duration(location[location.index(after: colon)...]) else {
+                return nil
+            }
+            delay = parsed
+            location = location[..<colon]
+        }
+        guard let point = Self.point(location) else { return nil }
+        self.kind = kind
+        self.point = point
+        self.delay = delay
+    }
+
+    /// The fault with its point fixed; `random` draws from `seed` and the fault's position so two
+    /// random faults land apart.
+    func resolved(seed: UInt64, index: Int) -> SimFault {
+        let trigger: FaultTrigger
+        switch point {
+        case .fixed(let fixed):
+            trigger = fixed
+        case .random:
+            let draw = SplitMix64.value(seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+            trigger = .percent(5 + Double(draw % 9001) / 100)
+        }
+        switch kind {
+        case .disconnect: return .disconnect(at: trigger)
+        case .reboot: return .reboot(at: trigger)
+        case .stall: return .stall(at: trigger)
+        case .corrupt: return .corrupt(at: trigger)
+        case .duplicate: return .duplicate(at: trigger)
+        case .delay: return .delay(at: trigger, by: delay)
+        }
+    }
+
+    /// The text that parses back to this spec.
+    var text: String {
+        let location: String
+        switch point {
+        case .fixed(let trigger): location = trigger.description
+        case .random: location = "random"
+        }
+        let suffix = kind == .delay ? ":\(SimFault.milliseconds(delay))ms" : ""
+        return "\(kind.rawValue)@\(location)\(suffix)"
+    }
+
+    private static func point(_ text: Substring) -> Point? {
+        if text.lowercased() == "random" { return .random }
+        if text.hasSuffix("%") {
+            guard let share = Double(text.dropLast()), share.isFinite, (0 ... 100).contains(share) else { return nil }
+            return .fixed(.percent(share))
+        }
+        guard let bytes = SimOptions.size(text), bytes >= 0 else { return nil }
+        return .fixed(.bytes(bytes))
+    }
+
+    private static func duration(_ text: Substring) -> Duration? {
+        if text.hasSuffix("ms"), let ms = Int64(text.dropLast(2)), ms >= 0 { return .milliseconds(ms) }
+        if text.hasSuffix("s"), let s = Int64(text.dropLast()), s >= 0 { return .seconds(s) }
+        return nil
+    }
+}
+
+/// A tiny deterministic mixer (SplitMix64), so seeded choices are the same on every platform.
+enum SplitMix64 {
+    static func value(_ seed: UInt64) -> UInt64 {
+        var z = seed &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

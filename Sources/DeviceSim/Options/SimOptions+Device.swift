@@ -1,0 +1,67 @@
+import DFUCore
+import Transport
+
+/// From options to the things a run needs: the identity, the link profile, the device itself.
+extension SimOptions {
+    /// `id`, or one derived from every other option (FNV-1a over `canonicalText`), shaped like a
+    /// BLE random static address: six bytes, the top two bits set. The same options always give
+    /// the same identity, so a journal can recognise the device across runs.
+    public var identity: PeerIdentity {
+        if let id { return PeerIdentity(id) }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in canonicalText.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        var bytes = (0 ..< 6).map { UInt8(truncatingIfNeeded: hash >> (8 * $0)) }
+        bytes[0] |= 0xC0
+        return PeerIdentity(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
+            .joined(separator: ":"))
+    }
+
+    /// The memory link's radio model for `mtu`, `phy` and `interval` (other knobs at their defaults).
+    public func linkProfile() throws(SimOptionsError) -> LinkProfile {
+        do {
+            return try LinkProfile(phy: phy, connectionInterval: interval, attMTU: mtu)
+        } catch {
+            throw .inconsistent("\(error)")
+        }
+    }
+
+    /// The SMP server's Kconfig from `buf_size`, `buf_count` and `reassembly`.
+    public var serverConfiguration: SMPServerConfiguration {
+        SMPServerConfiguration(bufferSize: bufferSize, bufferCount: bufferCount,
+                               framing: reassembly ? .reassembly : .onePacketPerWrite)
+    }
+
+    /// The device these options describe. Reads the `key` file, if one was given.
+    public func deviceConfiguration() throws(SimOptionsError) -> DeviceConfiguration {
+        let key: PublicKey
+        do throws(ImageError) {
+            if let keyPath {
+                key = try PublicKey.load(path: keyPath)
+            } else {
+                key = try PublicKey.defaultBootloaderKey()
+            }
+        } catch {
+            throw .keyUnusable(path: keyPath ?? DefaultBootloaderKey.source, reason: Self.reason(error))
+        }
+        return DeviceConfiguration(identity: identity, runningVersion: version, bootloaderKey: key,
+                                   slotSize: slotSize, server: serverConfiguration, batteryLevel: battery,
+                                   faults: faults)
+    }
+
+    public func makeDevice() throws(SimOptionsError) -> VirtualDevice {
+        let configuration = try deviceConfiguration()
+        do {
+            return try VirtualDevice(configuration: configuration)
+        } catch {
+            throw .inconsistent(error.description)
+        }
+    }
+
+    private static func reason(_ error: ImageError) -> String {
+        if case .keyUnusable(_, let reason) = error { return reason }
+        return error.description
+    }
+}

@@ -1,0 +1,168 @@
+import DFUCore
+import Transport
+
+/// The virtual device's options, from `--device sim:key=value,…` or from `dfu sim` flags (the CLI
+/// passes each flag as `set(name, to: value)`, e.g. `--buf-size 1024` → `set("buf-size", to: "1024")`).
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `protocol` | `smp` | smp |
+/// | `version` | running version `M.m.r` or `M.m.r+build` | 1.0.0 |
+/// | `battery` | percent 0…100 (`%` optional) | 80 |
+/// | `key` | bootloader public key PEM path | the built-in test key |
+/// | `id` | identity, as an address would be | derived from the other options |
+/// | `mtu` | ATT MTU 23…517 | 498 |
+/// | `phy` | `1M` or `2M` | 2M |
+/// | `interval` | connection interval in ms, 7.5…4000 in 1.25 steps | 7.5 |
+/// | `buf_size` | MCUmgr buffer size 64…65535 | 2475 |
+/// | `buf_count` | MCUmgr buffer count 2…64 | 4 |
+/// | `slot_size` | slot bytes: decimal, `0x` hex or `K`/`M` suffix; whole 4 KiB pages, 64 KiB…16 MiB | 0x60000 |
+/// | `reassembly` | `on`/`off`: packets may span writes | on |
+/// | `seed` | seed for `@random` fault points | 0 |
+/// | `fault` | see below | none |
+///
+/// Faults: `fault=disconnect@40%`, `reboot@60%`, `stall@N`, `corrupt@N`, `duplicate@N`,
+/// `delay@N:1500ms`, where N is `N%` of the image, a byte count, or `random` (see `FaultSpec`).
+/// Commas separate options, so a comma cannot also separate faults: join several with `+`
+/// (`fault=disconnect@40%+reboot@60%`) or repeat the key (`fault=disconnect@40%,fault=reboot@60%`);
+/// both add up. `-` and `_` are interchangeable in key names. Every other key may appear once.
+public struct SimOptions: Sendable, Hashable {
+    public enum SimProtocol: String, Sendable, Hashable {
+        case smp
+    }
+
+    public var simProtocol: SimProtocol = .smp
+    public var version = ImageVersion(major: 1, minor: 0, revision: 0)
+    public var battery: UInt8 = 80
+    /// nil: `DefaultBootloaderKey`.
+    public var keyPath: String?
+    /// nil: derived, see `identity`.
+    public var id: String?
+    public var mtu = 498
+    public var phy: LinkPHY = .le2M
+    public var interval: Duration = .microseconds(7_500)
+    public var bufferSize = 2475
+    public var bufferCount = 4
+    public var slotSize = 0x60000
+    public var reassembly = true
+    public var seed: UInt64 = 0
+    var faultSpecs: [FaultSpec] = []
+
+    public init() {}
+
+    public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
+                                   "buf_size", "buf_count", "slot_size", "reassembly", "seed", "fault"]
+
+    /// Parses `sim` or `sim:key=value,…`.
+    public static func parse(_ text: String) throws(SimOptionsError) -> SimOptions {
+        var options = SimOptions()
+        guard text == "sim" || text.hasPrefix("sim:") else { throw .notASimDevice(text) }
+        guard text.count > 4 else { return options }
+        var seen: Set<String> = []
+        for item in text.dropFirst(4).split(separator: ",", omittingEmptySubsequences: false) {
+            guard let equals = item.firstIndex(of: "=") else { throw .missingEquals(item: String(item)) }
+            let key = normalized(item[..<equals])
+            if key != "fault" && !seen.insert(key).inserted { throw .duplicateKey(key) }
+            try options.set(key, to: String(item[item.index(after: equals)...]))
+        }
+        return options
+    }
+
+    /// Sets one option; `fault` adds to the faults given before.
+    public mutating func set(_ rawKey: String, to value: String) throws(SimOptionsError) {
+        let key = Self.normalized(rawKey[...])
+        func bad(_ expected: String) -> SimOptionsError { .badValue(key: key, value: value, expected: expected) }
+        switch key {
+        case "protocol":
+            guard let parsed = SimProtocol(rawValue: value.lowercased()) else {
+                throw bad("smp (Nordic Secure DFU is not simulated yet)")
+            }
+            simProtocol = parsed
+        case "version":
+            guard let parsed = Self.version(value) else { throw bad("a version such as 1.0.0 or 1.2.3+45") }
+            version = parsed
+        case "battery":
+            let digits = value.hasSuffix("%") ? value.dropLast() : value[...]
+            guard let level = UInt8(digits), level <= 100 else { throw bad("a percentage from 0 to 100") }
+            battery = level
+        case "key":
+            guard !value.isEmpty else { throw bad("the path of a PEM public key") }
+            keyPath = value
+        case "id":
+            guard !value.isEmpty, !value.contains(where: \.isWhitespace) else {
+                throw bad("an identity without spaces, such as C0:11:22:33:44:55")
+            }
+            id = value
+        case "mtu":
+            guard let n = Int(value), (23 ... 517).contains(n) else { throw bad("an ATT MTU from 23 to 517") }
+            mtu = n
+        case "phy":
+            switch value.uppercased() {
+            case "1M", "LE1M": phy = .le1M
+            case "2M", "LE2M": phy = .le2M
+            default: throw bad("1M or 2M")
+            }
+        case "interval":
+            guard let parsed = Self.interval(value) else {
+                throw bad("a connection interval in ms from 7.5 to 4000 in steps of 1.25")
+            }
+            interval = parsed
+        case "buf_size":
+            guard let n = Int(value), (64 ... 65_535).contains(n) else { throw bad("a buffer size from 64 to 65535 bytes") }
+            bufferSize = n
+        case "buf_count":
+            guard let n = Int(value), (2 ... 64).contains(n) else { throw bad("a buffer count from 2 to 64") }
+            bufferCount = n
+        case "slot_size":
+            guard let n = Self.size(value[...]), n % FlashSlot.defaultPageSize == 0,
+                  (0x10000 ... 0x100_0000).contains(n) else {
+                throw bad("a multiple of 4096 from 64K to 16M (e.g. 0x60000 or 384K)")
+            }
+            slotSize = n
+        case "reassembly":
+            switch value.lowercased() {
+            case "on", "yes", "true", "1": reassembly = true
+            case "off", "no", "false", "0": reassembly = false
+            default: throw bad("on or off")
+            }
+        case "seed":
+            guard let n = Self.unsigned(value[...]) else { throw bad("an unsigned integer") }
+            seed = n
+        case "fault":
+            var specs: [FaultSpec] = []
+            for part in value.split(separator: "+", omittingEmptySubsequences: false) {
+                guard let spec = FaultSpec(part) else { throw bad(FaultSpec.expected) }
+                specs.append(spec)
+            }
+            faultSpecs += specs
+        default:
+            throw .unknownKey(rawKey)
+        }
+    }
+
+    /// The faults, `@random` points drawn from `seed`.
+    public var faults: [SimFault] {
+        faultSpecs.enumerated().map { $0.element.resolved(seed: seed, index: $0.offset) }
+    }
+
+    /// Every option but `id`, in `sim:` syntax with canonical spellings: what the default identity
+    /// is derived from, and what a log can print to reproduce the device.
+    public var canonicalText: String {
+        var items = [
+            "protocol=\(simProtocol.rawValue)", "version=\(Self.text(version))", "battery=\(battery)",
+        ]
+        if let keyPath { items.append("key=\(keyPath)") }
+        let ms = Double(interval.components.attoseconds) / 1e15 + Double(interval.components.seconds) * 1000
+        items += [
+            "mtu=\(mtu)", "phy=\(phy.rawValue)", "interval=\(ms)", "buf_size=\(bufferSize)",
+            "buf_count=\(bufferCount)", "slot_size=\(slotSize)", "reassembly=\(reassembly ? "on" : "off")",
+            "seed=\(seed)",
+        ]
+        if !faultSpecs.isEmpty { items.append("fault=" + faultSpecs.map(\.text).joined(separator: "+")) }
+        return "sim:" + items.joined(separator: ",")
+    }
+
+    static func normalized(_ key: Substring) -> String {
+        key.lowercased().replacingOccurrences(of: "-", with: "_")
+    }
+}

@@ -1,0 +1,41 @@
+import DFUCore
+
+/// The server's handler table (Zephyr `mgmt_find_handler` plus the `mh_read`/`mh_write` slots):
+/// which (group, command, op) triples exist. Anything else is `rc 8` (ENOTSUP).
+enum SMPCommand: Sendable, Hashable, CaseIterable {
+    case osEcho
+    case osReset
+    case osParameters
+    case osBootloaderInfo
+    case imageStateRead
+    case imageStateWrite
+    case imageUpload
+    case imageErase
+    case imageSlotInfo
+
+    init?(_ header: SMPRequestHeader) {
+        let read = header.op == SMPOp.read.rawValue
+        let write = header.op == SMPOp.write.rawValue
+        switch (header.group, header.command) {
+        case (.os, OSMgmtCommand.echo.rawValue) where read || write: self = .osEcho
+        case (.os, OSMgmtCommand.reset.rawValue) where write: self = .osReset
+        case (.os, OSMgmtCommand.mcumgrParameters.rawValue) where read: self = .osParameters
+        case (.os, OSMgmtCommand.bootloaderInfo.rawValue) where read: self = .osBootloaderInfo
+        case (.image, ImageMgmtCommand.state.rawValue) where read: self = .imageStateRead
+        case (.image, ImageMgmtCommand.state.rawValue) where write: self = .imageStateWrite
+        case (.image, ImageMgmtCommand.upload.rawValue) where write: self = .imageUpload
+        case (.image, ImageMgmtCommand.erase.rawValue) where write: self = .imageErase
+        case (.image, ImageMgmtCommand.slotInfo.rawValue) where read: self = .imageSlotInfo
+        default: return nil
+        }
+    }
+
+    /// Whether the handler decodes its request map (Zephyr's bulk decoder fails on bytes that are
+    /// not a map, which is EINVAL); the others never look at the body.
+    var readsBody: Bool {
+        switch self {
+        case .osEcho, .osBootloaderInfo, .imageStateWrite, .imageUpload, .imageErase: return true
+        case .osReset, .osParameters, .imageStateRead, .imageSlotInfo: return false
+        }
+    }
+}

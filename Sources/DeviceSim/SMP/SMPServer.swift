@@ -1,0 +1,171 @@
+import DFUCore
+import Transport
+
+/// Zephyr's MCUmgr SMP server with the image and OS groups, as a sans-I/O state machine: it is given
+/// write payloads and the time, and returns response packets when their processing time is over.
+/// It owns the device's flash (through the bootloader model) and the upload session.
+///
+/// Timing follows Zephyr's transport: writes are collected into buffers from a pool of
+/// `bufferCount` (a write finding none free is lost), complete requests wait in a FIFO, and one work
+/// queue handles them one at a time, each for its flash time (an upload chunk's write, the first
+/// chunk's erase). A request's state change happens when its processing starts; its reply, upload
+/// progress and reset request come out when it ends.
+///
+/// Drive it like quinn-proto: call `handle(_:now:)` for every input with the current time, carry out
+/// the returned actions in order, and call `handle(.tick, now:)` again at `nextDeadline` (an early
+/// tick does nothing).
+public struct SMPServer: Sendable {
+    public enum Event: Sendable, Hashable {
+        /// One Write Command payload (or one UDP datagram) on the SMP characteristic.
+        case write([UInt8])
+        /// The link went away: the half-collected packet and the link's queued requests are
+        /// dropped, and replies still being processed are not sent. The upload session stays.
+        case disconnected
+        /// Time passed; complete whatever is due.
+        case tick
+    }
+
+    public enum Action: Sendable, Hashable {
+        /// A whole response packet, to be sent as (ATT MTU − 3)-byte notifications or one datagram.
+        case respond([UInt8])
+        /// An upload chunk was written; comes right before that chunk's `respond`.
+        case uploadProgress(UploadProgress)
+        /// A reset was accepted (its reply came just before): reboot after the delay.
+        case resetRequested(after: Duration)
+        /// Something was thrown away without a reply.
+        case dropped(SMPDrop)
+    }
+
+    /// A complete request waiting for the work queue.
+    private struct Request: Sendable {
+        let bytes: [UInt8]
+        let link: Int
+    }
+
+    /// The request the work queue is busy with.
+    private struct Job: Sendable {
+        let completion: LinkInstant
+        let actions: [Action]
+        let buffers: Int
+        let link: Int
+    }
+
+    public let configuration: SMPServerConfiguration
+    /// Flash and trailer: what survives a reset.
+    public internal(set) var bootloader: MCUbootBootloader
+    var images: ImageManager
+    var pool: BufferPool
+    private var reassembler = SMPReassembler()
+    private var queue: [Request] = []
+    private var job: Job?
+    /// Counts disconnections, so a reply can tell whether the link that asked is still there.
+    private var link = 0
+
+    public init(configuration: SMPServerConfiguration = SMPServerConfiguration(), bootloader: MCUbootBootloader) {
+        self.configuration = configuration
+        self.bootloader = bootloader
+        images = ImageManager(imageCheck: configuration.imageCheck)
+        pool = BufferPool(capacity: configuration.bufferCount)
+    }
+
+    /// The upload in progress, if any.
+    public var uploadSession: UploadSession? { images.session }
+
+    /// Buffers taken from the pool (collecting, queued, being processed).
+    public var buffersInUse: Int { pool.inUse }
+
+    /// Requests received and not yet answered (queued plus the one being processed).
+    public var pendingRequests: Int { queue.count + (job == nil ? 0 : 1) }
+
+    /// When the request being processed completes; nil when idle.
+    public var nextDeadline: LinkInstant? { job?.completion }
+
+    public mutating func handle(_ event: Event, now: LinkInstant) -> [Action] {
+        var actions = advance(to: now)
+        switch event {
+        case .tick:
+            break
+        case .disconnected:
+            reassembler.drop(pool: &pool)
+            if !queue.isEmpty {
+                pool.give(queue.count)
+                actions.append(.dropped(.discardedOnDisconnect(count: queue.count)))
+                queue.removeAll()
+            }
+            link += 1
+        case .write(let bytes):
+            receive(bytes, into: &actions)
+            startNext(at: now)
+        }
+        // A request that takes no time is answered in the same call.
+        actions += advance(to: now)
+        return actions
+    }
+
+    /// A reset: every RAM state (upload session, buffers, queue, work in progress) is gone. The
+    /// bootloader's flash and trailer stay; booting is the device's job.
+    public mutating func loseRAM() {
+        images.session = nil
+        reassembler = SMPReassembler()
+        queue.removeAll()
+        job = nil
+        pool.reset()
+        link += 1
+    }
+
+    /// Turns one write into zero or one complete request buffer, by the configured framing.
+    private mutating func receive(_ bytes: [UInt8], into actions: inout [Action]) {
+        switch configuration.framing {
+        case .reassembly:
+            switch reassembler.collect(bytes, bufferSize: configuration.bufferSize, pool: &pool) {
+            case .collecting: break
+            case .complete(let packet): queue.append(Request(bytes: packet, link: link))
+            case .dropped(let reason): actions.append(.dropped(reason))
+            }
+        case .onePacketPerWrite, .datagram:
+            guard pool.take() else {
+                actions.append(.dropped(.noFreeBuffer(writeSize: bytes.count)))
+                return
+            }
+            if bytes.count > configuration.bufferSize {
+                guard configuration.framing == .datagram else {
+                    pool.give()
+                    actions.append(.dropped(.writeTooLarge(size: bytes.count, limit: configuration.bufferSize)))
+                    return
+                }
+                // A UDP stack copies what fits the buffer; the packet then comes up short.
+                queue.append(Request(bytes: Array(bytes.prefix(configuration.bufferSize)), link: link))
+                return
+            }
+            queue.append(Request(bytes: bytes, link: link))
+        }
+    }
+
+    /// Completes every job due by `now`, starting each next one when the previous ended.
+    private mutating func advance(to now: LinkInstant) -> [Action] {
+        var actions: [Action] = []
+        while let current = job, current.completion <= now {
+            job = nil
+            pool.give(current.buffers)
+            for action in current.actions {
+                if case .respond = action, current.link != link {
+                    actions.append(.dropped(.responseLostOnDisconnect))
+                } else {
+                    actions.append(action)
+                }
+            }
+            startNext(at: current.completion)
+        }
+        return actions
+    }
+
+    /// Starts the next queued request if the work queue is free. Requests of a link that has gone
+    /// were removed on disconnect, so everything queued belongs to the current link.
+    private mutating func startNext(at time: LinkInstant) {
+        guard job == nil, !queue.isEmpty else { return }
+        let request = queue.removeFirst()
+        let processed = process(request.bytes)
+        job = Job(completion: time.advanced(by: processed.duration), actions: processed.actions,
+                  buffers: 1 + (processed.usedResponseBuffer ? 1 : 0), link: request.link)
+    }
+}
