@@ -17,9 +17,12 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CDBus"]),
         .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL"]),
         .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
-        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport"]),
+        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore"]),
-        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore"]),
+        // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
+        // define switches them on (they compile to nothing where the dependency is absent).
+        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu"],
+                    swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),
         .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore"]),
     ],
