@@ -9,8 +9,11 @@ enum UploadRequestFault: Sendable {
     case dropReply
     /// Handled; the reply arrives twice.
     case duplicateReply
-    /// Handled; the reply arrives this much later than it would.
+    /// Handled; the reply arrives this much later than it would (replies overtake it).
     case delayReply(Duration)
+    /// The device takes this much longer over the request (a flash stall): every reply behind it
+    /// is late too, as with Zephyr's in-order work queue.
+    case stallDevice(Duration)
     /// The device loses its upload session just before handling it (a reboot without a link drop).
     case loseSessionFirst
     /// Answered with this error instead (the session ends, as in Zephyr).

@@ -161,7 +161,8 @@ struct UploadTestPair {
 
         let startsSession = request.map { $0.offset == 0 && device.session?.sha != $0.sha } ?? false
         let start = max(now, deviceFreeAt)
-        let end = start + (startsSession ? eraseTime : chunkTime)
+        var end = start + (startsSession ? eraseTime : chunkTime)
+        if case .stallDevice(let extra) = fault { end = end + extra }
         deviceFreeAt = end
         deviceQueueEnds.removeAll { $0 <= now }
         deviceQueueEnds.append(end)

@@ -19,8 +19,10 @@ struct SMPOutstandingRequests: Sendable {
         let isVersionRetry: Bool
     }
 
-    /// How many retired numbers are remembered: a quarter of the space, far more than any window.
-    static let retiredMemory = 64
+    /// How many retired numbers are remembered: half the 8-bit space. A device answers in order
+    /// (Zephyr's SMP work queue is FIFO), so a reply can only be late by the requests in flight
+    /// with it, far fewer than 128; any more and the number could as well name a newer request.
+    static let retiredMemory = 128
 
     private var entries: [UInt8: Entry] = [:]
     /// Most recent last.

@@ -19,6 +19,7 @@
 ///     streaming  chunk deadline, device short of it   streaming  new epoch, resend from the device's off (failure)
 ///     opening,   any reply off == len                 completed  progress(len), completed(match)
 ///      streaming reply off > len, or > bytes sent     failed     failed(remoteProtocolViolation)
+///                (a first packet's reply may exceed what was sent: the device resumes)
 ///                reply with an SMP error              failed     failed(refused(error))
 ///                n-th failure at one offset           failed     failed(timeout | retriesExhausted)
 ///                client failure (bad frame, CBOR…)    failed     failed(remoteProtocolViolation | client)
@@ -28,6 +29,10 @@
 ///     parked     linkLost; any state: early timer     same       —
 ///     completed, failed: any event                    same       —
 ///     any other (state, event)                        failed     failed(localProtocolViolation)
+///
+/// A failure counts against the offset the upload is trying to get past: the device's offset for
+/// a rewind or deadline, the offset the session was lost at for a restart and its first packet.
+/// Counts are never reset, so a device that keeps sending us back cannot loop forever.
 ///
 /// After any event `.timer(at:)` is returned when the earliest deadline changed. Every waiting state
 /// has one: opening and streaming through their requests' deadlines, parked through
@@ -56,14 +61,25 @@ public struct ImageUploadCore: Sendable {
         case failed(UploadError)
     }
 
-    /// Why an `off == 0` packet is out: it sizes the packet and names the retry.
+    /// Why an `off == 0` packet is out: it sizes the packet, and its failures count against the
+    /// offset the upload is trying to get past (so a device that reboots at the same chunk every
+    /// time is given up on, while losses at different points are each recovered).
     fileprivate enum FirstPacket: Sendable {
         /// The upload's first packet: as much data as fits.
         case start
-        /// The device reported `off == 0` mid-upload: it starts over, so send as much as fits.
-        case restart
-        /// After a new link: most likely the device resumes, so send only a header's worth.
-        case resume
+        /// The device reported `off == 0` after acknowledging `from`: it starts over, so send as
+        /// much as fits.
+        case restart(from: UInt64)
+        /// After a new link (the device had acknowledged `from`): most likely it resumes, so send
+        /// only a header's worth.
+        case resume(from: UInt64)
+
+        var failureOffset: UInt64 {
+            switch self {
+            case .start: return 0
+            case .restart(let from), .resume(let from): return from
+            }
+        }
     }
 
     fileprivate enum State: Sendable {
@@ -140,7 +156,7 @@ public struct ImageUploadCore: Sendable {
             if now >= until { fail(.linkNotRestored(after: configuration.linkRestoreTimeout), into: &actions) }
         case (.parked, .linkRestored(let maxWriteSize)):
             drive(.linkRestored(maxWriteSize: maxWriteSize), now: now, into: &actions)
-            if case .parked = state { sendFirstPacket(.resume, now: now, into: &actions) }
+            if case .parked = state { sendFirstPacket(.resume(from: progress.acknowledged), now: now, into: &actions) }
         case (.parked, .linkLost), (.ready, .timerFired), (.completed, _), (.failed, _):
             break
         case (.ready, _), (.opening, _), (.streaming, _), (.parked, _):
@@ -164,8 +180,11 @@ public struct ImageUploadCore: Sendable {
             fail(UploadError(failure), into: &actions)
             return
         }
-        actions.append(.progress(progress))
-        sendFirstPacket(.start, now: now, into: &actions)
+        // Progress 0 only once the first packet can go: a link too small fails without it.
+        var first: [Action] = []
+        sendFirstPacket(.start, now: now, into: &first)
+        if !isFinished { actions.append(.progress(progress)) }
+        actions += first
     }
 
     private mutating func park(now: MonotonicInstant, into actions: inout [Action]) {
@@ -204,7 +223,7 @@ public struct ImageUploadCore: Sendable {
             // Replies to requests sent before this first packet say nothing about the session it opens.
             guard id == firstID else { return }
             if offset == 0 {
-                guard countFailure(at: 0, .retry, into: &actions) else { return }
+                guard countFailure(at: kind.failureOffset, .retry, into: &actions) else { return }
                 sendFirstPacket(kind, now: now, into: &actions)
                 return
             }
@@ -216,9 +235,10 @@ public struct ImageUploadCore: Sendable {
                 // Stale zeros come from the same loss that a current reply (or deadline) reports.
                 guard current else { break }
                 statistics.sessionRestarts += 1
-                guard countFailure(at: 0, .retry, into: &actions) else { return }
+                let lostAt = progress.acknowledged
+                guard countFailure(at: lostAt, .retry, into: &actions) else { return }
                 acknowledge(0, into: &actions)
-                sendFirstPacket(.restart, now: now, into: &actions)
+                sendFirstPacket(.restart(from: lostAt), now: now, into: &actions)
                 return
             }
             if current && offset < chunk.end {
@@ -246,7 +266,7 @@ public struct ImageUploadCore: Sendable {
         switch state {
         case .opening(let firstID, let kind):
             guard id == firstID else { return }
-            guard countFailure(at: 0, .timeout, into: &actions) else { return }
+            guard countFailure(at: kind.failureOffset, .timeout, into: &actions) else { return }
             sendFirstPacket(kind, now: now, into: &actions)
         case .streaming:
             // A chunk the device has since acknowledged (its reply was lost) or a stale one only
@@ -279,7 +299,9 @@ public struct ImageUploadCore: Sendable {
         window.startEpoch()
         let id = allocateID()
         state = .opening(id, kind)
-        send(id, offset: 0, count: kind == .resume ? minimum : fit, timeout: configuration.firstChunkTimeout,
+        let count: Int
+        if case .resume = kind { count = minimum } else { count = fit }
+        send(id, offset: 0, count: count, timeout: configuration.firstChunkTimeout,
              now: now, into: &actions)
     }
 
