@@ -20,10 +20,15 @@ public struct LinkParameters: Hashable, Sendable {
     /// The radio's ceiling for a stream of full-size writes without response, in value bytes per
     /// second, when the backend has a timing model (the memory link does; BlueZ does not).
     public var writeCommandCeiling: Double?
+    /// Whether each write without response reaches the device as one whole message and must never
+    /// carry a fragment: true over UDP, where one SMP packet is exactly one datagram (Zephyr's UDP
+    /// transport parses each datagram as a whole packet). False for GATT links, where a device with
+    /// reassembly may collect one packet from several writes.
+    public var writesAreWholeMessages: Bool
 
     public init(generation: LinkGeneration, peer: PeerIdentity, attMTU: Int, maxWriteWithoutResponse: Int,
                 phy: LinkPHY? = nil, connectionInterval: Duration? = nil, llPayload: Int? = nil,
-                writeCommandCeiling: Double? = nil) {
+                writeCommandCeiling: Double? = nil, writesAreWholeMessages: Bool = false) {
         self.generation = generation
         self.peer = peer
         self.attMTU = attMTU
@@ -32,5 +37,6 @@ public struct LinkParameters: Hashable, Sendable {
         self.connectionInterval = connectionInterval
         self.llPayload = llPayload
         self.writeCommandCeiling = writeCommandCeiling
+        self.writesAreWholeMessages = writesAreWholeMessages
     }
 }

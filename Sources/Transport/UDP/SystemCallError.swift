@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A socket call the kernel refused: which call, and the `errno` it set, by name and by text.
+/// Built by `SocketSyscall` at the call, so `errno` is read before anything else can change it.
+public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The C function, e.g. `"sendto"`.
+    public let call: String
+    /// The `errno` value.
+    public let code: Int32
+
+    public init(call: String, code: Int32) {
+        self.call = call
+        self.code = code
+    }
+
+    /// The symbolic name (`ECONNREFUSED`), or `errno N` for one this table does not know.
+    public var name: String { Self.names[code] ?? "errno \(code)" }
+
+    /// The C library's sentence for the code (`Connection refused`). glibc's `strerror` returns
+    /// static text for known codes and a thread-local buffer for others, so it is safe here.
+    public var text: String {
+        guard let message = strerror(code) else { return "unknown error" }
+        return String(cString: message)
+    }
+
+    public var description: String { "\(call): \(name) (\(text))" }
+
+    /// `ECONNREFUSED`: on a UDP socket, an ICMP port-unreachable answered an earlier datagram.
+    public var isConnectionRefused: Bool { code == ECONNREFUSED }
+
+    /// The codes a UDP socket can meet; others still print, by number.
+    private static let names: [Int32: String] = [
+        EPERM: "EPERM", EINTR: "EINTR", EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM",
+        EACCES: "EACCES", EFAULT: "EFAULT", EINVAL: "EINVAL", ENFILE: "ENFILE", EMFILE: "EMFILE",
+        EPIPE: "EPIPE", ENOTSOCK: "ENOTSOCK", EDESTADDRREQ: "EDESTADDRREQ", EMSGSIZE: "EMSGSIZE",
+        EPROTONOSUPPORT: "EPROTONOSUPPORT", EOPNOTSUPP: "EOPNOTSUPP", EAFNOSUPPORT: "EAFNOSUPPORT",
+        EADDRINUSE: "EADDRINUSE", EADDRNOTAVAIL: "EADDRNOTAVAIL", ENETDOWN: "ENETDOWN",
+        ENETUNREACH: "ENETUNREACH", ECONNRESET: "ECONNRESET", ENOBUFS: "ENOBUFS", EISCONN: "EISCONN",
+        ENOTCONN: "ENOTCONN", ETIMEDOUT: "ETIMEDOUT", ECONNREFUSED: "ECONNREFUSED", EHOSTDOWN: "EHOSTDOWN",
+        EHOSTUNREACH: "EHOSTUNREACH",
+    ]
+}
