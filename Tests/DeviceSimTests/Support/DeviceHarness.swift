@@ -99,6 +99,12 @@ struct DeviceHarness {
         apply(device.handle(.tick, now: now))
     }
 
+    /// The reply to `sequence`, stepping time until it arrives; fails the test when none comes.
+    mutating func reply(to sequence: UInt8) throws -> SMPPacket {
+        let frame = awaitResponse(sequence: sequence)
+        return try SMPPacket(frame: try #require(frame, "no reply to sequence \(sequence)"))
+    }
+
     /// Steps until a response with `sequence` arrives (or the device goes idle); returns it.
     mutating func awaitResponse(sequence: UInt8) -> SMPFrame? {
         while true {
@@ -116,7 +122,8 @@ struct DeviceHarness {
     /// Sends any packet (raw bodies for malformed requests) and returns the reply frame.
     mutating func send(_ packet: SMPPacket) throws -> SMPFrame {
         try write(packet: try packet.encoded())
-        return try #require(awaitResponse(sequence: packet.header.sequence), "no reply to \(packet.header)")
+        let frame = awaitResponse(sequence: packet.header.sequence)
+        return try #require(frame, "no reply to \(packet.header)")
     }
 
     /// The status of the reply to a raw packet.
