@@ -13,7 +13,7 @@ import Testing
         #expect(pair.core.statistics.rewinds == 0 && pair.core.statistics.timeouts == 0)
         #expect(pair.maxCoreInFlight == window, "the window is used and never exceeded")
         #expect(pair.maxDeviceQueue <= window, "the device never holds more than the window")
-        #expect(pair.progress.last == UploadProgress(acknowledged: 60_000, total: 60_000))
+        #expect(pair.progress.last == ImageUploadProgress(acknowledged: 60_000, total: 60_000))
         #expect(zip(pair.progress, pair.progress.dropFirst()).allSatisfy { $0.acknowledged < $1.acknowledged })
         #expect(pair.device.framingErrors.isEmpty)
     }
@@ -121,7 +121,7 @@ import Testing
     @Test func progressStartsAtZeroAndEndsAtTheLength() throws {
         var pair = try UploadTestPair(image: uploadTestImage(5_000))
         #expect(pair.run() == .completed(match: nil))
-        #expect(pair.progress.first == UploadProgress(acknowledged: 0, total: 5_000))
+        #expect(pair.progress.first == ImageUploadProgress(acknowledged: 0, total: 5_000))
         #expect(pair.progress.last?.fraction == 1)
     }
 

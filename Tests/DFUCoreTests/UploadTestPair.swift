@@ -8,7 +8,7 @@
 struct UploadTestPair {
     enum Outcome: Equatable {
         case completed(match: Bool?)
-        case failed(UploadError)
+        case failed(ImageUploadError)
         /// Nothing scheduled and the core not finished: the core waits for nothing.
         case hung
         case stepLimit
@@ -40,7 +40,7 @@ struct UploadTestPair {
     var linkDrops: [LinkDrop] = []
 
     private(set) var outcome: Outcome?
-    private(set) var progress: [UploadProgress] = []
+    private(set) var progress: [ImageUploadProgress] = []
     private(set) var timers: [MonotonicInstant?] = []
     /// Every write the core produced, in order.
     private(set) var writes: [[UInt8]] = []

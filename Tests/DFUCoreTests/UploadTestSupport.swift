@@ -20,7 +20,7 @@ struct UploadTestRNG: RandomNumberGenerator {
 }
 
 extension UploadTestPair.Outcome {
-    var uploadError: UploadError? {
+    var uploadError: ImageUploadError? {
         if case .failed(let error) = self { return error }
         return nil
     }

@@ -55,10 +55,10 @@ public struct ImageUploadCore: Sendable {
         /// Wake the core (`timerFired`) at this instant; nil cancels the wake-up.
         case timer(at: MonotonicInstant?)
         /// The device's count of bytes it holds changed.
-        case progress(UploadProgress)
+        case progress(ImageUploadProgress)
         /// The device holds the whole image; `match` is its own check against the SHA-256, if made.
         case completed(match: Bool?)
-        case failed(UploadError)
+        case failed(ImageUploadError)
     }
 
     /// Why an `off == 0` packet is out: it sizes the packet, and its failures count against the
@@ -91,7 +91,7 @@ public struct ImageUploadCore: Sendable {
         /// The link is gone; wait for a new one until the instant.
         case parked(until: MonotonicInstant)
         case completed
-        case failed(UploadError)
+        case failed(ImageUploadError)
     }
 
     private enum FailureKind { case timeout, retry }
@@ -102,9 +102,9 @@ public struct ImageUploadCore: Sendable {
     public private(set) var client: SMPClientCore
     /// The id the next request will get; a caller sharing the client continues from it.
     public private(set) var nextRequestID: SMPRequestID
-    public private(set) var statistics = UploadStatistics()
+    public private(set) var statistics = ImageUploadStatistics()
     /// The device's last reported offset.
-    public private(set) var progress: UploadProgress
+    public private(set) var progress: ImageUploadProgress
     private var state: State = .ready
     private var window: UploadWindow
     /// End of the furthest chunk ever sent: a reply claiming more is a lie.
@@ -118,7 +118,7 @@ public struct ImageUploadCore: Sendable {
         self.configuration = configuration
         self.client = client
         nextRequestID = firstRequestID
-        progress = UploadProgress(acknowledged: 0, total: job.length)
+        progress = ImageUploadProgress(acknowledged: 0, total: job.length)
         window = UploadWindow(capacity: max(1, configuration.window))
     }
 
@@ -177,7 +177,7 @@ public struct ImageUploadCore: Sendable {
             return
         }
         if let failure = client.failure {
-            fail(UploadError(failure), into: &actions)
+            fail(ImageUploadError(failure), into: &actions)
             return
         }
         // Progress 0 only once the first packet can go: a link too small fails without it.
@@ -358,7 +358,7 @@ public struct ImageUploadCore: Sendable {
                 guard let chunk = window.remove(id) else { continue }
                 finished(chunk, id: id, result, now: now, into: &actions)
             case .failed(let error):
-                fail(UploadError(error), into: &actions)
+                fail(ImageUploadError(error), into: &actions)
             }
         }
     }
@@ -382,7 +382,7 @@ public struct ImageUploadCore: Sendable {
         case .failure(.refused(let error)):
             fail(.refused(error, offset: chunk.offset), into: &actions)
         case .failure(let error):
-            fail(UploadError(error), into: &actions)
+            fail(ImageUploadError(error), into: &actions)
         }
     }
 
@@ -411,7 +411,7 @@ public struct ImageUploadCore: Sendable {
         return nextRequestID
     }
 
-    private mutating func fail(_ error: UploadError, into actions: inout [Action]) {
+    private mutating func fail(_ error: ImageUploadError, into actions: inout [Action]) {
         guard !isFinished else { return }
         state = .failed(error)
         actions.append(.failed(error))

@@ -2,7 +2,7 @@
 /// `packetTooSmall`), the device said no (`refused`, `imageMismatch`), the device broke the protocol
 /// (`remoteProtocolViolation`), the device or link stopped answering (`timeout`,
 /// `retriesExhausted`, `linkNotRestored`), or our own bug (`client`, `localProtocolViolation`).
-public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ImageUploadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The job or configuration cannot work; nothing was sent.
     case invalidJob(String)
     /// Packets this small cannot carry the upload (the first packet needs `needed` bytes).
@@ -51,7 +51,7 @@ public enum UploadError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension UploadError {
+extension ImageUploadError {
     /// The client's failure as the upload reports it: the device's violations stay the device's.
     init(_ error: SMPClientError) {
         switch error {
