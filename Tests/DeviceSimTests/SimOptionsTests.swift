@@ -129,6 +129,17 @@ import Transport
         #expect(profile.attMTU == 247 && profile.phy == .le1M && profile.connectionInterval == .milliseconds(30))
     }
 
+    @Test func udpServerCanAskForDatagramFraming() throws {
+        let options = try SimOptions.parse("sim:reassembly=off")
+        #expect(try options.deviceConfiguration().server.framing == .onePacketPerWrite)
+        #expect(try options.makeDevice(framing: .datagram).server.configuration.framing == .datagram)
+    }
+
+    @Test func emptyItemIsExplained() throws {
+        #expect(throws: SimOptionsError.missingEquals(item: "")) { try SimOptions.parse("sim:battery=10,") }
+        #expect(SimOptionsError.missingEquals(item: "").description.contains("trailing comma"))
+    }
+
     @Test func keyOptionLoadsThatKeyAndAMissingFileIsNamed() throws {
         let other = try SimOptions.parse("sim:key=\(SimSamples.path("keys/TEST-ONLY-other-ecdsa-p256.pub.pem"))")
         #expect(try other.deviceConfiguration().bootloaderKey == SimSamples.key("other-ecdsa-p256"))

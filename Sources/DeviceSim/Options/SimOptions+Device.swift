@@ -34,8 +34,10 @@ extension SimOptions {
                                framing: reassembly ? .reassembly : .onePacketPerWrite)
     }
 
-    /// The device these options describe. Reads the `key` file, if one was given.
-    public func deviceConfiguration() throws(SimOptionsError) -> DeviceConfiguration {
+    /// The device these options describe. Reads the `key` file, if one was given. `framing`
+    /// overrides what `reassembly` says: a UDP server passes `.datagram` (one packet per datagram,
+    /// like Zephyr's UDP transport) and connects the device with `notificationSize: nil`.
+    public func deviceConfiguration(framing: SMPServerConfiguration.Framing? = nil) throws(SimOptionsError) -> DeviceConfiguration {
         let key: PublicKey
         do throws(ImageError) {
             if let keyPath {
@@ -46,13 +48,14 @@ extension SimOptions {
         } catch {
             throw .keyUnusable(path: keyPath ?? DefaultBootloaderKey.source, reason: Self.reason(error))
         }
+        var server = serverConfiguration
+        if let framing { server.framing = framing }
         return DeviceConfiguration(identity: identity, runningVersion: version, bootloaderKey: key,
-                                   slotSize: slotSize, server: serverConfiguration, batteryLevel: battery,
-                                   faults: faults)
+                                   slotSize: slotSize, server: server, batteryLevel: battery, faults: faults)
     }
 
-    public func makeDevice() throws(SimOptionsError) -> VirtualDevice {
-        let configuration = try deviceConfiguration()
+    public func makeDevice(framing: SMPServerConfiguration.Framing? = nil) throws(SimOptionsError) -> VirtualDevice {
+        let configuration = try deviceConfiguration(framing: framing)
         do {
             return try VirtualDevice(configuration: configuration)
         } catch {

@@ -18,6 +18,8 @@ public enum SimOptionsError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case .notASimDevice(let text):
             return "'\(text)' is not a virtual device: write sim or sim:key=value,… (e.g. sim:version=1.0.0,battery=80)"
+        case .missingEquals(let item) where item.isEmpty:
+            return "virtual device options contain an empty item (two commas in a row, or a trailing comma)"
         case .missingEquals(let item):
             let hint = item.contains("@")
                 ? "; to give several faults join them with '+' (fault=disconnect@40%+reboot@60%) or repeat fault="

@@ -10,8 +10,6 @@ struct BufferPool: Sendable, Hashable {
         self.capacity = max(0, capacity)
     }
 
-    var available: Int { capacity - inUse }
-
     /// Takes one buffer; false when none is free.
     mutating func take() -> Bool {
         guard inUse < capacity else { return false }
