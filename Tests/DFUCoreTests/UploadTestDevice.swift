@@ -26,7 +26,7 @@ enum UploadRequestFault: Sendable {
     case answerBytes([UInt8])
 }
 
-/// A scripted Zephyr `img_mgmt` upload handler (smp-mcuboot.md §3 "Exact server rules"):
+/// A scripted Zephyr `img_mgmt` upload handler (smp-mcuboot.md §3 "Exact server rules"), plus echo:
 /// reassembles writes into packets, answers upload requests with `off` = bytes it holds, resumes a
 /// session when a first packet carries its sha, discards a wrong offset with a success reply
 /// carrying the expected one, and refuses overruns. No timing: `UploadTestPair` adds it.
@@ -80,6 +80,9 @@ struct UploadTestDevice {
         }
         guard let packet = try? SMPPacket(frame: frame) else {
             return .response(to: header, error: .mcumgr(.invalidValue))
+        }
+        if OSEchoRequest.matches(header), let echo = try? OSEchoRequest(body: packet.body) {
+            return OSEchoResponse(text: echo.text).response(to: header)
         }
         guard ImageUploadRequest.matches(header) else {
             return .response(to: header, error: .mcumgr(.notSupported))

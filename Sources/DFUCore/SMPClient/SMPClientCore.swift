@@ -16,6 +16,8 @@
 ///     disconnected  send                  disconnected  finished(id, .linkLost)
 ///     disconnected  linkLost, timerFired  disconnected  —
 ///     disconnected  linkRestored          connected     — (new write size; a partial reply is gone)
+///     connected,    deviceLimits          same          — (new packet budget)
+///      disconnected                       failed        failed(invalidBudget) if it cannot carry SMP
 ///     failed        send                  failed        finished(id, the failure)
 ///     failed        anything else         failed        —
 ///
@@ -33,6 +35,9 @@ public struct SMPClientCore: Sendable {
         case linkLost
         /// A new link is up, whose writes may carry `maxWriteSize` bytes.
         case linkRestored(maxWriteSize: Int)
+        /// What the device said about itself: its SMP buffer (`buf_size`) and whether it
+        /// reassembles packets from several writes. Applies to requests sent from now on.
+        case deviceLimits(bufferSize: Int?, reassembles: Bool)
     }
 
     public enum Action: Sendable, Hashable {
@@ -120,6 +125,11 @@ public struct SMPClientCore: Sendable {
             } else {
                 state = .connected(SMPFrameAssembler(maximumFrameSize: configuration.maxResponseSize))
             }
+        case (.connected, .deviceLimits(let bufferSize, let reassembles)),
+             (.disconnected, .deviceLimits(let bufferSize, let reassembles)):
+            budget.deviceBufferSize = bufferSize
+            budget.deviceReassembles = reassembles
+            if let problem = budget.problem { fail(.invalidBudget(problem), into: &actions) }
         case (.failed(let error), .send(let id, _, _)):
             actions.append(.finished(id, .failure(error)))
         case (.failed, _):
@@ -237,6 +247,7 @@ extension SMPClientCore.Event {
         case .timerFired: return "timerFired"
         case .linkLost: return "linkLost"
         case .linkRestored: return "linkRestored"
+        case .deviceLimits: return "deviceLimits"
         }
     }
 }

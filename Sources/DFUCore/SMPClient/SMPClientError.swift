@@ -1,7 +1,7 @@
 /// Why one SMP request, or the whole client, failed. Split by fault as in h11: the device refused
 /// (`refused`), the device misbehaved (`remoteProtocolViolation`), nothing came back (`timeout`),
 /// the link went (`linkLost`), or our caller misused the core (`localProtocolViolation`,
-/// `requestTooLarge`, `invalidBudget`, `noFreeSequence`).
+/// `requestTooLarge`, `invalidBudget`, `noFreeSequence`, `busy`, `closed`).
 public enum SMPClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The device answered with an error: v1 `rc` or v2 `err`, with its name and `rsn`.
     case refused(SMPError)
@@ -17,6 +17,10 @@ public enum SMPClientError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidBudget(String)
     /// All 256 sequence numbers are waiting for answers.
     case noFreeSequence
+    /// Another operation (an upload) holds the client; one at a time.
+    case busy
+    /// The session was closed before the answer came.
+    case closed
     /// The caller fed an event the current state has no transition for; a bug in the driver.
     case localProtocolViolation(event: String, state: String)
 
@@ -36,6 +40,10 @@ public enum SMPClientError: Error, Sendable, Hashable, CustomStringConvertible {
             return "SMP cannot run over this link: \(reason). Reconnect with a larger MTU."
         case .noFreeSequence:
             return "256 SMP requests are already waiting for answers. This is a bug in dfu; please report it."
+        case .busy:
+            return "the SMP session is busy with an upload; wait for it to end. This is a bug in dfu; please report it."
+        case .closed:
+            return "the SMP session was closed before the device answered."
         case .localProtocolViolation(let event, let state):
             return "internal error: SMP client got \(event) while \(state). This is a bug in dfu; please report it."
         }

@@ -1,0 +1,347 @@
+import Transport
+
+/// The thin async driver between a `Link` and the SMP cores: it awaits link events, feeds them to
+/// the core in charge (the `SMPClientCore` for single requests, an `ImageUploadCore` while an
+/// upload runs), and carries out the actions: writes in order through the link (whose suspension
+/// is the flow control; nothing here sleeps except the one timer), one timer task for the earliest
+/// deadline, continuations and the progress stream. Every protocol decision is the cores'.
+///
+/// Events from an earlier link (an older generation) are dropped before they reach a core. After a
+/// link is lost the caller reconnects (the engine, with its backoff) and hands the new link to
+/// `attach(_:)`; an upload in progress then resumes from the device's offset.
+public actor SMPSession {
+    /// The SMP characteristic (`DA2E7828-FBCE-4E01-AE9E-261174997C48`, smp-mcuboot.md §1).
+    public static let characteristic = CharacteristicID(BluetoothUUID(high: 0xDA2E_7828_FBCE_4E01, low: 0xAE9E_2611_7499_7C48))
+
+    public struct Configuration: Sendable, Hashable {
+        public var characteristic: CharacteristicID
+        /// Deadline of a single request (not of upload chunks: see `ImageUploadConfiguration`).
+        public var requestTimeout: Duration
+        public var client: SMPClientCore.Configuration
+
+        public init(characteristic: CharacteristicID = SMPSession.characteristic, requestTimeout: Duration = .seconds(5),
+                    client: SMPClientCore.Configuration = .init()) {
+            self.characteristic = characteristic
+            self.requestTimeout = requestTimeout
+            self.client = client
+        }
+    }
+
+    /// Which core is in charge. The client moves into the upload core and back, so sequence
+    /// numbers run on across both.
+    fileprivate enum Mode {
+        case requests(SMPClientCore)
+        case uploading(ImageUploadCore, AsyncThrowingStream<ImageUploadProgress, any Error>.Continuation)
+        case closed
+    }
+
+    /// The current link and the tasks serving it.
+    private struct Connection {
+        let link: any Link
+        let writes: AsyncStream<[UInt8]>.Continuation
+        let listener: Task<Void, Never>
+        let writer: Task<Void, Never>
+
+        var generation: LinkGeneration { link.parameters.generation }
+
+        func stop() {
+            writes.finish()
+            listener.cancel()
+            writer.cancel()
+        }
+    }
+
+    public let configuration: Configuration
+    private var mode: Mode
+    private var connection: Connection?
+    private var pending: [SMPRequestID: CheckedContinuation<Result<SMPPacket, SMPClientError>, Never>] = [:]
+    private var nextID = SMPRequestID(0)
+    private var timer: Task<Void, Never>?
+    /// When `timer` wakes; it may be earlier than the core's deadline (an early wake-up is a no-op).
+    private var timerAt: MonotonicInstant?
+    private let now: @Sendable () -> MonotonicInstant
+    private let sleep: @Sendable (MonotonicInstant) async throws -> Void
+
+    /// Subscribes to the SMP characteristic on `link` and starts serving it. `clock` is the time
+    /// base of every deadline (a model clock runs the session faster than real time in tests).
+    public init<C: Clock>(link: any Link, configuration: Configuration = .init(), clock: C) async throws(LinkError)
+    where C.Duration == Duration {
+        let origin = clock.now
+        now = { MonotonicInstant(sinceOrigin: origin.duration(to: clock.now)) }
+        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline.sinceOrigin), tolerance: nil) }
+        self.configuration = configuration
+        let budget = SMPPacketBudget(maxWriteSize: link.parameters.maxWriteWithoutResponse)
+        mode = .requests(SMPClientCore(budget: budget, configuration: configuration.client))
+        try await link.subscribe(configuration.characteristic)
+        connection = serve(link)
+    }
+
+    public init(link: any Link, configuration: Configuration = .init()) async throws(LinkError) {
+        try await self.init(link: link, configuration: configuration, clock: ContinuousClock())
+    }
+
+    deinit {
+        connection?.stop()
+        timer?.cancel()
+    }
+
+    // MARK: - API
+
+    /// Sends one request and returns the device's typed answer. Throws the device's refusal
+    /// (`.refused` with the named error), `.timeout`, `.linkLost`, `.busy` during an upload, or
+    /// a protocol violation.
+    public func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async throws(SMPClientError) -> R.Response {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<SMPPacket, SMPClientError>, Never>) in
+            guard case .requests(var client) = mode else {
+                continuation.resume(returning: .failure(mode.isClosed ? .closed : .busy))
+                return
+            }
+            let id = nextID
+            nextID = id.next
+            pending[id] = continuation
+            let actions = client.handle(.send(id, SMPRequestMessage(request), timeout: timeout ?? configuration.requestTimeout),
+                                        now: now())
+            mode = .requests(client)
+            perform(actions)
+        }
+        return try R.response(from: result).get()
+    }
+
+    /// Tells the client what the device said about its SMP buffers (from the MCUmgr parameters,
+    /// and whether the device was found to reassemble). Used from the next packet on.
+    public func setDeviceLimits(bufferSize: Int?, reassembles: Bool) {
+        guard case .requests(var client) = mode else { return }
+        let actions = client.handle(.deviceLimits(bufferSize: bufferSize, reassembles: reassembles), now: now())
+        mode = .requests(client)
+        perform(actions)
+    }
+
+    /// The packet budget new requests and uploads are cut to.
+    public var budget: SMPPacketBudget? {
+        switch mode {
+        case .requests(let client): return client.budget
+        case .uploading(let upload, _): return upload.client.budget
+        case .closed: return nil
+        }
+    }
+
+    /// Uploads an image. The stream yields the device's progress and finishes when the device holds
+    /// the whole image, or throws an `ImageUploadError` (or `SMPClientError.busy`/`.closed`).
+    /// Ending the iteration early abandons the upload (the device keeps its session for a resume).
+    public func upload(_ job: ImageUploadJob, configuration upload: ImageUploadConfiguration)
+        -> AsyncThrowingStream<ImageUploadProgress, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ImageUploadProgress.self, throwing: (any Error).self,
+                                                                  bufferingPolicy: .bufferingNewest(1))
+        guard case .requests(let client) = mode, pending.isEmpty else {
+            continuation.finish(throwing: mode.isClosed ? SMPClientError.closed : SMPClientError.busy)
+            return stream
+        }
+        var core = ImageUploadCore(job: job, configuration: upload, client: client, firstRequestID: nextID)
+        let actions = core.handle(.start, now: now())
+        mode = .uploading(core, continuation)
+        continuation.onTermination = { [weak self] termination in
+            guard case .cancelled = termination else { return }
+            Task { await self?.abandonUpload() }
+        }
+        perform(actions)
+        return stream
+    }
+
+    /// Serves a new link after the previous one was lost: its generation is the one accepted from
+    /// now on, and the cores learn its write size (an upload resumes).
+    public func attach(_ link: any Link) async throws(LinkError) {
+        guard !mode.isClosed else { return }
+        if let old = connection {
+            // The old link's `.disconnected` may not have reached us yet; the cores need it first.
+            connection = nil
+            old.stop()
+            feed(.linkLost)
+        }
+        try await link.subscribe(configuration.characteristic)
+        guard !mode.isClosed, connection == nil else { return }
+        connection = serve(link)
+        feed(.linkRestored(maxWriteSize: link.parameters.maxWriteWithoutResponse))
+    }
+
+    /// Stops serving: waiting requests end with `.closed`, an upload stream throws it. The link is
+    /// left as it is (its owner disconnects it).
+    public func close() {
+        connection?.stop()
+        connection = nil
+        timer?.cancel()
+        timer = nil
+        timerAt = nil
+        if case .uploading(_, let continuation) = mode { continuation.finish(throwing: SMPClientError.closed) }
+        mode = .closed
+        let waiting = pending
+        pending = [:]
+        for continuation in waiting.values { continuation.resume(returning: .failure(.closed)) }
+    }
+
+    // MARK: - Driving
+
+    fileprivate enum Input {
+        case notification([UInt8])
+        case timerFired
+        case linkLost
+        case linkRestored(maxWriteSize: Int)
+    }
+
+    /// One task reads the link's events, one writes in order; both end with the link.
+    private func serve(_ link: any Link) -> Connection {
+        let (writes, writeQueue) = AsyncStream.makeStream(of: [UInt8].self)
+        let characteristic = configuration.characteristic
+        let listener = Task { [weak self] in
+            for await event in link.events {
+                await self?.receive(event, characteristic: characteristic)
+            }
+        }
+        let writer = Task { [weak self] in
+            for await bytes in writes {
+                do throws(LinkError) {
+                    try await link.writeWithoutResponse(bytes, to: characteristic)
+                } catch {
+                    await self?.writeFailed(error, link: link)
+                    return
+                }
+            }
+        }
+        return Connection(link: link, writes: writeQueue, listener: listener, writer: writer)
+    }
+
+    private func receive(_ event: LinkEvent, characteristic: CharacteristicID) {
+        guard let connection, event.generation == connection.generation else { return } // stale
+        switch event.kind {
+        case .notification(let source, let bytes):
+            if source == characteristic { feed(.notification(bytes)) }
+        case .disconnected:
+            self.connection = nil
+            connection.stop()
+            feed(.linkLost)
+        }
+    }
+
+    /// A write that failed for another reason than the link going down leaves the link in an
+    /// unknown state: close it, so the ordinary loss path (and the engine's reconnect) runs.
+    private func writeFailed(_ error: LinkError, link: any Link) async {
+        switch error {
+        case .disconnected, .cancelled: return
+        default: await link.disconnect()
+        }
+    }
+
+    private func timerFired() {
+        timer = nil
+        timerAt = nil
+        feed(.timerFired)
+        // An early wake-up changes no deadline, so no `.timer` action follows: re-arm from the core.
+        arm(mode.nextDeadline)
+    }
+
+    private func feed(_ input: Input) {
+        switch mode {
+        case .requests(var client):
+            let actions = client.handle(input.clientEvent, now: now())
+            mode = .requests(client)
+            perform(actions)
+        case .uploading(var upload, let continuation):
+            let actions = upload.handle(input.uploadEvent, now: now())
+            mode = .uploading(upload, continuation)
+            perform(actions)
+        case .closed:
+            return
+        }
+    }
+
+    private func perform(_ actions: [SMPClientCore.Action]) {
+        for action in actions {
+            switch action {
+            case .write(let bytes): connection?.writes.yield(bytes)
+            case .timer(let at): arm(at)
+            case .finished(let id, let result): pending.removeValue(forKey: id)?.resume(returning: result)
+            case .failed: break // every waiting request was finished with the same error just before
+            }
+        }
+    }
+
+    private func perform(_ actions: [ImageUploadCore.Action]) {
+        guard case .uploading(let upload, let continuation) = mode else { return }
+        for action in actions {
+            switch action {
+            case .write(let bytes): connection?.writes.yield(bytes)
+            case .timer(let at): arm(at)
+            case .progress(let progress): continuation.yield(progress)
+            case .completed:
+                endUpload(upload)
+                continuation.finish()
+            case .failed(let error):
+                endUpload(upload)
+                continuation.finish(throwing: error)
+            }
+        }
+    }
+
+    /// Takes the client back from a finished or abandoned upload.
+    private func endUpload(_ upload: ImageUploadCore) {
+        nextID = upload.nextRequestID
+        mode = .requests(upload.client)
+        arm(upload.client.nextDeadline) // replies still due to stale chunks need their deadlines
+    }
+
+    private func abandonUpload() {
+        guard case .uploading(let upload, _) = mode else { return }
+        endUpload(upload)
+    }
+
+    /// One timer task for the earliest deadline. A timer already due no later is kept: waking
+    /// early costs one no-op event, while replacing the task on every reply (each moves the
+    /// earliest deadline later) would cost a task per chunk.
+    private func arm(_ deadline: MonotonicInstant?) {
+        if let deadline, let timerAt, timerAt <= deadline, timer != nil { return }
+        timer?.cancel()
+        timer = nil
+        timerAt = deadline
+        guard let deadline else { return }
+        let sleep = sleep
+        timer = Task { [weak self] in
+            do { try await sleep(deadline) } catch { return }
+            await self?.timerFired()
+        }
+    }
+}
+
+extension SMPSession.Input {
+    fileprivate var clientEvent: SMPClientCore.Event {
+        switch self {
+        case .notification(let bytes): return .notification(bytes)
+        case .timerFired: return .timerFired
+        case .linkLost: return .linkLost
+        case .linkRestored(let size): return .linkRestored(maxWriteSize: size)
+        }
+    }
+
+    fileprivate var uploadEvent: ImageUploadCore.Event {
+        switch self {
+        case .notification(let bytes): return .notification(bytes)
+        case .timerFired: return .timerFired
+        case .linkLost: return .linkLost
+        case .linkRestored(let size): return .linkRestored(maxWriteSize: size)
+        }
+    }
+}
+
+extension SMPSession.Mode {
+    fileprivate var isClosed: Bool {
+        if case .closed = self { return true }
+        return false
+    }
+
+    /// The core's earliest deadline (quinn's `poll_timeout`).
+    fileprivate var nextDeadline: MonotonicInstant? {
+        switch self {
+        case .requests(let client): return client.nextDeadline
+        case .uploading(let upload, _): return upload.nextDeadline
+        case .closed: return nil
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Testing
+import Transport
+@testable import DFUCore
+
+/// The async driver: plumbing between a link and the cores, with no protocol decisions of its own.
+@Suite struct SMPClientSessionTests {
+    @Test func requestReturnsTheTypedAnswer() async throws {
+        let link = SMPClientTestLink()
+        let session = try await SMPSession(link: link)
+        #expect(link.isSubscribed)
+        await session.setDeviceLimits(bufferSize: 2475, reassembles: true)
+        let answer = try await session.request(OSEchoRequest(text: String(repeating: "z", count: 600)))
+        #expect(answer.text.count == 600, "a reply spread over several notifications")
+        #expect(try await session.request(OSEchoRequest(text: "again")).text == "again")
+    }
+
+    @Test func requestThrowsTheDevicesNamedError() async throws {
+        let session = try await SMPSession(link: SMPClientTestLink())
+        await #expect(throws: SMPClientError.refused(.mcumgr(.notSupported))) {
+            try await session.request(ImageStateReadRequest())
+        }
+    }
+
+    @Test func requestTimesOutWhenTheDeviceIsSilent() async throws {
+        let link = SMPClientTestLink()
+        link.setSilent(true)
+        let session = try await SMPSession(link: link, configuration: .init(requestTimeout: .milliseconds(50)))
+        let start = ContinuousClock.now
+        await #expect(throws: SMPClientError.timeout(SMPRequestMessageSummary(op: .write, group: .os, command: 0), after: .milliseconds(50))) {
+            try await session.request(OSEchoRequest(text: "hello?"))
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func uploadStreamsTheDevicesProgressAndCompletes() async throws {
+        let link = SMPClientTestLink(maxWrite: 244)
+        let session = try await SMPSession(link: link)
+        await session.setDeviceLimits(bufferSize: 2475, reassembles: true)
+        let image = uploadTestImage(40_000)
+        var last: ImageUploadProgress?
+        for try await progress in await session.upload(ImageUploadJob(image: image, sha256: try SHA256.hash(image)),
+                                                       configuration: ImageUploadConfiguration(window: 3)) {
+            last = progress
+        }
+        #expect(last == ImageUploadProgress(acknowledged: 40_000, total: 40_000))
+        #expect(link.device.completedImage == image)
+        #expect(link.device.received.count < 30, "packets of up to 2475 bytes, not one write each")
+        // The client is back for single requests, sequence numbers running on.
+        #expect(try await session.request(OSEchoRequest(text: "after")).text == "after")
+    }
+
+    @Test func uploadResumesOnTheNextLinkAfterALoss() async throws {
+        let image = uploadTestImage(60_000)
+        let first = SMPClientTestLink(generation: 1, dropAfterRequests: 12)
+        let session = try await SMPSession(link: first)
+        await session.setDeviceLimits(bufferSize: 2475, reassembles: true)
+        let reconnect = Task {
+            for await _ in first.downSignal {}
+            let second = SMPClientTestLink(generation: 2, maxWrite: 495, device: first.device)
+            try await session.attach(second)
+            return second
+        }
+        var last: ImageUploadProgress?
+        for try await progress in await session.upload(ImageUploadJob(image: image, sha256: try SHA256.hash(image)),
+                                                       configuration: ImageUploadConfiguration(window: 2)) {
+            last = progress
+        }
+        let second = try await reconnect.value
+        #expect(last?.acknowledged == 60_000)
+        #expect(second.device.completedImage == image)
+        // The second link's device is the first one's, history included: look after that history.
+        let onSecond = second.device.received.dropFirst(first.device.received.count).map(\.request)
+        let probe = try #require(onSecond.first)
+        #expect(probe.offset == 0 && probe.data.count == 32, "the new link starts with the resume probe")
+        #expect(onSecond.dropFirst().first?.offset ?? 0 > 32, "and continues where the device was")
+    }
+
+    @Test func eventsFromAnotherGenerationAreDropped() async throws {
+        let link = SMPClientTestLink(generation: 5)
+        let session = try await SMPSession(link: link)
+        // Garbage that would end the client if it were fed to it.
+        link.inject(LinkEvent(generation: LinkGeneration(4), kind: .notification(SMPSession.characteristic, [0xFF, 0xFF])))
+        link.inject(LinkEvent(generation: LinkGeneration(4), kind: .disconnected(.connectionTimeout)))
+        #expect(try await session.request(OSEchoRequest(text: "still here")).text == "still here")
+    }
+
+    @Test func notificationsOfOtherCharacteristicsAreIgnored() async throws {
+        let link = SMPClientTestLink()
+        let session = try await SMPSession(link: link)
+        link.inject(LinkEvent(generation: link.parameters.generation, kind: .notification(CharacteristicID(short: 0x2A19), [0xFF])))
+        #expect(try await session.request(OSEchoRequest(text: "ok")).text == "ok")
+    }
+
+    @Test func requestDuringAnUploadIsRefusedAsBusy() async throws {
+        let link = SMPClientTestLink()
+        link.setSilent(true)
+        let session = try await SMPSession(link: link)
+        let image = uploadTestImage(5_000)
+        let stream = await session.upload(ImageUploadJob(image: image, sha256: try SHA256.hash(image)), configuration: .init())
+        await #expect(throws: SMPClientError.busy) { try await session.request(OSEchoRequest(text: "x")) }
+        await session.close()
+        await #expect(throws: SMPClientError.closed) {
+            for try await _ in stream {}
+        }
+    }
+
+    @Test func linkLossEndsAWaitingRequest() async throws {
+        let link = SMPClientTestLink(dropAfterRequests: 1)
+        let session = try await SMPSession(link: link)
+        await #expect(throws: SMPClientError.linkLost) { try await session.request(OSEchoRequest(text: "x")) }
+        await #expect(throws: SMPClientError.linkLost) { try await session.request(OSEchoRequest(text: "y")) }
+    }
+
+    @Test func closeEndsWaitingRequests() async throws {
+        let link = SMPClientTestLink()
+        link.setSilent(true)
+        let session = try await SMPSession(link: link)
+        let waiting = Task { try await session.request(OSEchoRequest(text: "x")) }
+        try await Task.sleep(for: .milliseconds(20))
+        await session.close()
+        await #expect(throws: SMPClientError.closed) { try await waiting.value }
+    }
+}
