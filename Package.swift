@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL"]),
         .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
         .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
-        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore"]),
+        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
         .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu"],

@@ -52,6 +52,10 @@ public actor SMPSession {
     }
 
     public let configuration: Configuration
+    /// Yields each time the served link goes down, so the owner (the engine) knows to reconnect
+    /// and `attach` the new link. One consumer.
+    public nonisolated let linkLosses: AsyncStream<DisconnectReason>
+    private let linkLossesContinuation: AsyncStream<DisconnectReason>.Continuation
     private var mode: Mode
     private var connection: Connection?
     private var pending: [SMPRequestID: CheckedContinuation<Result<SMPPacket, SMPClientError>, Never>] = [:]
@@ -70,6 +74,7 @@ public actor SMPSession {
         now = { MonotonicInstant(sinceOrigin: origin.duration(to: clock.now)) }
         sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline.sinceOrigin), tolerance: nil) }
         self.configuration = configuration
+        (linkLosses, linkLossesContinuation) = AsyncStream.makeStream(of: DisconnectReason.self)
         let budget = SMPPacketBudget(maxWriteSize: link.parameters.maxWriteWithoutResponse)
         mode = .requests(SMPClientCore(budget: budget, configuration: configuration.client))
         try await link.subscribe(configuration.characteristic)
@@ -83,6 +88,7 @@ public actor SMPSession {
     deinit {
         connection?.stop()
         timer?.cancel()
+        linkLossesContinuation.finish()
     }
 
     // MARK: - API
@@ -173,6 +179,7 @@ public actor SMPSession {
         timerAt = nil
         if case .uploading(_, let continuation) = mode { continuation.finish(throwing: SMPClientError.closed) }
         mode = .closed
+        linkLossesContinuation.finish()
         let waiting = pending
         pending = [:]
         for continuation in waiting.values { continuation.resume(returning: .failure(.closed)) }
@@ -214,10 +221,11 @@ public actor SMPSession {
         switch event.kind {
         case .notification(let source, let bytes):
             if source == characteristic { feed(.notification(bytes)) }
-        case .disconnected:
+        case .disconnected(let reason):
             self.connection = nil
             connection.stop()
             feed(.linkLost)
+            linkLossesContinuation.yield(reason)
         }
     }
 

@@ -1,0 +1,120 @@
+import DeviceSim
+import Testing
+import Transport
+@testable import DFUCore
+
+/// Our client against the colleague's virtual Zephyr device (`DeviceSim`), over the memory link
+/// with its BLE timing model and back-pressure: the session, both cores and a signed sample image,
+/// end to end. The model clock runs 20 times faster than real time so the session's deadlines
+/// (which sleep on the same clock) keep their meaning.
+@Suite(.timeLimit(.minutes(1))) struct UploadDeviceSimTests {
+    static let image = "blinky-ecdsa-p256-1.1.0.signed.bin"
+
+    struct Setup {
+        let clock: LinkClock
+        /// The radio's ceiling for writes without response, bytes per second.
+        let ceiling: Double?
+        let connector: MemoryConnector
+        let peripheral: VirtualPeripheral
+        let session: SMPSession
+        let window: Int
+    }
+
+    func setUp(_ options: String) async throws -> Setup {
+        let clock = try #require(LinkClock(timeScale: 0.05))
+        let connector = MemoryConnector(clock: clock)
+        let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse(options), on: connector)
+        let link = try await connector.connect(to: peripheral.identity, deadline: .now + .seconds(20))
+        let session = try await SMPSession(link: link, clock: clock)
+        let parameters = try await session.request(MCUmgrParametersRequest())
+        await session.setDeviceLimits(bufferSize: Int(parameters.bufferSize), reassembles: true)
+        return Setup(clock: clock, ceiling: link.parameters.writeCommandCeiling, connector: connector,
+                     peripheral: peripheral, session: session,
+                     window: ImageUploadConfiguration.window(bufferCount: parameters.bufferCount))
+    }
+
+    /// Reconnects (as the engine will) whenever the session reports a lost link.
+    func keepConnected(_ setup: Setup) -> Task<Int, any Error> {
+        Task {
+            var reconnects = 0
+            for await _ in setup.session.linkLosses {
+                let link = try await setup.connector.connect(to: setup.peripheral.identity, deadline: .now + .seconds(20))
+                try await setup.session.attach(link)
+                reconnects += 1
+            }
+            return reconnects
+        }
+    }
+
+    func upload(_ image: [UInt8], with setup: Setup) async throws -> [ImageUploadProgress] {
+        var seen: [ImageUploadProgress] = []
+        let job = ImageUploadJob(image: image, sha256: try SHA256.hash(image))
+        for try await progress in await setup.session.upload(job, configuration: ImageUploadConfiguration(window: setup.window)) {
+            seen.append(progress)
+        }
+        return seen
+    }
+
+    /// The slot-1 hash the device reports must be the image's SHA256 TLV.
+    func expectSlotHolds(_ image: [UInt8], _ setup: Setup) async throws {
+        let state = try await setup.session.request(ImageStateReadRequest())
+        #expect(state.slot(1)?.hash == (try MCUbootImage(bytes: image).sha256TLV))
+        #expect(state.slot(1)?.version == "1.1.0")
+    }
+
+    @Test func uploadsASignedImageToTheVirtualDevice() async throws {
+        let image = try Samples.image(Self.image)
+        let setup = try await setUp("sim:version=1.0.0")
+        #expect(setup.window == 3, "buf_count 4 → window 3")
+        let progress = try await upload(image, with: setup)
+        #expect(progress.last == ImageUploadProgress(acknowledged: UInt64(image.count), total: UInt64(image.count)))
+        try await expectSlotHolds(image, setup)
+        await setup.session.close()
+    }
+
+    @Test func bigUploadRunsAtTheFlashRate() async throws {
+        let image = try Samples.image("bench-512k-ecdsa-p256-1.1.0.signed.bin")
+        let setup = try await setUp("sim:version=1.0.0,slot_size=1M")
+        let job = ImageUploadJob(image: image, sha256: try SHA256.hash(image))
+        var streamingFrom: (at: LinkInstant, bytes: UInt64)?
+        for try await progress in await setup.session.upload(job, configuration: ImageUploadConfiguration(window: setup.window)) {
+            // From the first packet's answer on (the erase is behind us), bytes flow at the link's pace.
+            if streamingFrom == nil, progress.acknowledged > 0 { streamingFrom = (setup.clock.now, progress.acknowledged) }
+        }
+        let start = try #require(streamingFrom)
+        let elapsed = start.at.duration(to: setup.clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let rate = Double(UInt64(image.count) - start.bytes) / seconds
+        // The device's flash (nRF52840: 4 bytes per 41 µs) is slower than this radio (2M PHY, MTU 498):
+        // with the window full the upload runs close to it.
+        let flash = 4 / 41e-6
+        #expect(try #require(setup.ceiling) > flash)
+        #expect(rate > 0.85 * flash, "\(rate / 1000) kB/s against a flash ceiling of \(flash / 1000) kB/s")
+        try await expectSlotHolds(image, setup)
+        await setup.session.close()
+    }
+
+    @Test func uploadResumesFromDeviceOffsetAfterLinkLoss() async throws {
+        let image = try Samples.image(Self.image)
+        let setup = try await setUp("sim:version=1.0.0,fault=disconnect@40%")
+        let reconnecting = keepConnected(setup)
+        let progress = try await upload(image, with: setup)
+        #expect(progress.last?.acknowledged == UInt64(image.count))
+        // The device kept its session: progress never fell back to the start.
+        #expect(progress.dropFirst().allSatisfy { $0.acknowledged > 0 })
+        try await expectSlotHolds(image, setup)
+        await setup.session.close()
+        #expect(try await reconnecting.value == 1)
+    }
+
+    @Test func uploadRestartsCleanlyWhenTheDeviceRebootsMidTransfer() async throws {
+        let image = try Samples.image(Self.image)
+        let setup = try await setUp("sim:version=1.0.0,fault=reboot@60%")
+        let reconnecting = keepConnected(setup)
+        let progress = try await upload(image, with: setup)
+        #expect(progress.last?.acknowledged == UInt64(image.count))
+        try await expectSlotHolds(image, setup)
+        await setup.session.close()
+        #expect(try await reconnecting.value == 1)
+    }
+}
