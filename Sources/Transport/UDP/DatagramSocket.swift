@@ -1,35 +1,38 @@
-import Dispatch
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// One non-blocking UDP socket: received datagrams go to `deliver`, sends wait for writability.
 /// The shared core of `UDPLink` (connected to one server) and `UDPServerSocket` (bound, any sender).
 /// It knows datagrams, not SMP.
 ///
-/// Receive side: a `DispatchSourceRead` on one serial queue, not a thread of our own. libdispatch's
-/// epoll loop wakes the handler when a datagram is waiting and when the socket holds an error (an
-/// ICMP port-unreachable becomes `ECONNREFUSED` on the next `recv` of a connected socket). The handler
-/// reads until would-block and hands each datagram, in arrival order, to `deliver`, which yields into
-/// an `AsyncStream` continuation (Sendable, no `Task` hop that could reorder). A thread would need a
-/// blocking `poll` loop, a self-pipe to wake it for `close`, and a join: more code the compiler
-/// cannot check. Writability, needed only while the kernel's send buffer is full, uses a
-/// `DispatchSourceWrite` that exists only while sends are queued.
+/// Receive side: one thread of our own per socket, blocked in `poll` on the socket and a wake-up
+/// channel. It reads datagrams until would-block and hands each, in arrival order, to `deliver`,
+/// which yields into an `AsyncStream` continuation (Sendable; no `Task` hop that could reorder).
+/// Not a `DispatchSourceRead`: on Linux libdispatch merges only EPOLLIN/EPOLLOUT into its sources
+/// (`_dispatch_event_merge_fd`, swift-corelibs-libdispatch `src/event/event_epoll.c`), and an ICMP
+/// port-unreachable raises only EPOLLERR on a connected UDP socket, so a source would never see
+/// "nothing listens" (and its re-armed one-shot would keep waking the manager thread). `poll`
+/// reports `POLLERR`, and the next `recv` turns it into `ECONNREFUSED`. The same loop also waits
+/// for writability (`POLLOUT`) while sends are queued.
 ///
 /// Concurrency: every mutable field sits in one `Mutex`, so the class is `Sendable` without
-/// `@unchecked`. Syscalls and `deliver` run with the lock held; they never block (the socket is
-/// non-blocking and `deliver` only yields). The descriptor is closed in the last source's cancel
-/// handler, which libdispatch runs after that source's event handler has returned and the fd has
-/// left epoll; every other use first checks, under the lock, that the socket has not ended. So no
-/// call ever touches a closed descriptor, or one the process has since reused.
+/// `@unchecked`. Syscalls and `deliver` run with the lock held; none blocks (the socket is
+/// non-blocking, `deliver` only yields); only `poll` blocks, outside the lock. The socket ends under
+/// the lock, and only the receive thread closes the descriptors, under the lock, after it has left
+/// `poll`; every other use first checks, under the lock, that the socket has not ended. So no call
+/// touches a closed descriptor, or one the process has since reused.
 ///
-/// The sources' handlers hold this object until they are cancelled: an owner must call `close()`
-/// (its `deinit` does).
+/// The receive thread holds this object until the socket ends: an owner must call `close()` (its
+/// `deinit` does).
 final class DatagramSocket: Sendable {
+    /// Whom the socket talks to.
+    enum Role: Sendable {
+        /// Only `server`: sends need no address, the kernel drops datagrams from anyone else, and
+        /// ICMP errors come back as `recv`/`send` errors.
+        case connected(to: SocketAddress)
+        /// Anyone who sends to `local` (port 0: a port the kernel picks).
+        case bound(to: SocketAddress)
+    }
+
     enum Event: Sendable {
         case datagram([UInt8], from: SocketAddress)
         /// The last event: the socket is closed.
@@ -50,22 +53,22 @@ final class DatagramSocket: Sendable {
         case ended(End)
         /// The caller's task was cancelled while the datagram waited; it was not sent.
         case cancelled
-        /// This one datagram could not be sent; the socket stays open. Unconnected sockets only:
-        /// a connected socket ends on any send error, since it has no other peer to serve.
+        /// This one datagram could not be sent; the socket stays open. Bound sockets only: a
+        /// connected socket ends on any send error, since it has no other peer to serve.
         case refused(SystemCallError)
     }
 
     /// The bound address (with the port the kernel chose for port 0).
     let localAddress: SocketAddress
-    /// The fixed peer of a connected socket; nil for a server socket, which takes any sender.
+    /// The fixed peer of a connected socket; nil for a bound one, which takes any sender.
     let remoteAddress: SocketAddress?
     private let descriptor: Int32
-    private let queue: DispatchQueue
+    private let wakeup: (watch: Int32, signal: Int32)
     private let deliver: @Sendable (Event) -> Void
     private let state: Mutex<State>
 
-    /// The most datagrams one wake-up reads before yielding the queue; the source fires again at
-    /// once if more are waiting, so a flood cannot starve the queue's other work (writability).
+    /// The most datagrams one wake-up reads before the loop looks at writability again, so a flood
+    /// of replies cannot starve queued sends.
     private static let datagramsPerWakeup = 64
     /// More than any UDP payload (65,507 bytes over IPv4, 65,527 over IPv6), so none is cut.
     private static let receiveBufferSize = 65_536
@@ -80,12 +83,9 @@ final class DatagramSocket: Sendable {
     private struct State {
         /// Nil while the socket is open.
         var end: End?
-        var readSource: (any DispatchSourceRead)?
-        /// Armed only while `pending` is not empty.
-        var writeSource: (any DispatchSourceWrite)?
-        /// Sources whose cancel handler has not run yet; the descriptor closes when this reaches 0.
-        var liveSources = 0
-        var descriptorClosed = false
+        var descriptorsClosed = false
+        /// `closeAndWait` callers, resumed once the descriptors are closed.
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
         /// Sends waiting for writability, oldest first: they leave in call order.
         var pending: [PendingSend] = []
         var lastSendID: UInt64 = 0
@@ -98,49 +98,81 @@ final class DatagramSocket: Sendable {
         case failed(SendFailure)
     }
 
-    private init(descriptor: Int32, localAddress: SocketAddress, remoteAddress: SocketAddress?,
-                 deliver: @escaping @Sendable (Event) -> Void) {
+    private init(descriptor: Int32, wakeup: (watch: Int32, signal: Int32), localAddress: SocketAddress,
+                 remoteAddress: SocketAddress?, deliver: @escaping @Sendable (Event) -> Void) {
         self.descriptor = descriptor
+        self.wakeup = wakeup
         self.localAddress = localAddress
         self.remoteAddress = remoteAddress
         self.deliver = deliver
-        queue = DispatchQueue(label: "dfu.udp.\(remoteAddress ?? localAddress)")
         state = Mutex(State())
     }
 
-    /// Opens a socket bound to `local` (if given) and connected to `remote` (if given); the family
-    /// is that of `remote`, else of `local`. Events start at once.
-    static func open(bindingTo local: SocketAddress?, connectingTo remote: SocketAddress?,
-                     deliver: @escaping @Sendable (Event) -> Void) throws(SystemCallError) -> DatagramSocket {
-        let family = (remote ?? local)?.family ?? AF_INET
+    /// Opens the socket and starts its receive thread; events start at once.
+    static func open(_ role: Role, deliver: @escaping @Sendable (Event) -> Void) throws(SystemCallError)
+        -> DatagramSocket {
+        let family: Int32
+        switch role {
+        case .connected(let address), .bound(let address): family = address.family
+        }
         let descriptor = try SocketSyscall.openDatagramSocket(family: family)
+        let wakeup: (watch: Int32, signal: Int32)
         do throws(SystemCallError) {
-            if let local { try SocketSyscall.bindSocket(descriptor, to: local) }
-            if let remote { try SocketSyscall.connectSocket(descriptor, to: remote) }
-            let socket = DatagramSocket(descriptor: descriptor, localAddress: try SocketSyscall.localAddress(descriptor),
-                                        remoteAddress: remote, deliver: deliver)
-            socket.startReceiving()
-            return socket
+            wakeup = try SocketSyscall.openWakeupChannel()
         } catch {
             SocketSyscall.closeSocket(descriptor)
             throw error
         }
+        let remote: SocketAddress?
+        let local: SocketAddress
+        do throws(SystemCallError) {
+            switch role {
+            case .connected(let server):
+                try SocketSyscall.connectSocket(descriptor, to: server)
+                remote = server
+            case .bound(let address):
+                try SocketSyscall.bindSocket(descriptor, to: address)
+                remote = nil
+            }
+            local = try SocketSyscall.localAddress(descriptor)
+        } catch {
+            for open in [descriptor, wakeup.watch, wakeup.signal] { SocketSyscall.closeSocket(open) }
+            throw error
+        }
+        // From here the object owns the descriptors: its deinit closes them if no thread runs.
+        let socket = DatagramSocket(descriptor: descriptor, wakeup: wakeup, localAddress: local,
+                                    remoteAddress: remote, deliver: deliver)
+        try SocketSyscall.startThread { socket.runReceiveLoop() }
+        return socket
     }
 
     deinit {
-        // Reached only when no source holds us: closed already, or never started.
-        state.withLock { state in
-            if !state.descriptorClosed { SocketSyscall.closeSocket(descriptor) }
-        }
+        // Reached only when the receive thread has let go: descriptors closed already, or never started.
+        state.withLock { closeDescriptors(state: &$0) }
     }
 
     /// Why the socket ended; nil while it is open.
     var end: End? { state.withLock { $0.end } }
 
-    /// Ends the socket: queued sends fail with `.ended(.closed)`, `deliver` gets `.ended(.closed)`.
-    /// Calling it again does nothing.
+    /// Ends the socket: queued sends fail with `.ended(.closed)`, `deliver` gets `.ended(.closed)`,
+    /// the receive thread wakes, closes the descriptors and exits. Calling it again does nothing.
     func close() {
         state.withLock { finish(.closed, state: &$0) }
+    }
+
+    /// `close()`, then waits until the receive thread has closed the descriptors (microseconds), so
+    /// the port is free for others when this returns.
+    func closeAndWait() async {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                finish(.closed, state: &state)
+                if state.descriptorsClosed {
+                    continuation.resume()
+                } else {
+                    state.closeWaiters.append(continuation)
+                }
+            }
+        }
     }
 
     /// Sends one datagram (to the connected peer when `destination` is nil). Returns once the kernel
@@ -177,28 +209,45 @@ final class DatagramSocket: Sendable {
                     }
                     state.pending.append(PendingSend(id: id, bytes: bytes, destination: destination,
                                                      continuation: continuation))
-                    armWriteSource(state: &state)
+                    // The receive thread now has to wait for POLLOUT as well.
+                    if state.pending.count == 1 { SocketSyscall.wake(wakeup.signal) }
                 }
             }
         } onCancel: {
             state.withLock { state in
                 guard let index = state.pending.firstIndex(where: { $0.id == id }) else { return }
                 state.pending.remove(at: index).continuation.resume(returning: .failure(.cancelled))
-                if state.pending.isEmpty { disarmWriteSource(state: &state) }
             }
         }
     }
 
-    // MARK: - On the lock
+    // MARK: - The receive thread
 
-    private func startReceiving() {
-        state.withLock { state in
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-            source.setEventHandler { [self] in receiveAvailable() }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            state.readSource = source
-            state.liveSources += 1
-            source.resume()
+    private func runReceiveLoop() {
+        while true {
+            // Read under the lock; a send queued after this wakes the poll below through the channel.
+            let wantsWritable: Bool? = state.withLock { state in
+                if state.end != nil {
+                    closeDescriptors(state: &state)
+                    return nil
+                }
+                return !state.pending.isEmpty
+            }
+            guard let wantsWritable else { return }
+            let readiness: SocketSyscall.Readiness
+            do throws(SystemCallError) {
+                readiness = try SocketSyscall.waitForReadiness(descriptor, writable: wantsWritable, wakeup: wakeup.watch)
+            } catch {
+                state.withLock { finish(.failed(error), state: &$0) }
+                continue
+            }
+            if readiness.woken { SocketSyscall.clearWakeups(wakeup.watch) }
+            if readiness.invalid {
+                state.withLock { finish(.failed(SystemCallError(call: "poll", code: SystemCallError.badDescriptor)), state: &$0) }
+                continue
+            }
+            if readiness.readable { receiveAvailable() }
+            if readiness.writable { drainPending() }
         }
     }
 
@@ -216,17 +265,13 @@ final class DatagramSocket: Sendable {
                         deliver(.datagram(Array(state.buffer.prefix(received.count)), from: sender))
                     }
                 } catch {
-                    if remoteAddress == nil, Self.concernsOneSender(error) { continue }
+                    // A bound socket serves many senders; an ICMP error about one must not end it.
+                    if remoteAddress == nil, error.concernsOneDestination { continue }
                     finish(.failed(error), state: &state)
                     return
                 }
             }
         }
-    }
-
-    /// ICMP errors about one earlier destination; a server socket keeps serving everyone else.
-    private static func concernsOneSender(_ error: SystemCallError) -> Bool {
-        [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ECONNRESET].contains(error.code)
     }
 
     private func drainPending() {
@@ -245,9 +290,10 @@ final class DatagramSocket: Sendable {
                     head.continuation.resume(returning: .failure(failure))
                 }
             }
-            disarmWriteSource(state: &state)
         }
     }
+
+    // MARK: - Under the lock
 
     private func attempt(_ bytes: [UInt8], to destination: SocketAddress?, state: inout State) -> Attempt {
         do throws(SystemCallError) {
@@ -262,46 +308,25 @@ final class DatagramSocket: Sendable {
         }
     }
 
-    private func armWriteSource(state: inout State) {
-        guard state.writeSource == nil else { return }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [self] in drainPending() }
-        source.setCancelHandler { [self] in sourceCancelled() }
-        state.writeSource = source
-        state.liveSources += 1
-        source.resume()
-    }
-
-    /// libdispatch keeps a cancelled source alive until its cancel handler has run, so the
-    /// reference can go now.
-    private func disarmWriteSource(state: inout State) {
-        state.writeSource?.cancel()
-        state.writeSource = nil
-    }
-
-    private func sourceCancelled() {
-        state.withLock { state in
-            state.liveSources -= 1
-            closeDescriptorIfIdle(state: &state)
-        }
-    }
-
     private func finish(_ end: End, state: inout State) {
         guard state.end == nil else { return }
         state.end = end
         let waiting = state.pending
         state.pending = []
         for send in waiting { send.continuation.resume(returning: .failure(.ended(end))) }
-        state.readSource?.cancel()
-        state.readSource = nil
-        disarmWriteSource(state: &state)
         deliver(.ended(end))
-        closeDescriptorIfIdle(state: &state)
+        // Open until the receive thread closes it, after it left `poll`.
+        SocketSyscall.wake(wakeup.signal)
     }
 
-    private func closeDescriptorIfIdle(state: inout State) {
-        guard state.end != nil, state.liveSources == 0, !state.descriptorClosed else { return }
-        state.descriptorClosed = true
+    private func closeDescriptors(state: inout State) {
+        guard !state.descriptorsClosed else { return }
+        state.descriptorsClosed = true
         SocketSyscall.closeSocket(descriptor)
+        SocketSyscall.closeSocket(wakeup.watch)
+        SocketSyscall.closeSocket(wakeup.signal)
+        let waiters = state.closeWaiters
+        state.closeWaiters = []
+        for waiter in waiters { waiter.resume() }
     }
 }

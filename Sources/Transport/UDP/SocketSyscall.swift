@@ -15,7 +15,9 @@ enum SyscallOutcome<Value> {
 /// Every socket call of `Transport/UDP` goes through here, so errno handling lives in one place
 /// (swift-nio's `SystemCallHelpers.swift`). `syscall` reads `errno` right after the call, retries
 /// `EINTR`, returns `EAGAIN`/`EWOULDBLOCK` as `.wouldBlock` and throws anything else as a
-/// `SystemCallError` naming the call. Sockets are opened non-blocking and close-on-exec.
+/// `SystemCallError` naming the call. Sockets are opened non-blocking and close-on-exec. The
+/// receive thread's `poll`, its wake-up channel and its start live here too, so no other file of
+/// the folder makes a C call.
 enum SocketSyscall {
     /// Runs `body` (a C call returning −1 and setting `errno` on failure) under the rules above.
     static func syscall<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
@@ -123,6 +125,76 @@ enum SocketSyscall {
         return try outcome.get()
     }
 
+    /// What `waitForReadiness` saw.
+    struct Readiness {
+        /// A datagram or an error is waiting: the next receive returns one or the other.
+        var readable: Bool
+        /// The send buffer has room again.
+        var writable: Bool
+        /// Someone called `wake` since the last `clearWakeups`.
+        var woken: Bool
+        /// The kernel says `descriptor` is not open (`POLLNVAL`): a bug, reported as `EBADF`.
+        var invalid: Bool
+    }
+
+    /// Blocks in `poll` until `descriptor` is readable, has an error (`POLLERR`: e.g. an ICMP
+    /// port-unreachable; counted as readable, since `recv` reports it), is writable (only when
+    /// `writable` is asked for) or `wakeup` is signalled.
+    static func waitForReadiness(_ descriptor: Int32, writable: Bool, wakeup: Int32) throws(SystemCallError)
+        -> Readiness {
+        let wanted = Int16(POLLIN) | (writable ? Int16(POLLOUT) : 0)
+        var watched = [pollfd(fd: descriptor, events: wanted, revents: 0), pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)]
+        let count = nfds_t(watched.count)
+        _ = try immediate("poll") { poll(&watched, count, -1) }
+        let socket = Int32(watched[0].revents)
+        return Readiness(readable: socket & (POLLIN | POLLERR | POLLHUP) != 0, writable: socket & POLLOUT != 0,
+                         woken: watched[1].revents != 0, invalid: socket & POLLNVAL != 0)
+    }
+
+    /// A wake-up channel for a thread blocked in `waitForReadiness`: a non-blocking Unix datagram
+    /// socket pair (eventfd and pipe2 need `_GNU_SOURCE`, which Swift's Glibc module lacks).
+    /// Returns (the end to watch, the end to signal).
+    static func openWakeupChannel() throws(SystemCallError) -> (watch: Int32, signal: Int32) {
+        #if canImport(Glibc)
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        #else
+        let type = SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC
+        #endif
+        var ends: [Int32] = [-1, -1]
+        _ = try immediate("socketpair") { socketpair(AF_UNIX, type, 0, &ends) }
+        return (ends[0], ends[1])
+    }
+
+    /// Signals the channel. A full channel already holds a wake-up, so would-block is success.
+    static func wake(_ signal: Int32) {
+        var byte: UInt8 = 1
+        _ = try? syscall("send") { send(signal, &byte, 1, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Empties the channel, so the next wait blocks until the next `wake`.
+    static func clearWakeups(_ watch: Int32) {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let size = bytes.count
+        while case .done(let count)? = try? syscall("recv", { recv(watch, &bytes, size, 0) }), count > 0 {}
+    }
+
+    /// Starts a detached OS thread running `body`. `body` is boxed and handed through the C start
+    /// routine's context pointer (`Unmanaged`), which the thunk takes back at once.
+    static func startThread(_ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
+        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            throw SystemCallError(call: "pthread_create", code: status)
+        }
+        pthread_detach(thread)
+    }
+
     /// Closes the descriptor once. Not retried on `EINTR`: Linux has released the descriptor by
     /// then, and a retry could close one another thread just opened. Errors are ignored: nothing is
     /// buffered on a datagram socket that a failed close could lose.
@@ -169,4 +241,11 @@ enum SocketSyscall {
         }
         return addresses.isEmpty ? .failure(.permanent("no IPv4 or IPv6 address")) : .success(addresses)
     }
+}
+
+/// The closure a thread started by `SocketSyscall.startThread` runs.
+private final class ThreadBody: Sendable {
+    let run: @Sendable () -> Void
+
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

@@ -32,6 +32,13 @@ public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertibl
     /// `ECONNREFUSED`: on a UDP socket, an ICMP port-unreachable answered an earlier datagram.
     public var isConnectionRefused: Bool { code == ECONNREFUSED }
 
+    /// `EBADF`, for a descriptor `poll` reports as not open.
+    static let badDescriptor = EBADF
+
+    /// An ICMP error about one earlier destination (refused, unreachable, reset), which a socket
+    /// serving many senders outlives.
+    var concernsOneDestination: Bool { [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ECONNRESET].contains(code) }
+
     /// The codes a UDP socket can meet; others still print, by number.
     private static let names: [Int32: String] = [
         EPERM: "EPERM", EINTR: "EINTR", EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM",

@@ -55,7 +55,7 @@ public final class UDPLink: Link {
         let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
         let smp = UDPSMPGATT.characteristic
         do throws(SystemCallError) {
-            let socket = try DatagramSocket.open(bindingTo: nil, connectingTo: address) { event in
+            let socket = try DatagramSocket.open(.connected(to: address)) { event in
                 switch event {
                 case .datagram(let bytes, _):
                     continuation.yield(LinkEvent(generation: generation, kind: .notification(smp, bytes)))
@@ -109,9 +109,10 @@ public final class UDPLink: Link {
         guard characteristic == UDPSMPGATT.characteristic else { throw .characteristicNotFound(characteristic) }
     }
 
-    /// Closes the socket; `events` ends with `.disconnected(.localHostTerminated)`.
+    /// Closes the socket; `events` ends with `.disconnected(.localHostTerminated)`. Returns once the
+    /// descriptor is closed.
     public func disconnect() async {
-        socket.close()
+        await socket.closeAndWait()
     }
 
     private func checkOpen() throws(LinkError) {

@@ -8,7 +8,7 @@
 ///         try await server.send(reply(to: datagram.bytes), to: datagram.sender)
 ///     }
 ///
-/// Letting the last reference go closes the socket.
+/// Letting the last reference go closes the socket (the port is released a moment later).
 public final class UDPServerSocket: Sendable {
     /// One datagram and who sent it (the address to answer).
     public struct Datagram: Hashable, Sendable {
@@ -39,7 +39,7 @@ public final class UDPServerSocket: Sendable {
     public static func bind(to address: SocketAddress) throws(UDPSocketError) -> UDPServerSocket {
         let (datagrams, continuation) = AsyncStream.makeStream(of: Datagram.self)
         do throws(SystemCallError) {
-            let socket = try DatagramSocket.open(bindingTo: address, connectingTo: nil) { event in
+            let socket = try DatagramSocket.open(.bound(to: address)) { event in
                 switch event {
                 case .datagram(let bytes, let sender): continuation.yield(Datagram(bytes: bytes, sender: sender))
                 case .ended: continuation.finish()
@@ -80,9 +80,10 @@ public final class UDPServerSocket: Sendable {
         }
     }
 
-    /// Closes the socket: `datagrams` finishes, waiting sends fail with `.closed`. Idempotent.
-    public func close() {
-        socket.close()
+    /// Closes the socket: `datagrams` finishes, waiting sends fail with `.closed`; returns once the
+    /// port is released (so it can be bound again at once). Idempotent.
+    public func close() async {
+        await socket.closeAndWait()
     }
 
     /// The receive error that closed the socket; nil while open or after `close()`.
