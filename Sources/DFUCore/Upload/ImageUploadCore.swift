@@ -61,31 +61,10 @@ public struct ImageUploadCore: Sendable {
         case failed(ImageUploadError)
     }
 
-    /// Why an `off == 0` packet is out: it sizes the packet, and its failures count against the
-    /// offset the upload is trying to get past (so a device that reboots at the same chunk every
-    /// time is given up on, while losses at different points are each recovered).
-    fileprivate enum FirstPacket: Sendable {
-        /// The upload's first packet: as much data as fits.
-        case start
-        /// The device reported `off == 0` after acknowledging `from`: it starts over, so send as
-        /// much as fits.
-        case restart(from: UInt64)
-        /// After a new link (the device had acknowledged `from`): most likely it resumes, so send
-        /// only a header's worth.
-        case resume(from: UInt64)
-
-        var failureOffset: UInt64 {
-            switch self {
-            case .start: return 0
-            case .restart(let from), .resume(let from): return from
-            }
-        }
-    }
-
     fileprivate enum State: Sendable {
         case ready
         /// The `off == 0` packet is in flight, alone in the current epoch.
-        case opening(SMPRequestID, FirstPacket)
+        case opening(SMPRequestID, UploadFirstPacket)
         /// Chunks flow; `nextOffset` is where the next chunk starts.
         case streaming(nextOffset: UInt64)
         /// The link is gone; wait for a new one until the instant.
@@ -284,7 +263,7 @@ public struct ImageUploadCore: Sendable {
 
     // MARK: - Sending
 
-    private mutating func sendFirstPacket(_ kind: FirstPacket, now: MonotonicInstant, into actions: inout [Action]) {
+    private mutating func sendFirstPacket(_ kind: UploadFirstPacket, now: MonotonicInstant, into actions: inout [Action]) {
         let minimum = ImageUploadJob.minimumFirstChunk
         guard let fit = UploadChunkSizer.dataCount(for: job.firstPacketTemplate(), budget: client.budget,
                                                    remaining: job.image.count),
@@ -415,19 +394,6 @@ public struct ImageUploadCore: Sendable {
         guard !isFinished else { return }
         state = .failed(error)
         actions.append(.failed(error))
-    }
-}
-
-extension ImageUploadCore.Event {
-    /// For error messages: the case without its payload.
-    var name: String {
-        switch self {
-        case .start: return "start"
-        case .notification: return "notification"
-        case .timerFired: return "timerFired"
-        case .linkLost: return "linkLost"
-        case .linkRestored: return "linkRestored"
-        }
     }
 }
 
