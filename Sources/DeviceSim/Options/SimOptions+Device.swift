@@ -3,13 +3,13 @@ import Transport
 
 /// From options to the things a run needs: the identity, the link profile, the device itself.
 extension SimOptions {
-    /// `id`, or one derived from every other option (FNV-1a over `canonicalText`), shaped like a
-    /// BLE random static address: six bytes, the top two bits set. The same options always give
-    /// the same identity, so a journal can recognise the device across runs.
+    /// `id`, or one derived from every other option but `timescale` (FNV-1a over `deviceText`),
+    /// shaped like a BLE random static address: six bytes, the top two bits set. The same options
+    /// always give the same identity, so a journal can recognise the device across runs.
     public var identity: PeerIdentity {
         if let id { return PeerIdentity(id) }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in canonicalText.utf8 {
+        for byte in deviceText.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }

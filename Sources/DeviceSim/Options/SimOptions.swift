@@ -20,6 +20,7 @@ import Transport
 /// | `reassembly` | `on`/`off`: packets may span writes | on |
 /// | `seed` | seed for `@random` fault points | 0 |
 /// | `fault` | see below | none |
+/// | `timescale` | real seconds per model second: 1 real time, 0.05 twenty times faster, 0 unpaced (as fast as the machine goes) | 1 |
 ///
 /// Faults: `fault=disconnect@40%`, `reboot@60%`, `stall@N`, `corrupt@N`, `duplicate@N`,
 /// `delay@N:1500ms`, where N is `N%` of the image, a byte count, or `random` (see `FaultSpec`).
@@ -46,12 +47,15 @@ public struct SimOptions: Sendable, Hashable {
     public var slotSize = 0x60000
     public var reassembly = true
     public var seed: UInt64 = 0
+    /// How fast the link and device model runs (`LinkClock.timeScale`). Not part of the device:
+    /// it changes how long things take, not what happens, so it stays out of the identity.
+    public var timeScale: Double = 1
     var faultSpecs: [FaultSpec] = []
 
     public init() {}
 
     public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
-                                   "buf_size", "buf_count", "slot_size", "reassembly", "seed", "fault"]
+                                   "buf_size", "buf_count", "slot_size", "reassembly", "seed", "fault", "timescale"]
 
     /// Parses `sim` or `sim:key=value,…`.
     public static func parse(_ text: String) throws(SimOptionsError) -> SimOptions {
@@ -128,6 +132,11 @@ public struct SimOptions: Sendable, Hashable {
         case "seed":
             guard let n = Self.unsigned(value[...]) else { throw bad("an unsigned integer") }
             seed = n
+        case "timescale", "time_scale":
+            guard let scale = Double(value), scale.isFinite, (0 ... 100).contains(scale) else {
+                throw bad("real seconds per model second from 0 (unpaced) to 100, e.g. 1 (real time) or 0.05")
+            }
+            timeScale = scale
         case "fault":
             var specs: [FaultSpec] = []
             for part in value.split(separator: "+", omittingEmptySubsequences: false) {
@@ -145,9 +154,14 @@ public struct SimOptions: Sendable, Hashable {
         faultSpecs.enumerated().map { $0.element.resolved(seed: seed, index: $0.offset) }
     }
 
-    /// Every option but `id`, in `sim:` syntax with canonical spellings: what the default identity
-    /// is derived from, and what a log can print to reproduce the device.
+    /// Every option but `id`, in `sim:` syntax with canonical spellings: what a log can print to
+    /// reproduce the device. `timescale` is last and only when not 1.
     public var canonicalText: String {
+        timeScale == 1 ? deviceText : deviceText + ",timescale=\(timeScale)"
+    }
+
+    /// `canonicalText` without `timescale`: what the default identity is derived from.
+    var deviceText: String {
         var items = [
             "protocol=\(simProtocol.rawValue)", "version=\(Self.text(version))", "battery=\(battery)",
         ]

@@ -1,0 +1,176 @@
+import Transport
+
+/// What the read-device-state stage learned: the facts the preconditions and the user see, the image
+/// list the plan is made from, and how the upload is sized.
+struct DeviceSnapshot: Sendable {
+    var facts: DeviceFacts
+    var images: ImageStateResponse
+    /// Upload requests in flight: `buf_count − 1`, or 1 when the device does not say.
+    var window: Int
+    var bootloaderMode: MCUbootMode?
+}
+
+/// What the engine asks the device before the transfer: at connect time the MCUmgr parameters (and
+/// whether the device reassembles packets larger than one write); in the read-device-state stage
+/// the image list, slot sizes, the bootloader mode, then the battery and firmware revision
+/// characteristics when the device has them. Only the image list is required;
+/// the other answers are optional in Zephyr's Kconfig, so a refusal or silence is noted and the
+/// update goes on with safe defaults.
+struct DeviceStateReader {
+    let connection: DeviceConnection
+    let device: String
+    let requestTimeout: Duration
+    let log: @Sendable (String) -> Void
+    let warn: @Sendable (String) -> Void
+
+    /// The most requests kept in flight whatever `buf_count` says: a device claiming thousands of
+    /// buffers must not make us exhaust the 256 SMP sequence numbers.
+    static let maximumWindow = 64
+    /// How long the reassembly probe waits: a device that reassembles answers within a round trip,
+    /// one that does not never answers.
+    static let probeTimeout: Duration = .seconds(2)
+
+    /// What the connect stage learned about sizing SMP for this device.
+    struct Negotiated: Sendable {
+        var bufferSize: Int?
+        var bufferCount: Int?
+        /// Upload requests in flight: `buf_count − 1` (at most `maximumWindow`), 1 when unknown.
+        var window: Int
+    }
+
+    /// The MCUmgr parameters, and whether the device reassembles packets larger than one write;
+    /// the session's packet budget is set from them. Part of connecting: until this is known, no
+    /// request larger than one write may be sent.
+    func negotiate() async throws(DFUError) -> Negotiated {
+        var negotiated = Negotiated(window: 1)
+        switch await request(MCUmgrParametersRequest()) {
+        case .success(let parameters):
+            negotiated.bufferSize = Int(clamping: parameters.bufferSize)
+            negotiated.bufferCount = Int(clamping: parameters.bufferCount)
+            let window = ImageUploadConfiguration.window(bufferCount: parameters.bufferCount)
+            negotiated.window = min(window, Self.maximumWindow)
+        case .failure(.refused(let error)):
+            log("no MCUmgr parameters (\(error)); one packet per write, one request in flight")
+        case .failure(.timeout):
+            log("no answer to the MCUmgr parameters request; one packet per write, one request in flight")
+        case .failure(let error):
+            throw await failure("the MCUmgr parameters request", error)
+        }
+        let reassembles = await deviceReassembles(bufferSize: negotiated.bufferSize, link: connection.link)
+        await connection.session.setDeviceLimits(bufferSize: negotiated.bufferSize, reassembles: reassembles)
+        if let budget = await connection.session.budget { log("SMP: \(budget)") }
+        return negotiated
+    }
+
+    /// The image list, slot size, bootloader mode, battery and firmware revision.
+    func readImageState(_ negotiated: Negotiated) async throws(DFUError) -> DeviceSnapshot {
+        let link = connection.link
+        var facts = DeviceFacts(bufferSize: negotiated.bufferSize, bufferCount: negotiated.bufferCount)
+
+        let images: ImageStateResponse
+        switch await request(ImageStateReadRequest()) {
+        case .success(let state): images = state
+        case .failure(let error): throw await failure("the image list request", error)
+        }
+        let running = images.images.first { $0.active && ($0.image ?? 0) == 0 } ?? images.slot(0)
+        facts.runningVersion = running?.imageVersion
+        facts.runningHash = running?.hash
+
+        if let info = try await optional(ImageSlotInfoRequest(), "slot info") {
+            let image = info.images.first { $0.image == 0 }
+            let target = image?.slots.first { $0.slot == 1 }
+            // The largest image the device accepts, which may be less than the slot (trailer, swap).
+            facts.slotSize = (image?.maxImageSize ?? target?.size).map { Int(clamping: $0) }
+        }
+        var mode: MCUbootMode?
+        if let info = try await optional(BootloaderInfoRequest.mode, "bootloader mode") {
+            mode = info.mcubootMode
+            facts.bootloaderMode = mode?.description ?? info.mode.map { "mode \($0)" }
+        }
+        facts.batteryLevel = await batteryLevel(link)
+        facts.firmwareRevision = await firmwareRevision(link)
+        return DeviceSnapshot(facts: facts, images: images, window: negotiated.window, bootloaderMode: mode)
+    }
+
+    // MARK: - Requests
+
+    private func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async -> Result<R.Response, SMPClientError> {
+        do throws(SMPClientError) {
+            return .success(try await connection.session.request(request, timeout: timeout ?? requestTimeout))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A request the device may not support: nil when it refuses or stays silent.
+    private func optional<R: SMPRequest>(_ request: R, _ what: String) async throws(DFUError) -> R.Response? {
+        switch await self.request(request) {
+        case .success(let response):
+            return response
+        case .failure(.refused(let error)):
+            log("no \(what) (\(error))")
+            return nil
+        case .failure(.timeout):
+            log("no answer to the \(what) request")
+            return nil
+        case .failure(let error):
+            throw await failure("the \(what) request", error)
+        }
+    }
+
+    private func failure(_ what: String, _ error: SMPClientError) async -> DFUError {
+        EngineFailure.beforeTransfer(what, error, device: device, lossReason: await connection.losses.lastReason)
+    }
+
+    /// Whether the device collects one SMP packet from several writes. Its `buf_size` alone does
+    /// not say (the two Kconfigs are independent, smp-mcuboot.md §1), so an echo a little larger
+    /// than one write is sent: only a device that reassembles can answer it.
+    private func deviceReassembles(bufferSize: Int?, link: any Link) async -> Bool {
+        let maxWrite = link.parameters.maxWriteWithoutResponse
+        // Over UDP each datagram is parsed as one whole packet (Zephyr's UDP transport).
+        guard !link.parameters.writesAreWholeMessages, let bufferSize, bufferSize >= maxWrite + 16 else { return false }
+        await connection.session.setDeviceLimits(bufferSize: bufferSize, reassembles: true)
+        // Header 8 + map 1 + "d" 2 + text header 3: the packet is `size` bytes, between one write and buf_size.
+        let size = min(bufferSize, 2 * maxWrite)
+        let text = String(repeating: "reassembly probe ", count: size / 17 + 1).prefix(size - 14)
+        let reply = await request(OSEchoRequest(text: String(text)), timeout: min(Self.probeTimeout, requestTimeout))
+        if case .success(let echo) = reply, echo.text == text {
+            log("device reassembles packets up to \(bufferSize) bytes")
+            return true
+        }
+        log("device did not answer a \(size)-byte echo; one packet per write")
+        return false
+    }
+
+    // MARK: - GATT reads
+
+    private func batteryLevel(_ link: any Link) async -> Int? {
+        guard UpdateGATT.find(UpdateGATT.batteryLevel, in: UpdateGATT.batteryService, of: link.services) != nil else {
+            return nil
+        }
+        do throws(LinkError) {
+            let value = try await link.read(UpdateGATT.batteryLevel)
+            guard let level = value.first, level <= 100 else {
+                warn("the device's battery level reads \(value.first.map(String.init) ?? "empty"), not a percentage; battery not checked")
+                return nil
+            }
+            return Int(level)
+        } catch {
+            warn("could not read the device's battery level (\(error)); battery not checked")
+            return nil
+        }
+    }
+
+    private func firmwareRevision(_ link: any Link) async -> String? {
+        guard UpdateGATT.find(UpdateGATT.firmwareRevision, in: UpdateGATT.deviceInformationService,
+                              of: link.services) != nil else { return nil }
+        do throws(LinkError) {
+            // The string is the device's; keep it short and printable (renderers sanitize too).
+            let value = try await link.read(UpdateGATT.firmwareRevision).prefix(64).filter { $0 != 0 }
+            return String(decoding: value, as: UTF8.self)
+        } catch {
+            log("could not read the firmware revision (\(error))")
+            return nil
+        }
+    }
+}

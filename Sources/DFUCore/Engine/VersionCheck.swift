@@ -1,0 +1,82 @@
+/// The confirm-version stage (smp-mcuboot.md §4, steps 5–7): after the reboot, slot 0 must be the
+/// new image (its hash equal to the image's SHA256 TLV) and active; then, as the mode asks, the
+/// image is confirmed and the device must say so. A device back on its old image rolled back (or
+/// its bootloader refused the image): exit 8.
+struct VersionCheck: Sendable {
+    let connection: DeviceConnection
+    let image: PreparedImage
+    let mode: ActivationMode
+    /// The hash slot 0 held before the update, to tell "rolled back" from "something else runs".
+    let previousHash: [UInt8]?
+    let previousVersion: ImageVersion?
+    let device: String
+    let requestTimeout: Duration
+    let emit: @Sendable (UpdateEvent) -> Void
+
+    /// Checks, confirms when the mode wants it, and returns the version the device reports.
+    /// `readUntil` (real time) bounds the retries of the first read: a device that just rebooted
+    /// may need a moment before it answers (over UDP nothing else tells that it is back).
+    func run(readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
+        let state = try await readImages(until: readUntil)
+        let running = try runningNewImage(in: state)
+        let version = running.imageVersion ?? image.version
+        switch mode {
+        case .testConfirm:
+            if !running.confirmed { try await confirm() }
+            emit(.versionConfirmed(version: version, confirmed: true))
+        case .confirmOnly:
+            guard running.confirmed else {
+                throw .postRebootCheckFailed("\(device) runs \(version) but does not report it confirmed, although it was marked permanent before the reset. Check the device's MCUboot configuration.")
+            }
+            emit(.versionConfirmed(version: version, confirmed: true))
+        case .testOnly, .uploadOnly:
+            emit(.versionConfirmed(version: version, confirmed: running.confirmed))
+        }
+        return version
+    }
+
+    /// Confirms the running image (`{confirm: true}`, no hash: the running one), then reads the
+    /// images again: `confirmed` must now be set.
+    func confirm() async throws(DFUError) {
+        do throws(SMPClientError) {
+            _ = try await connection.session.request(ImageStateWriteRequest(confirm: true), timeout: requestTimeout)
+        } catch {
+            throw EngineFailure.afterReboot("the request to confirm the new image", error, device: device)
+        }
+        let state = try await readImages(until: .now)
+        let running = try runningNewImage(in: state)
+        guard running.confirmed else {
+            throw .postRebootCheckFailed("\(device) accepted the confirmation but does not report the new image confirmed; it would go back to its previous image on the next reset.")
+        }
+    }
+
+    /// Slot 0 with the new image, active; else why not.
+    private func runningNewImage(in state: ImageStateResponse) throws(DFUError) -> ImageSlotState {
+        guard let running = state.images.first(where: { $0.active && ($0.image ?? 0) == 0 }) ?? state.slot(0) else {
+            throw .postRebootCheckFailed("\(device) came back but reports no running image.")
+        }
+        let shown = running.imageVersion.map(\.description) ?? running.version
+        if running.hash != image.slotHash {
+            if let previousHash, running.hash == previousHash {
+                throw .postRebootCheckFailed("\(device) came back running \(previousVersion?.description ?? shown): it rolled back or refused the image (its bootloader did not boot \(image.version)). Check that the image is signed with the key the device's MCUboot was built with.")
+            }
+            throw .postRebootCheckFailed("\(device) came back running \(shown), which is neither the new image \(image.version) nor the one it ran before.")
+        }
+        guard running.active, running.slot == 0 else {
+            throw .postRebootCheckFailed("\(device) holds \(image.version) in slot \(running.slot) but does not run it (active: \(running.active)).")
+        }
+        return running
+    }
+
+    /// The image list, asked again while the device stays silent until `until`.
+    private func readImages(until: ContinuousClock.Instant) async throws(DFUError) -> ImageStateResponse {
+        while true {
+            do throws(SMPClientError) {
+                return try await connection.session.request(ImageStateReadRequest(), timeout: requestTimeout)
+            } catch {
+                if case .timeout = error, ContinuousClock.now < until { continue }
+                throw EngineFailure.afterReboot("the image list request", error, device: device)
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import DFUCore
+
+/// `dfu flash IMAGE --device SPEC`: update one device with a signed MCUboot image over SMP, from the
+/// image check to the device reporting the new version. The work is `UpdateEngine`'s; this command
+/// turns options into the engine's input and renders its events (terminal or `--json`).
+struct FlashCommand: ParsableCommand {
+    static let name = "flash"
+    static let abstract = "Update a device's firmware with a signed MCUboot image over SMP (MCUmgr)."
+    static let discussion = """
+        Checks the image (and its signature with --key), connects, reads the device's images, \
+        battery and slot size, refuses before the first byte when a precondition fails, uploads with \
+        the device's window, then activates as --mode says: test-confirm (default) marks the image \
+        for test, resets, reconnects, checks that slot 0 runs it and confirms it; confirm-only makes \
+        it permanent before the reset; test-only leaves it unconfirmed (the device reverts on its \
+        next reset); upload-only stops after the upload. A lost link is reconnected and the upload \
+        resumes from the device's offset; an interrupted run resumes when run again. --device sim \
+        runs against the built-in virtual device in real time (see README, "dfu flash"). Exit \
+        status: 0 done, 2 usage, 3 image or key unusable, 4 precondition failed (nothing sent), 5 \
+        device unreachable, 6 transfer interrupted (run again to resume), 7 device rejected the \
+        update, 8 the device does not run the new image after the reboot.
+        """
+
+    @Argument(valueName: "IMAGE", help: "The signed image to flash, as written by 'imgtool sign'.")
+    var image: String
+
+    @Option(valueName: "PUB.pem", help: "Public key (PEM) the image must be signed with; without it the signature is not checked.")
+    var key: String?
+
+    @Option(valueName: "MODE", help: "What follows the upload: test-confirm, confirm-only, test-only or upload-only.")
+    var mode = ActivationMode.testConfirm
+
+    @Option(valueName: "PERCENT", help: "Refuse when the device's battery is below this level.")
+    var minBattery = UpdateOptions().minimumBattery
+
+    @Flag(help: "Allow an image whose version is not newer than the running one.")
+    var allowDowngrade = false
+
+    @Flag(help: "Allow the update while this computer runs on battery.")
+    var allowHostBattery = false
+
+    var target = DeviceOptions()
+    var timeouts = FlashTimeouts()
+    var common = CommonOptions()
+
+    func validate() throws(UsageError) {
+        if image.isEmpty { throw UsageError("IMAGE must not be empty") }
+        if key?.isEmpty == true { throw UsageError("--key needs a path to a PEM public key") }
+        guard (0 ... 100).contains(minBattery) else { throw UsageError("--min-battery must be a percentage from 0 to 100") }
+        try target.validate()
+        try timeouts.validate()
+        let spec = try target.spec
+        switch spec {
+        case .address, .name:
+            throw UsageError(Self.bluetoothNotBuilt(spec))
+        case .simulator, .udp:
+            if target.bluetooth.adapter != nil {
+                throw UsageError("--adapter selects a Bluetooth adapter; it does not apply to --device \(spec)")
+            }
+        }
+    }
+
+    /// Why a Bluetooth `--device` is refused for now.
+    static func bluetoothNotBuilt(_ spec: DeviceSpec) -> String {
+        "--device \(spec.displayName(fullAddresses: false)): Bluetooth devices are reached through BlueZ, which dfu "
+            + "cannot do yet (it comes with the BlueZ transport, issue 4). Use --device sim[:KEY=VALUE,…] for the "
+            + "built-in virtual device or --device udp:HOST:PORT for an SMP server over UDP."
+    }
+
+    func run(_ console: Console) async throws(DFUError) -> ExitStatus {
+        var renderer: any EventRenderer = common.json
+            ? NDJSONRenderer(sink: console, configuration: .init(command: Self.name, verbose: common.verbose))
+            : TerminalRenderer(sink: console, configuration: .init(
+                imageName: Self.fileName(image), minimumBattery: minBattery,
+                isTerminal: Console.isTerminal(.standardOutput), verbose: common.verbose))
+        // From here every outcome is rendered (a JSON result line with --json) and returned as a
+        // status: thrown again, the CLI would print it a second time.
+        let engine: UpdateEngine
+        let flashTarget: FlashTarget
+        do throws(DFUError) {
+            (engine, flashTarget) = try await makeEngine()
+        } catch {
+            return renderer.finish(.failure(error), at: .now)
+        }
+        let run = engine.start()
+        for await event in run.events {
+            renderer.render(event, at: .now)
+        }
+        let result = await run.result.value
+        withExtendedLifetime(flashTarget.simulator) {}
+        return renderer.finish(result, at: .now)
+    }
+
+    /// Reads the image and the key, and sets up the device.
+    private func makeEngine() async throws(DFUError) -> (UpdateEngine, FlashTarget) {
+        let bytes = try FileReader.readAll(path: image)
+        var publicKey: PublicKey?
+        if let key {
+            do throws(ImageError) { publicKey = try PublicKey.load(path: key) } catch { throw .image(error) }
+        }
+        let flashTarget = try await FlashTarget.make(try spec(), fullAddresses: target.bluetooth.fullAddresses)
+        var options = UpdateOptions()
+        options.mode = mode
+        options.minimumBattery = minBattery
+        options.allowDowngrade = allowDowngrade
+        options.allowHostOnBattery = allowHostBattery
+        options.deadlines = timeouts.deadlines(connectFallback: target.bluetooth.timeoutDuration)
+        let hostPower = flashTarget.checksHostPower ? HostPowerReader().read() : .unknown
+        let engine = UpdateEngine(image: bytes, imageName: Self.fileName(image), key: publicKey, options: options,
+                                  target: flashTarget.target, hostPower: hostPower, clock: flashTarget.clock)
+        return (engine, flashTarget)
+    }
+
+    private func spec() throws(DFUError) -> DeviceSpec {
+        do throws(UsageError) { return try target.spec } catch { throw .usage(error.message) }
+    }
+
+    /// `app.signed.bin` for `build/zephyr/app.signed.bin`: what the progress lines call the image.
+    private static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
