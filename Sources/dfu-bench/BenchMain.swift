@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Parses the command line, runs every selected profile `runs` times, and prints the report.
+/// Progress goes to stderr so stdout holds only the table or the JSON document.
+enum BenchMain {
+    static func run(_ arguments: [String]) async -> Int32 {
+        do {
+            try await runChecked(arguments)
+            return 0
+        } catch {
+            printError("dfu-bench: error: \(error)")
+            return error.exitCode
+        }
+    }
+
+    private static func runChecked(_ arguments: [String]) async throws(BenchError) {
+        let options = try BenchOptions.parse(arguments)
+        if options.help {
+            print(BenchOptions.usage)
+            return
+        }
+        let catalogue: [BenchProfile]
+        do {
+            catalogue = try BenchProfile.catalogue()
+        } catch {
+            throw .setup("a built-in link profile is invalid: \(error)")
+        }
+        if options.list {
+            for profile in catalogue { print("\(profile.name)\n    \(profile.linkText); \(profile.summary)") }
+            return
+        }
+        let profiles = try options.selected(from: catalogue)
+        let image = try ImageFile.load(options.imagePath)
+        let previous = try ImageFile.load(options.previousImagePath)
+        let machine = MachineInfo.current()
+
+        var summaries: [ProfileSummary] = []
+        for profile in profiles {
+            var runs: [RunMeasurement] = []
+            for run in 1 ... options.runs {
+                let measurement: RunMeasurement
+                do {
+                    measurement = try await TransferRun(profile: profile, image: image, previous: previous).measure()
+                } catch {
+                    throw .runFailed(profile: profile.name, run: run, reason: "\(error)")
+                }
+                printError(TableReport.progress(profile, run: run, of: options.runs, measurement))
+                runs.append(measurement)
+            }
+            summaries.append(ProfileSummary(profile: profile, runs: runs))
+        }
+
+        if options.json {
+            let report = JSONReport(image: image.name, imageBytes: image.bytes.count, runsPerProfile: options.runs,
+                                    machine: machine, profiles: summaries)
+            do {
+                print(try report.rendered())
+            } catch {
+                throw .setup("cannot encode the JSON report: \(error)")
+            }
+        } else {
+            print(TableReport.render(summaries, image: image, runs: options.runs, machine: machine))
+        }
+    }
+
+    /// Straight to file descriptor 2: C's `stderr` is a global Swift 6 will not share across tasks.
+    private static func printError(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// The command line of `dfu-bench`. Options are stored properties with their defaults; `parse`
+/// checks everything before any run starts.
+struct BenchOptions: Sendable {
+    /// Runs per profile; the table shows the medians.
+    var runs = 3
+    /// Profiles to run, by name; empty = all.
+    var profiles: [String] = []
+    /// One JSON document on stdout instead of the table.
+    var json = false
+    /// The image whose transfer is measured.
+    var imagePath = "firmware-samples/images/bench-512k-ecdsa-p256-1.1.0.signed.bin"
+    /// Uploaded first so slot 1 is not empty, as on a device updated before: the device then erases.
+    var previousImagePath = "firmware-samples/images/blinky-ecdsa-p256-1.0.0.signed.bin"
+    var list = false
+    var help = false
+
+    static let usage = """
+        USAGE: dfu-bench [--runs N] [--profile NAME]... [--json] [--image PATH] [--previous-image PATH]
+               dfu-bench --list | --help
+
+        Uploads the 512 KiB bench image to the virtual device over the real-time memory link, once per
+        link profile and run, and prints goodput against the modelled ceiling (radio and flash).
+
+        OPTIONS:
+          --runs N               runs per profile; the table shows medians (default 3)
+          --profile NAME         run only this profile (repeatable; see --list)
+          --json                 one JSON document on stdout (progress still goes to stderr)
+          --image PATH           the image to upload (default firmware-samples/images/bench-512k-…)
+          --previous-image PATH  put into slot 1 first so the device erases (default blinky 1.0.0)
+          --list                 print the profiles and exit
+          -h, --help             print this help and exit
+
+        Exit status: 0 when every run completed with the image in slot 1, 1 when a run failed,
+        2 for a bad command line.
+        """
+
+    static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
+        var options = BenchOptions()
+        var rest = arguments[...]
+        func value(for flag: String) throws(BenchError) -> String {
+            guard let value = rest.popFirst(), !value.hasPrefix("--") else { throw .usage("\(flag) needs a value") }
+            return value
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--runs":
+                let text = try value(for: argument)
+                guard let runs = Int(text), runs >= 1 else { throw .usage("--runs takes a whole number of at least 1, not \(text)") }
+                options.runs = runs
+            case "--profile":
+                options.profiles.append(try value(for: argument))
+            case "--json":
+                options.json = true
+            case "--image":
+                options.imagePath = try value(for: argument)
+            case "--previous-image":
+                options.previousImagePath = try value(for: argument)
+            case "--list":
+                options.list = true
+            case "-h", "--help":
+                options.help = true
+            default:
+                throw .usage("unknown argument \(argument)")
+            }
+        }
+        return options
+    }
+
+    /// The profiles to run, in catalogue order; an unknown name is an error naming the known ones.
+    func selected(from catalogue: [BenchProfile]) throws(BenchError) -> [BenchProfile] {
+        guard !profiles.isEmpty else { return catalogue }
+        let known = Set(catalogue.map(\.name))
+        if let unknown = profiles.first(where: { !known.contains($0) }) {
+            throw .usage("unknown profile \(unknown) (known: \(catalogue.map(\.name).joined(separator: ", ")))")
+        }
+        return catalogue.filter { profiles.contains($0.name) }
+    }
+}

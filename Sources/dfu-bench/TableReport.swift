@@ -1,0 +1,74 @@
+import Foundation
+
+/// The human report: one row per profile with the medians, then what each row was made of.
+///
+///     profile           goodput  radio  flash  ceiling        ratio               erase wait …
+///                          kB/s   kB/s   kB/s     kB/s                                     s …
+///     2M-mtu498-7.5ms      97.1  163.2   97.6     97.6 flash  99.5 % of ceiling       11.0 …
+enum TableReport {
+    static func render(_ summaries: [ProfileSummary], image: ImageFile, runs: Int, machine: MachineInfo) -> String {
+        var lines: [String] = []
+        lines.append("dfu-bench: \(image.name) (\(image.bytes.count) bytes), median of \(runs) run\(runs == 1 ? "" : "s") per profile")
+        lines.append("host: \(machine.cpuModel), \(machine.onlineCPUs) CPUs; link model in real time; kB = 1000 bytes")
+        lines.append("goodput: image bytes acknowledged / time, from the reply to the first packet (after the erase) to the last reply")
+        lines.append("")
+        let header = ["profile", "goodput", "radio", "flash", "ceiling", "", "ratio", "erase wait", "transfer", "CPU/MiB"]
+        let units = ["", "kB/s", "kB/s", "kB/s", "kB/s", "", "", "s", "s", "ms"]
+        var rows = [header, units]
+        for summary in summaries {
+            rows.append([
+                summary.profile,
+                fixed(summary.goodput / 1000, 1),
+                fixed(summary.radioCeiling / 1000, 1),
+                fixed(summary.flashCeiling / 1000, 1),
+                fixed(summary.ceiling / 1000, 1),
+                summary.limitedBy,
+                fixed(summary.ratio * 100, 1) + " % of ceiling",
+                fixed(summary.eraseWaitSeconds, 2),
+                fixed(summary.transferSeconds, 2),
+                fixed(summary.cpuMillisecondsPerMiB, 0),
+            ])
+        }
+        lines += align(rows, leftAligned: [0, 5, 6])
+        lines.append("")
+        lines.append("per profile: link; chunk (image bytes of packet bytes, in writes); window; connect + params")
+        for summary in summaries {
+            lines.append("  \(summary.profile): \(summary.link); \(summary.chunkLayout); window \(summary.window); "
+                + "connect \(fixed(summary.connectSeconds * 1000, 0)) ms")
+        }
+        let resent = summaries.flatMap(\.runs).map(\.resentBytes).reduce(0, +)
+        if resent > 0 { lines.append("note: \(resent) image bytes were sent more than once across all runs") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One progress line per run, for stderr while the benchmark works.
+    static func progress(_ profile: BenchProfile, run: Int, of runs: Int, _ measurement: RunMeasurement) -> String {
+        "dfu-bench: \(profile.name) run \(run)/\(runs): \(fixed(measurement.goodput / 1000, 1)) kB/s, "
+            + "\(fixed(measurement.ratio * 100, 1)) % of \(fixed(measurement.ceiling / 1000, 1)) kB/s (\(measurement.limitedBy)), "
+            + "erase wait \(fixed(measurement.eraseWaitSeconds, 2)) s"
+    }
+
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+
+    /// Pads every column to its widest cell: text columns on the left, numbers on the right.
+    private static func align(_ rows: [[String]], leftAligned: Set<Int>) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0 ..< columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return leftAligned.contains(column) ? cell + pad : pad + cell
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
