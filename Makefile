@@ -19,7 +19,7 @@ SAMPLES := firmware-samples
 CROSSCHECK := scripts/imgtool-crosscheck.sh
 LOGS := .build/make-logs
 
-.PHONY: deps build demo test
+.PHONY: deps build demo test bench
 
 deps:
 	@missing=""; \
@@ -87,3 +87,13 @@ test: deps
 	xctest="$$({ grep -E 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
 	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}"
+
+# The transfer benchmark (docs/performance.md): a release build of dfu-bench, then the table of
+# goodput against the modelled ceiling per link profile. It runs the link model in real time,
+# so it takes a few minutes. Options through BENCH_ARGS, e.g. make bench BENCH_ARGS='--runs 5 --json';
+# BENCH_SCRATCH moves the build directory (swift build --scratch-path).
+BENCH_ARGS ?=
+BENCH_SCRATCH ?= .build
+bench: deps
+	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product dfu-bench
+	"$$($(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --show-bin-path)/dfu-bench" $(BENCH_ARGS)
