@@ -123,23 +123,36 @@ struct DeviceStateReader {
     }
 
     /// Whether the device collects one SMP packet from several writes. Its `buf_size` alone does
-    /// not say (the two Kconfigs are independent, smp-mcuboot.md §1), so an echo a little larger
-    /// than one write is sent: only a device that reassembles can answer it.
+    /// not say (the two Kconfigs are independent, smp-mcuboot.md §1), so an echo 4 bytes longer
+    /// than one write is sent: a device that reassembles answers it; one that does not parses the
+    /// first write alone and answers `ECORRUPT` (its header announces more than the write holds),
+    /// and drops the 4-byte second write unanswered (too short for a header), so no reply can
+    /// arrive under a sequence number we never used.
     private func deviceReassembles(bufferSize: Int?, link: any Link) async -> Bool {
         let maxWrite = link.parameters.maxWriteWithoutResponse
         // Over UDP each datagram is parsed as one whole packet (Zephyr's UDP transport).
-        guard !link.parameters.writesAreWholeMessages, let bufferSize, bufferSize >= maxWrite + 16 else { return false }
+        guard !link.parameters.writesAreWholeMessages, let bufferSize, bufferSize >= maxWrite + 4,
+              let text = Self.echoText(packetSize: maxWrite + 4) else { return false }
         await connection.session.setDeviceLimits(bufferSize: bufferSize, reassembles: true)
-        // Header 8 + map 1 + "d" 2 + text header 3: the packet is `size` bytes, between one write and buf_size.
-        let size = min(bufferSize, 2 * maxWrite)
-        let text = String(repeating: "reassembly probe ", count: size / 17 + 1).prefix(size - 14)
-        let reply = await request(OSEchoRequest(text: String(text)), timeout: min(Self.probeTimeout, requestTimeout))
+        let reply = await request(OSEchoRequest(text: text), timeout: min(Self.probeTimeout, requestTimeout))
         if case .success(let echo) = reply, echo.text == text {
             log("device reassembles packets up to \(bufferSize) bytes")
             return true
         }
-        log("device did not answer a \(size)-byte echo; one packet per write")
+        log("device does not reassemble a \(maxWrite + 4)-byte echo; one packet per write")
         return false
+    }
+
+    /// Echo text that makes the whole request exactly `packetSize` bytes: the 8-byte header, then
+    /// `{"d": text}` (map 1 byte, key 2, text head 1–3 by the text's length).
+    static func echoText(packetSize: Int) -> String? {
+        for length in stride(from: packetSize - 14, through: packetSize - 12, by: 1) where length >= 0 {
+            let head = length < 24 ? 1 : length < 256 ? 2 : 3
+            if SMPHeader.size + 3 + head + length == packetSize {
+                return String(repeating: "~", count: length)
+            }
+        }
+        return nil
     }
 
     // MARK: - GATT reads
