@@ -5,7 +5,7 @@ enum RootCommand {
     static let footer = "See 'dfu help <command>' or 'dfu <command> --help' for a command's arguments."
 
     static var subcommands: [any ParsableCommand.Type] {
-        [VerifyCommand.self, FlashCommand.self]
+        [VerifyCommand.self, FlashCommand.self, SimCommand.self]
     }
 
     static func subcommand(named name: String) -> (any ParsableCommand.Type)? {
