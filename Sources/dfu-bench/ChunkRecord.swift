@@ -21,7 +21,7 @@ struct ChunkRecord {
         resentBytes = resent
     }
 
-    /// The layout most chunks had (the last, shorter chunk aside), e.g. `2422 of 2475 B in 5×495`.
+    /// The layout most chunks had (the last, shorter chunk aside), e.g. `2449 of 2475 B in 5×495`.
     var commonLayout: String {
         var counts: [String: Int] = [:]
         for chunk in streamed { counts[chunk.layoutText, default: 0] += 1 }

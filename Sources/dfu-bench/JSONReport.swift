@@ -2,6 +2,8 @@ import Foundation
 
 /// The `--json` document: the same medians as the table, every run, and the host.
 struct JSONReport: Encodable {
+    /// Said once in the document, so a reader of the raw numbers need not guess.
+    let units = "rates (goodput, ceilings) in image bytes per second; times in seconds; CPU in ms per MiB"
     let image: String
     let imageBytes: Int
     let runsPerProfile: Int

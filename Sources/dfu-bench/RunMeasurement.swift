@@ -45,7 +45,7 @@ struct RunMeasurement: Sendable, Encodable {
     let window: Int
     let deviceBufferSize: Int
     let deviceBufferCount: Int
-    /// The most common chunk, e.g. `2422 of 2475 B in 5×495`.
+    /// The most common chunk, e.g. `2449 of 2475 B in 5×495`.
     let chunkLayout: String
     let chunks: Int
     /// Image bytes the client sent more than once (resends after a timeout or rewind).
