@@ -1,0 +1,79 @@
+import DFUCore
+import Foundation
+import Testing
+
+/// `dfu sim --serve udp:…` as a user runs it: the built binary in the background, its ready line,
+/// SMP over the port it names, a clean stop on a signal, and usage errors for bad options.
+@Suite struct SimCommandTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func servesOnTheReportedPortUntilASignalThenExitsZero(signal: Int32) throws {
+        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0"])
+        let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
+        #expect(ready.port != 0)
+        #expect(ready.line.range(of: #"^dfu sim: serving SMP over UDP on 127\.0\.0\.1:\d+ \(device [0-9A-F:]{17}, version 1\.0\.0\)$"#,
+                                 options: .regularExpression) != nil, "\(ready.line)")
+        #expect(try SimUDPProbe.call(OSEchoRequest(text: "ping"), port: ready.port).get().text == "ping")
+
+        let ended = sim.stop(with: signal)
+        #expect(ended.exited, "dfu sim died from the signal instead of exiting")
+        #expect(ended.exitCode == 0)
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(ended.stdoutLines.last?.hasPrefix("dfu sim: stopped by \(name)") == true, "\(ended.stdoutLines)")
+        #expect(!ended.stderr.contains("interrupted"))
+    }
+
+    @Test func flagsBuildTheDeviceLikeSimKeys() throws {
+        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0", "--version", "2.3.4", "--buf-size", "1024",
+                                        "--buf-count", "6", "--id", "C0:FF:EE:00:00:01", "--verbose"])
+        let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
+        #expect(ready.line.hasSuffix("(device C0:FF:EE:00:00:01, version 2.3.4)"))
+        let parameters = try SimUDPProbe.call(MCUmgrParametersRequest(), port: ready.port).get()
+        #expect(parameters.bufferSize == 1024 && parameters.bufferCount == 6)
+        let state = try SimUDPProbe.call(ImageStateReadRequest(), port: ready.port).get()
+        #expect(state.slot(0)?.version == "2.3.4")
+        let ended = sim.stop()
+        #expect(ended.exitCode == 0)
+        // --verbose logs each datagram on stderr.
+        #expect(ended.stderr.contains("← 127.0.0.1:"))
+        #expect(ended.stderr.contains("→ 127.0.0.1:"))
+    }
+
+    @Test func aSecondServerOnABusyAddressIsAUsageError() throws {
+        let first = try SimServerProcess(["--serve", "udp:127.0.0.1:0"])
+        let ready = try #require(first.ready())
+        let run = try DFURun.run(["sim", "--serve", "udp:127.0.0.1:\(ready.port)"], timeout: 20)
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains("dfu: error: cannot serve on 127.0.0.1:\(ready.port)"))
+        #expect(run.stderr.contains("EADDRINUSE"))
+        #expect(run.stdout.isEmpty)
+        #expect(first.stop().exitCode == 0)
+    }
+
+    @Test(arguments: [
+        (["sim"], "missing option --serve <udp:HOST:PORT>"),
+        (["sim", "--serve", "bluez:hci0"], "issue 4"),
+        (["sim", "--serve", "udp:127.0.0.1"], "invalid --serve 'udp:127.0.0.1'"),
+        (["sim", "--serve", "udp:127.0.0.1:70000"], "invalid --serve"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--battery", "150"],
+         "invalid value '150' for --battery: expected a percentage from 0 to 100"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--buf-size", "10"], "invalid value '10' for --buf-size"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--fault", "explode@40%"], "invalid value 'explode@40%' for --fault"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--phy", "3M"], "invalid value '3M' for --phy: expected 1M or 2M"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--key", "firmware-samples/no-such-key.pem"],
+         "--key 'firmware-samples/no-such-key.pem' cannot be used"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--json"], "unknown option '--json'"),
+    ])
+    func badOptionsAreUsageErrorsAndServeNothing(arguments: [String], message: String) throws {
+        let run = try DFURun.run(arguments, timeout: 20)
+        #expect(run.exitCode == 2, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("dfu: error: "))
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.contains("see 'dfu sim --help'"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func rootHelpListsSim() throws {
+        let run = try DFURun.run(["--help"])
+        #expect(run.stdout.contains("\n  sim "))
+    }
+}
