@@ -41,17 +41,21 @@ enum BenchMain {
         var summaries: [ProfileSummary] = []
         for profile in profiles {
             var runs: [RunMeasurement] = []
+            var updates: [WholeUpdateMeasurement] = []
             for run in 1 ... options.runs {
-                let measurement: RunMeasurement
                 do {
-                    measurement = try await TransferRun(profile: profile, image: image, previous: previous).measure()
+                    let measurement = try await TransferRun(profile: profile, image: image, previous: previous).measure()
+                    printError(TableReport.progress(profile, run: run, of: options.runs, measurement))
+                    runs.append(measurement)
+                    guard options.wholeUpdate else { continue }
+                    let update = try await WholeUpdateRun(profile: profile, image: image, previous: previous).measure()
+                    printError(TableReport.progress(profile, run: run, of: options.runs, update))
+                    updates.append(update)
                 } catch {
                     throw .runFailed(profile: profile.name, run: run, reason: "\(error)")
                 }
-                printError(TableReport.progress(profile, run: run, of: options.runs, measurement))
-                runs.append(measurement)
             }
-            summaries.append(ProfileSummary(profile: profile, runs: runs))
+            summaries.append(ProfileSummary(profile: profile, runs: runs, wholeUpdates: updates))
         }
 
         if options.json {

@@ -11,11 +11,14 @@ struct BenchOptions: Sendable {
     var imagePath = "firmware-samples/images/bench-512k-ecdsa-p256-1.1.0.signed.bin"
     /// Uploaded first so slot 1 is not empty, as on a device updated before: the device then erases.
     var previousImagePath = "firmware-samples/images/blinky-ecdsa-p256-1.0.0.signed.bin"
+    /// Also run one whole update (`UpdateEngine`, test-confirm) per run and report its wall time.
+    var wholeUpdate = false
     var list = false
     var help = false
 
     static let usage = """
-        USAGE: dfu-bench [--runs N] [--profile NAME]... [--json] [--image PATH] [--previous-image PATH]
+        USAGE: dfu-bench [--runs N] [--profile NAME]... [--json] [--whole-update] [--image PATH]
+                         [--previous-image PATH]
                dfu-bench --list | --help
 
         Uploads the 512 KiB bench image to the virtual device over the real-time memory link, once per
@@ -25,6 +28,8 @@ struct BenchOptions: Sendable {
           --runs N               runs per profile; the table shows medians (default 3)
           --profile NAME         run only this profile (repeatable; see --list)
           --json                 one JSON document on stdout (progress still goes to stderr)
+          --whole-update         also time a whole update per run (UpdateEngine, test-confirm: erase,
+                                 upload, reset, MCUboot swap, reconnect, confirm); adds ≈ 70 s a run
           --image PATH           the image to upload (default firmware-samples/images/bench-512k-…)
           --previous-image PATH  put into slot 1 first so the device erases (default blinky 1.0.0)
           --list                 print the profiles and exit
@@ -51,6 +56,8 @@ struct BenchOptions: Sendable {
                 options.profiles.append(try value(for: argument))
             case "--json":
                 options.json = true
+            case "--whole-update":
+                options.wholeUpdate = true
             case "--image":
                 options.imagePath = try value(for: argument)
             case "--previous-image":

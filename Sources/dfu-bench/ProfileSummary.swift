@@ -17,9 +17,13 @@ struct ProfileSummary: Sendable, Encodable {
     let cpuMillisecondsPerMiB: Double
     let window: Int
     let chunkLayout: String
+    /// Median wall time of a whole update and of each of its stages; nil without `--whole-update`.
+    let wholeUpdateSeconds: Double?
+    let wholeUpdateStageSeconds: [String: Double]?
     let runs: [RunMeasurement]
+    let wholeUpdates: [WholeUpdateMeasurement]
 
-    init(profile: BenchProfile, runs: [RunMeasurement]) {
+    init(profile: BenchProfile, runs: [RunMeasurement], wholeUpdates: [WholeUpdateMeasurement] = []) {
         self.profile = profile.name
         link = profile.linkText
         summary = profile.summary
@@ -35,7 +39,18 @@ struct ProfileSummary: Sendable, Encodable {
         cpuMillisecondsPerMiB = Self.median(runs.map(\.cpuMillisecondsPerMiB))
         window = runs.first?.window ?? 0
         chunkLayout = runs.first?.chunkLayout ?? "-"
+        if wholeUpdates.isEmpty {
+            wholeUpdateSeconds = nil
+            wholeUpdateStageSeconds = nil
+        } else {
+            wholeUpdateSeconds = Self.median(wholeUpdates.map(\.wallSeconds))
+            let stages = Set(wholeUpdates.flatMap(\.stageSeconds.keys))
+            wholeUpdateStageSeconds = Dictionary(uniqueKeysWithValues: stages.map { stage in
+                (stage, Self.median(wholeUpdates.compactMap { $0.stageSeconds[stage] }))
+            })
+        }
         self.runs = runs
+        self.wholeUpdates = wholeUpdates
     }
 
     /// The middle value; the mean of the two middle ones for an even count; 0 for none.

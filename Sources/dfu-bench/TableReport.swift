@@ -1,3 +1,4 @@
+import DFUCore
 import Foundation
 
 /// The human report: one row per profile with the medians, then what each row was made of.
@@ -12,10 +13,17 @@ enum TableReport {
         lines.append("host: \(machine.cpuModel), \(machine.onlineCPUs) CPUs; link model in real time; kB = 1000 bytes")
         lines.append("goodput: image bytes acknowledged / time, from the reply to the first packet (after the erase) to the last reply")
         lines.append("")
-        let header = ["profile", "goodput", "radio", "flash", "ceiling", "", "ratio", "erase wait", "transfer", "CPU/MiB"]
-        let units = ["", "kB/s", "kB/s", "kB/s", "kB/s", "", "", "s", "s", "ms"]
+        // The whole-update column only when it was measured (`--whole-update`).
+        let updates = summaries.contains { $0.wholeUpdateSeconds != nil }
+        var header = ["profile", "goodput", "radio", "flash", "ceiling", "", "ratio", "erase wait", "transfer", "CPU/MiB"]
+        var units = ["", "kB/s", "kB/s", "kB/s", "kB/s", "", "", "s", "s", "ms"]
+        if updates {
+            header.append("update")
+            units.append("s")
+        }
         var rows = [header, units]
         for summary in summaries {
+            let update = updates ? [summary.wholeUpdateSeconds.map { fixed($0, 1) } ?? "-"] : []
             rows.append([
                 summary.profile,
                 fixed(summary.goodput / 1000, 1),
@@ -27,7 +35,7 @@ enum TableReport {
                 fixed(summary.eraseWaitSeconds, 2),
                 fixed(summary.transferSeconds, 2),
                 fixed(summary.cpuMillisecondsPerMiB, 0),
-            ])
+            ] + update)
         }
         lines += align(rows, leftAligned: [0, 5, 6])
         lines.append("")
@@ -35,6 +43,17 @@ enum TableReport {
         for summary in summaries {
             lines.append("  \(summary.profile): \(summary.link); \(summary.chunkLayout); window \(summary.window); "
                 + "connect \(fixed(summary.connectSeconds * 1000, 0)) ms")
+        }
+        if updates {
+            lines.append("")
+            lines.append("update: wall time of a whole UpdateEngine run (test-confirm), stages as the engine timed them")
+            for summary in summaries {
+                guard let stages = summary.wholeUpdateStageSeconds else { continue }
+                let timed = UpdateStage.allCases.compactMap { stage in
+                    stages[stage.rawValue].map { "\(stage.rawValue) \(fixed($0, 2)) s" }
+                }
+                lines.append("  \(summary.profile): " + timed.joined(separator: ", "))
+            }
         }
         let resent = summaries.flatMap(\.runs).map(\.resentBytes).reduce(0, +)
         if resent > 0 { lines.append("note: \(resent) image bytes were sent more than once across all runs") }
@@ -46,6 +65,10 @@ enum TableReport {
         "dfu-bench: \(profile.name) run \(run)/\(runs): \(fixed(measurement.goodput / 1000, 1)) kB/s, "
             + "\(fixed(measurement.ratio * 100, 1)) % of \(fixed(measurement.ceiling / 1000, 1)) kB/s (\(measurement.limitedBy)), "
             + "erase wait \(fixed(measurement.eraseWaitSeconds, 2)) s"
+    }
+
+    static func progress(_ profile: BenchProfile, run: Int, of runs: Int, _ update: WholeUpdateMeasurement) -> String {
+        "dfu-bench: \(profile.name) run \(run)/\(runs): whole update \(fixed(update.wallSeconds, 1)) s"
     }
 
     static func fixed(_ value: Double, _ digits: Int) -> String {
