@@ -3,69 +3,71 @@ import Testing
 import Transport
 @testable import DFUCore
 
-/// Connecting and reconnecting: retries with backoff, devices that do not come back.
-@Suite(.timeLimit(.minutes(1))) struct EngineConnectionTests {
-    let v110 = ImageVersion(major: 1, minor: 1, revision: 0)
+extension EngineTests {
+    /// Connecting and reconnecting: retries with backoff, devices that do not come back.
+    @Suite(.timeLimit(.minutes(1))) struct EngineConnectionTests {
+        let v110 = ImageVersion(major: 1, minor: 1, revision: 0)
 
-    @Test func connectRetriesAfterFastFailuresWithinItsDeadline() async throws {
-        let bench = try await EngineTestBench.make()
-        let connector = ScriptedConnector(bench.connector, failFast: 2)
-        let outcome = try await bench.flash(through: connector)
-        #expect(outcome.result == .success(v110))
-        #expect(connector.attempts >= 3)
-        let logs = outcome.events.compactMap { if case .log(let message) = $0 { message } else { nil } }
-        #expect(logs.contains { $0.contains("connect attempt 1 failed") })
-    }
-
-    @Test func connectGivesUpWhenTheDeviceStaysAway() async throws {
-        let bench = try await EngineTestBench.make()
-        let connector = ScriptedConnector(bench.connector, reachable: 0)
-        let started = ContinuousClock.now
-        let outcome = try await bench.flash(through: connector) { $0.deadlines.connect = .milliseconds(200) }
-        #expect(outcome.exitStatus == .deviceUnreachable)
-        #expect(outcome.error?.description.contains("--connect-timeout") == true)
-        #expect(ContinuousClock.now - started < .seconds(5))
-        #expect(await bench.device.receivedNoUpload)
-    }
-
-    @Test func linkLostForGoodMidUploadIsAResumableInterruption() async throws {
-        let bench = try await EngineTestBench.make("sim:fault=disconnect@40%")
-        let connector = ScriptedConnector(bench.connector, reachable: 1)
-        let outcome = try await bench.flash(through: connector) { $0.deadlines.connect = .milliseconds(300) }
-        #expect(outcome.exitStatus == .transferInterrupted)
-        #expect(outcome.error?.description.contains("Run the same command again to resume") == true)
-        #expect(!outcome.started.contains(.activate))
-        // The device keeps its session, so the same update through a working connector resumes it.
-        let again = try await bench.flash()
-        #expect(again.result == .success(v110))
-        let first = try #require(again.progress.first?.acknowledged)
-        #expect(first > 0, "resumed, not restarted")
-    }
-
-    @Test func deviceThatNeverComesBackAfterTheResetFailsTheCheck() async throws {
-        let bench = try await EngineTestBench.make()
-        let connector = ScriptedConnector(bench.connector, reachable: 1)
-        let outcome = try await bench.flash(through: connector) { $0.deadlines.reboot = .milliseconds(300) }
-        #expect(outcome.exitStatus == .postRebootCheckFailed)
-        #expect(outcome.error?.description.contains("--reboot-timeout") == true)
-        #expect(outcome.started.last == .reconnect)
-    }
-
-    @Test(arguments: [("no SMP service", StubPeripheral.withoutSMP), ("does not allow notify", StubPeripheral.smpWithoutNotify)])
-    func deviceWithoutUsableSMPIsUnreachableAndSaysWhy(expected: String, peripheral: StubPeripheral) async throws {
-        let peer = PeerIdentity("C0:11:22:33:44:55")
-        let outcome = try await EngineTestBench.flash(peer, through: try await peripheral.serve(as: peer))
-        #expect(outcome.exitStatus == .deviceUnreachable)
-        #expect(outcome.error?.description.contains(expected) == true, "\(String(describing: outcome.error))")
-    }
-
-    @Test func deviceThatNeverAnswersIsUnreachable() async throws {
-        let peer = PeerIdentity("C0:11:22:33:44:55")
-        let outcome = try await EngineTestBench.flash(peer, through: try await StubPeripheral.silentSMP.serve(as: peer)) {
-            $0.deadlines.request = .milliseconds(100)
+        @Test func connectRetriesAfterFastFailuresWithinItsDeadline() async throws {
+            let bench = try await EngineTestBench.make()
+            let connector = ScriptedConnector(bench.connector, failFast: 2)
+            let outcome = try await bench.flash(through: connector)
+            #expect(outcome.result == .success(v110))
+            #expect(connector.attempts >= 3)
+            let logs = outcome.events.compactMap { if case .log(let message) = $0 { message } else { nil } }
+            #expect(logs.contains { $0.contains("connect attempt 1 failed") })
         }
-        #expect(outcome.exitStatus == .deviceUnreachable)
-        #expect(outcome.error?.description.contains("did not answer the image list request") == true,
-                "\(String(describing: outcome.error))")
+
+        @Test func connectGivesUpWhenTheDeviceStaysAway() async throws {
+            let bench = try await EngineTestBench.make()
+            let connector = ScriptedConnector(bench.connector, reachable: 0)
+            let started = ContinuousClock.now
+            let outcome = try await bench.flash(through: connector) { $0.deadlines.connect = .milliseconds(200) }
+            #expect(outcome.exitStatus == .deviceUnreachable)
+            #expect(outcome.error?.description.contains("--connect-timeout") == true)
+            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(await bench.device.receivedNoUpload)
+        }
+
+        @Test func linkLostForGoodMidUploadIsAResumableInterruption() async throws {
+            let bench = try await EngineTestBench.make("sim:fault=disconnect@40%")
+            let connector = ScriptedConnector(bench.connector, reachable: 1)
+            let outcome = try await bench.flash(through: connector) { $0.deadlines.connect = .milliseconds(300) }
+            #expect(outcome.exitStatus == .transferInterrupted)
+            #expect(outcome.error?.description.contains("Run the same command again to resume") == true)
+            #expect(!outcome.started.contains(.activate))
+            // The device keeps its session, so the same update through a working connector resumes it.
+            let again = try await bench.flash()
+            #expect(again.result == .success(v110))
+            let first = try #require(again.progress.first?.acknowledged)
+            #expect(first > 0, "resumed, not restarted")
+        }
+
+        @Test func deviceThatNeverComesBackAfterTheResetFailsTheCheck() async throws {
+            let bench = try await EngineTestBench.make()
+            let connector = ScriptedConnector(bench.connector, reachable: 1)
+            let outcome = try await bench.flash(through: connector) { $0.deadlines.reboot = .milliseconds(300) }
+            #expect(outcome.exitStatus == .postRebootCheckFailed)
+            #expect(outcome.error?.description.contains("--reboot-timeout") == true)
+            #expect(outcome.started.last == .reconnect)
+        }
+
+        @Test(arguments: [("no SMP service", StubPeripheral.withoutSMP), ("does not allow notify", StubPeripheral.smpWithoutNotify)])
+        func deviceWithoutUsableSMPIsUnreachableAndSaysWhy(expected: String, peripheral: StubPeripheral) async throws {
+            let peer = PeerIdentity("C0:11:22:33:44:55")
+            let outcome = try await EngineTestBench.flash(peer, through: try await peripheral.serve(as: peer))
+            #expect(outcome.exitStatus == .deviceUnreachable)
+            #expect(outcome.error?.description.contains(expected) == true, "\(String(describing: outcome.error))")
+        }
+
+        @Test func deviceThatNeverAnswersIsUnreachable() async throws {
+            let peer = PeerIdentity("C0:11:22:33:44:55")
+            let outcome = try await EngineTestBench.flash(peer, through: try await StubPeripheral.silentSMP.serve(as: peer)) {
+                $0.deadlines.request = .milliseconds(100)
+            }
+            #expect(outcome.exitStatus == .deviceUnreachable)
+            #expect(outcome.error?.description.contains("did not answer the image list request") == true,
+                    "\(String(describing: outcome.error))")
+        }
     }
 }

@@ -2,93 +2,95 @@ import Testing
 import Transport
 @testable import DFUCore
 
-/// The engine's pure parts: backoff, rate, the plan from the device's image list, the GATT check.
-@Suite struct EngineUnitTests {
-    @Test func backoffDoublesUpToItsCap() {
-        var backoff = ConnectBackoff(first: .milliseconds(100), cap: .seconds(1))
-        let delays = (0 ..< 7).map { _ in backoff.nextDelay() }
-        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
-                           .seconds(1), .seconds(1), .seconds(1)])
-    }
+extension EngineTests {
+    /// The engine's pure parts: backoff, rate, the plan from the device's image list, the GATT check.
+    @Suite struct EngineUnitTests {
+        @Test func backoffDoublesUpToItsCap() {
+            var backoff = ConnectBackoff(first: .milliseconds(100), cap: .seconds(1))
+            let delays = (0 ..< 7).map { _ in backoff.nextDelay() }
+            #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
+                               .seconds(1), .seconds(1), .seconds(1)])
+        }
 
-    @Test func backoffNeverOverflowsAfterManyFailures() {
-        var backoff = ConnectBackoff()
-        for _ in 0 ..< 1000 { _ = backoff.nextDelay() }
-        #expect(backoff.nextDelay() == .seconds(2))
-    }
+        @Test func backoffNeverOverflowsAfterManyFailures() {
+            var backoff = ConnectBackoff()
+            for _ in 0 ..< 1000 { _ = backoff.nextDelay() }
+            #expect(backoff.nextDelay() == .seconds(2))
+        }
 
-    @Test func rateIsMeasuredFromTheFirstAcknowledgedChunk() {
-        var meter = TransferRateMeter()
-        // The first answer comes after a 3 s erase; it is the base, not part of the rate.
-        #expect(meter.record(acknowledged: 2_000, at: .seconds(3)) == 0)
-        #expect(meter.record(acknowledged: 12_000, at: .seconds(4)) == 10_000)
-        #expect(meter.record(acknowledged: 22_000, at: .seconds(5)) == 10_000)
-    }
+        @Test func rateIsMeasuredFromTheFirstAcknowledgedChunk() {
+            var meter = TransferRateMeter()
+            // The first answer comes after a 3 s erase; it is the base, not part of the rate.
+            #expect(meter.record(acknowledged: 2_000, at: .seconds(3)) == 0)
+            #expect(meter.record(acknowledged: 12_000, at: .seconds(4)) == 10_000)
+            #expect(meter.record(acknowledged: 22_000, at: .seconds(5)) == 10_000)
+        }
 
-    @Test func rateStartsAgainWhenTheDeviceRestartsTheUpload() {
-        var meter = TransferRateMeter()
-        _ = meter.record(acknowledged: 1_000, at: .seconds(1))
-        _ = meter.record(acknowledged: 30_000, at: .seconds(2))
-        #expect(meter.record(acknowledged: 32, at: .seconds(3)) == 0, "a reboot lost the session")
-        #expect(meter.record(acknowledged: 5_032, at: .seconds(4)) == 5_000)
-    }
+        @Test func rateStartsAgainWhenTheDeviceRestartsTheUpload() {
+            var meter = TransferRateMeter()
+            _ = meter.record(acknowledged: 1_000, at: .seconds(1))
+            _ = meter.record(acknowledged: 30_000, at: .seconds(2))
+            #expect(meter.record(acknowledged: 32, at: .seconds(3)) == 0, "a reboot lost the session")
+            #expect(meter.record(acknowledged: 5_032, at: .seconds(4)) == 5_000)
+        }
 
-    let new: [UInt8] = Array(repeating: 0xAA, count: 32)
-    let old: [UInt8] = Array(repeating: 0x11, count: 32)
+        let new: [UInt8] = Array(repeating: 0xAA, count: 32)
+        let old: [UInt8] = Array(repeating: 0x11, count: 32)
 
-    func state(_ slots: ImageSlotState...) -> ImageStateResponse { ImageStateResponse(images: slots) }
+        func state(_ slots: ImageSlotState...) -> ImageStateResponse { ImageStateResponse(images: slots) }
 
-    @Test func planUploadsWhenTheDeviceHasNeitherSlotWithTheImage() {
-        #expect(UpdatePlan.decide(slotHash: new, state: state(.init(slot: 0, version: "1.0.0", hash: old, confirmed: true, active: true))) == .upload)
-    }
+        @Test func planUploadsWhenTheDeviceHasNeitherSlotWithTheImage() {
+            #expect(UpdatePlan.decide(slotHash: new, state: state(.init(slot: 0, version: "1.0.0", hash: old, confirmed: true, active: true))) == .upload)
+        }
 
-    @Test func planSkipsTheUploadWhenSlotOneHoldsTheImage() {
-        let list = state(.init(slot: 0, version: "1.0.0", hash: old, confirmed: true, active: true),
-                         .init(slot: 1, version: "1.1.0", hash: new))
-        #expect(UpdatePlan.decide(slotHash: new, state: list) == .alreadyUploaded)
-    }
+        @Test func planSkipsTheUploadWhenSlotOneHoldsTheImage() {
+            let list = state(.init(slot: 0, version: "1.0.0", hash: old, confirmed: true, active: true),
+                             .init(slot: 1, version: "1.1.0", hash: new))
+            #expect(UpdatePlan.decide(slotHash: new, state: list) == .alreadyUploaded)
+        }
 
-    @Test func planIsDoneWhenSlotZeroRunsTheImage() {
-        let confirmed = state(.init(slot: 0, version: "1.1.0", hash: new, confirmed: true, active: true))
-        #expect(UpdatePlan.decide(slotHash: new, state: confirmed) == .alreadyRunning(confirmed: true))
-        let testing = state(.init(slot: 0, version: "1.1.0", hash: new, active: true),
-                            .init(slot: 1, version: "1.0.0", hash: old, confirmed: true))
-        #expect(UpdatePlan.decide(slotHash: new, state: testing) == .alreadyRunning(confirmed: false))
-    }
+        @Test func planIsDoneWhenSlotZeroRunsTheImage() {
+            let confirmed = state(.init(slot: 0, version: "1.1.0", hash: new, confirmed: true, active: true))
+            #expect(UpdatePlan.decide(slotHash: new, state: confirmed) == .alreadyRunning(confirmed: true))
+            let testing = state(.init(slot: 0, version: "1.1.0", hash: new, active: true),
+                                .init(slot: 1, version: "1.0.0", hash: old, confirmed: true))
+            #expect(UpdatePlan.decide(slotHash: new, state: testing) == .alreadyRunning(confirmed: false))
+        }
 
-    @Test func planIgnoresAnInactiveSlotZero() {
-        let list = state(.init(slot: 0, version: "1.1.0", hash: new, active: false))
-        #expect(UpdatePlan.decide(slotHash: new, state: list) == .upload)
-    }
+        @Test func planIgnoresAnInactiveSlotZero() {
+            let list = state(.init(slot: 0, version: "1.1.0", hash: new, active: false))
+            #expect(UpdatePlan.decide(slotHash: new, state: list) == .upload)
+        }
 
-    @Test func gattCheckAcceptsZephyrsLayoutOnly() {
-        let good = [GATTService(UpdateGATT.smpService, characteristics: [
-            GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.writeWithoutResponse, .notify]),
-        ])]
-        #expect(UpdateGATT.smpProblem(in: good) == nil)
-        #expect(UpdateGATT.smpProblem(in: [])?.contains("no SMP service") == true)
-        let noCharacteristic = [GATTService(UpdateGATT.smpService, characteristics: [])]
-        #expect(UpdateGATT.smpProblem(in: noCharacteristic)?.contains("lacks the SMP characteristic") == true)
-        let writeOnly = [GATTService(UpdateGATT.smpService, characteristics: [
-            GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.write, .notify]),
-        ])]
-        #expect(UpdateGATT.smpProblem(in: writeOnly)?.contains("write-without-response") == true)
-    }
+        @Test func gattCheckAcceptsZephyrsLayoutOnly() {
+            let good = [GATTService(UpdateGATT.smpService, characteristics: [
+                GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.writeWithoutResponse, .notify]),
+            ])]
+            #expect(UpdateGATT.smpProblem(in: good) == nil)
+            #expect(UpdateGATT.smpProblem(in: [])?.contains("no SMP service") == true)
+            let noCharacteristic = [GATTService(UpdateGATT.smpService, characteristics: [])]
+            #expect(UpdateGATT.smpProblem(in: noCharacteristic)?.contains("lacks the SMP characteristic") == true)
+            let writeOnly = [GATTService(UpdateGATT.smpService, characteristics: [
+                GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.write, .notify]),
+            ])]
+            #expect(UpdateGATT.smpProblem(in: writeOnly)?.contains("write-without-response") == true)
+        }
 
-    @Test func uploadFailuresMapToTheDocumentedExitCodes() {
-        #expect(EngineFailure.upload(.timeout(offset: 10, attempts: 5)).exitStatus == .transferInterrupted)
-        #expect(EngineFailure.upload(.linkNotRestored(after: .seconds(20))).exitStatus == .transferInterrupted)
-        #expect(EngineFailure.upload(.refused(.image(.imageTooLarge), offset: 0)).exitStatus == .deviceRejected)
-        #expect(EngineFailure.upload(.refused(.image(.imageTooLarge), offset: 0)).description.contains("INVALID_IMAGE_TOO_LARGE"))
-        #expect(EngineFailure.upload(.remoteProtocolViolation(.offsetBeyondLength(offset: 9, length: 8))).exitStatus == .deviceRejected)
-        #expect(EngineFailure.upload(.timeout(offset: 10, attempts: 5)).description.contains("Run the same command again to resume"))
-    }
+        @Test func uploadFailuresMapToTheDocumentedExitCodes() {
+            #expect(EngineFailure.upload(.timeout(offset: 10, attempts: 5)).exitStatus == .transferInterrupted)
+            #expect(EngineFailure.upload(.linkNotRestored(after: .seconds(20))).exitStatus == .transferInterrupted)
+            #expect(EngineFailure.upload(.refused(.image(.imageTooLarge), offset: 0)).exitStatus == .deviceRejected)
+            #expect(EngineFailure.upload(.refused(.image(.imageTooLarge), offset: 0)).description.contains("INVALID_IMAGE_TOO_LARGE"))
+            #expect(EngineFailure.upload(.remoteProtocolViolation(.offsetBeyondLength(offset: 9, length: 8))).exitStatus == .deviceRejected)
+            #expect(EngineFailure.upload(.timeout(offset: 10, attempts: 5)).description.contains("Run the same command again to resume"))
+        }
 
-    @Test func reassemblyProbeIsExactlyFourBytesLongerThanOneWrite() throws {
-        for write in [20, 23, 100, 244, 247, 251, 252, 495, 509] {
-            let text = try #require(DeviceStateReader.echoText(packetSize: write + 4))
-            let packet = try OSEchoRequest(text: text).packet(sequence: 7).encoded()
-            #expect(packet.count == write + 4, "write \(write)")
+        @Test func reassemblyProbeIsExactlyFourBytesLongerThanOneWrite() throws {
+            for write in [20, 23, 100, 244, 247, 251, 252, 495, 509] {
+                let text = try #require(DeviceStateReader.echoText(packetSize: write + 4))
+                let packet = try OSEchoRequest(text: text).packet(sequence: 7).encoded()
+                #expect(packet.count == write + 4, "write \(write)")
+            }
         }
     }
 }

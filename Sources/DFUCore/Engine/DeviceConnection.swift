@@ -74,6 +74,13 @@ final class DeviceConnection: Sendable {
         get async { await losses.count > attachedAfterLosses.withLock { $0 } }
     }
 
+    /// Why the current link went down. A request fails with `linkLost` as soon as the session sees
+    /// the drop, which may be a moment before the loss monitor records it: wait briefly for that.
+    func lossReason() async -> DisconnectReason? {
+        await losses.waitForLoss(beyond: attachedAfterLosses.withLock { $0 },
+                                 until: ContinuousClock.now.advanced(by: .milliseconds(500)))
+    }
+
     /// Connects again after the link was lost and hands the new link to the session (which
     /// subscribes again; an upload in progress resumes from the device's offset). Returns the
     /// attempt that succeeded (1 = first), or why no link came before `deadline`. `willAttach`

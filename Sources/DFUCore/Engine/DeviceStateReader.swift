@@ -119,7 +119,8 @@ struct DeviceStateReader {
     }
 
     private func failure(_ what: String, _ error: SMPClientError) async -> DFUError {
-        EngineFailure.beforeTransfer(what, error, device: device, lossReason: await connection.losses.lastReason)
+        let reason = error == .linkLost ? await connection.lossReason() : nil
+        return EngineFailure.beforeTransfer(what, error, device: device, lossReason: reason)
     }
 
     /// Whether the device collects one SMP packet from several writes. Its `buf_size` alone does
