@@ -126,6 +126,24 @@ import Glibc
         #expect(run.stderr.contains("nothing listens at 127.0.0.1:\(port)"), "\(run.stderr)")
     }
 
+    /// The same command against `dfu sim --serve udp:`, as against any SMP-over-UDP server. The
+    /// server keeps the device between runs: the second run finds the image already running. The
+    /// swap after the reset takes the device's real time (about 6 s).
+    @Test func flashesAnSMPServerOverUDP() throws {
+        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0"])
+        let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
+        let device = "udp:127.0.0.1:\(ready.port)"
+        let run = try DFURun.run(["flash", Self.image, "--device", device, "--key", Self.key], timeout: 60)
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.stdout.contains("connected: \(device), MTU"))
+        #expect(run.stdoutLines.last?.hasPrefix("OK: 1.1.0+0 is running and confirmed on \(device)") == true)
+        #expect(run.stderr.contains("device has no Battery Service"))
+        let again = try DFURun.run(["flash", Self.image, "--device", device, "--key", Self.key], timeout: 60)
+        #expect(again.exitCode == 0)
+        #expect(again.stderr.contains("already runs this image"))
+        #expect(sim.stop().exitCode == 0)
+    }
+
     @Test func testOnlyModeReportsTheImageUnconfirmed() throws {
         let run = try Self.flash(["--mode", "test-only"])
         #expect(run.exitCode == 0)

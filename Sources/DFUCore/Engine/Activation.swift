@@ -80,6 +80,7 @@ struct Activation: Sendable {
         emit(.log("link dropped for the reboot (\(reason))"))
         switch await connection.reconnect(until: deadline, log: { emit(.log($0)) }) {
         case .success(let attempt):
+            if link.parameters.isConnectionless { try await pollUntilAnswering(until: deadline) }
             return attempt
         case .failure(.noSMP(let problem)):
             throw .postRebootCheckFailed("\(device) came back without SMP: \(problem). The new image does not run MCUmgr; MCUboot reverts a test image on the next reset.")
@@ -87,6 +88,28 @@ struct Activation: Sendable {
             throw .postRebootCheckFailed("\(device) did not come back after the reset within the reboot timeout. It may still be swapping images (allow more time with --reboot-timeout), or the new image does not start.")
         case .failure(.link(let error)):
             throw .postRebootCheckFailed("could not reconnect to \(device) after the reset: \(error)")
+        }
+    }
+}
+
+extension Activation {
+    /// How long one echo waits while the device may still be swapping: short, so the first answer
+    /// after the swap is seen soon; the reboot deadline bounds the whole wait.
+    static let pollTimeout: Duration = .seconds(1)
+
+    /// Over a connectionless link the new "link" is up at once; the device is back when it answers.
+    private func pollUntilAnswering(until deadline: ContinuousClock.Instant) async throws(DFUError) {
+        while true {
+            do throws(SMPClientError) {
+                _ = try await connection.session.request(OSEchoRequest(text: "dfu"), timeout: min(Self.pollTimeout, requestTimeout))
+                return
+            } catch {
+                if case .timeout = error, ContinuousClock.now < deadline { continue }
+                if case .timeout = error {
+                    throw .postRebootCheckFailed("\(device) did not answer after the reset within the reboot timeout. It may still be swapping images (allow more time with --reboot-timeout), or the new image does not start.")
+                }
+                throw EngineFailure.afterReboot("the first request after the reset", error, device: device)
+            }
         }
     }
 }
