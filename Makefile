@@ -83,6 +83,7 @@ test: deps
 	else \
 	    echo "imgtool-crosscheck: not run ($(CROSSCHECK) absent)" | tee $(LOGS)/crosscheck.log; \
 	fi
+	bash scripts/smpclient-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/smpclient-crosscheck.log
 	@swift_testing="$$({ grep -E 'Test run with [0-9]+ tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//')"; \
 	xctest="$$({ grep -E 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \

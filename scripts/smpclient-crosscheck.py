@@ -1,0 +1,249 @@
+"""One check of an SMP-over-UDP server with smpclient (7.3.0), for scripts/smpclient-crosscheck.sh.
+
+    python smpclient-crosscheck.py CHECK HOST [ARGS...]
+
+Each check talks to HOST:1337 (smpclient's UDP transport has no port option), prints one line
+saying what it saw, and exits 0 when the server answered as Zephyr would, 1 otherwise. smpclient is
+used directly rather than through smpmgr because smpmgr's `image state-write` exits 0 even when the
+device answers with an SMP error (reference §8); here every reply is checked for what it must hold.
+
+Checks:
+  echo HOST                      echo a text, expect it back
+  params HOST BUF_SIZE BUF_COUNT MCUmgr parameters
+  upload HOST FILE               upload FILE with smpclient's own upload routine (sha in the first packet)
+  state HOST EXPECT...           image state list; each EXPECT is SLOT:VERSION:FLAGS[:HASH], FLAGS a
+                                 comma list of active/inactive, confirmed/unconfirmed, pending/not-pending
+  test HOST HASH                 mark the image with HASH for test; expect slot 1 pending
+  reset HOST                     reset; expect a success reply
+  wait-up HOST SECONDS           echo until the device answers again (it is down while MCUboot swaps)
+  confirm HOST                   confirm the running image; expect slot 0 confirmed
+  refuse-magic HOST FILE         first upload packet of FILE with its header magic broken: expect err
+                                 {group 1, rc 23} (IMG_MGMT_ERR_INVALID_IMAGE_HEADER_MAGIC)
+  refuse-size HOST FILE LEN      first upload packet of FILE announcing LEN bytes: expect err
+                                 {group 1, rc 30} (IMG_MGMT_ERR_INVALID_IMAGE_TOO_LARGE)
+"""
+
+import asyncio
+import hashlib
+import logging
+import sys
+import time
+
+from smp.image_management import IMG_MGMT_ERR
+from smpclient import SMPClient
+from smpclient.generics import error, error_v2, success
+from smpclient.requests.image_management import ImageStatesRead, ImageStatesWrite, ImageUploadWrite
+from smpclient.requests.os_management import EchoWrite, MCUMgrParametersRead, ResetWrite
+from smpclient.transport.udp import SMPUDPTransport
+
+
+class Failed(Exception):
+    """The server's answer is not what the check expects."""
+
+
+def describe(response):
+    """A short form of a reply for messages (pydantic's repr runs over several lines)."""
+    if error_v2(response):
+        return f"err {{group {int(response.err.group)}, rc {int(response.err.rc)} ({response.err.rc.name})}}"
+    if error(response):
+        return f"rc {int(response.rc)} ({response.rc.name})"
+    return type(response).__name__
+
+
+def expect_success(response, what):
+    if not success(response):
+        raise Failed(f"{what}: the device answered {describe(response)}")
+    return response
+
+
+def slots_text(images):
+    parts = []
+    for image in images:
+        flags = [name for name in ("active", "confirmed", "pending") if getattr(image, name, False)]
+        parts.append(f"slot {image.slot} {image.version} [{','.join(flags) or '-'}] {image.hash.hex()[:16]}…")
+    return "; ".join(parts)
+
+
+async def connected(host, timeout=5.0):
+    client = SMPClient(SMPUDPTransport(), host, timeout_s=timeout)
+    await client.connect()
+    return client
+
+
+async def check_echo(host):
+    text = "smpclient-crosscheck"
+    client = await connected(host)
+    try:
+        response = expect_success(await client.request(EchoWrite(d=text)), "echo")
+    finally:
+        await client.disconnect()
+    if response.r != text:
+        raise Failed(f"echo came back as {response.r!r}")
+    return f"echo {text!r} came back"
+
+
+async def check_params(host, buf_size, buf_count):
+    client = await connected(host)
+    try:
+        response = expect_success(await client.request(MCUMgrParametersRead()), "params")
+    finally:
+        await client.disconnect()
+    if (response.buf_size, response.buf_count) != (int(buf_size), int(buf_count)):
+        raise Failed(f"buf_size {response.buf_size}, buf_count {response.buf_count}; expected {buf_size}, {buf_count}")
+    return f"buf_size {response.buf_size}, buf_count {response.buf_count}"
+
+
+async def check_upload(host, path):
+    with open(path, "rb") as f:
+        image = f.read()
+    client = await connected(host)
+    started = time.monotonic()
+    requests = 0
+    last = None
+    try:
+        async for offset in client.upload(image):
+            requests += 1
+            last = offset
+    except Exception as e:  # smpclient raises SMPUploadError, TimeoutError, validation errors
+        raise Failed(f"upload stopped after {requests} replies at off {last}: {type(e).__name__}: {e}")
+    finally:
+        await client.disconnect()
+    if last != len(image):
+        raise Failed(f"upload ended at off {last} of {len(image)}")
+    return f"{len(image)} bytes in {requests} requests, {time.monotonic() - started:.1f} s"
+
+
+async def state(host):
+    client = await connected(host)
+    try:
+        response = expect_success(await client.request(ImageStatesRead()), "state read")
+    finally:
+        await client.disconnect()
+    return response.images
+
+
+async def check_state(host, *expectations):
+    images = await state(host)
+    for expectation in expectations:
+        parts = expectation.split(":")
+        slot, version, flags = int(parts[0]), parts[1], parts[2].split(",")
+        hash_hex = parts[3].lower() if len(parts) > 3 else None
+        image = next((i for i in images if i.slot == slot), None)
+        if image is None:
+            raise Failed(f"no slot {slot} in the state list ({slots_text(images)})")
+        problems = []
+        if image.version != version:
+            problems.append(f"version {image.version}, expected {version}")
+        if hash_hex is not None and image.hash.hex() != hash_hex:
+            problems.append(f"hash {image.hash.hex()}, expected {hash_hex}")
+        for flag in flags:
+            name, want = (flag[4:], False) if flag.startswith("not-") else (flag, True)
+            name, want = {"inactive": ("active", False), "unconfirmed": ("confirmed", False)}.get(name, (name, want))
+            if bool(getattr(image, name, False)) != want:
+                problems.append(f"{name} is {bool(getattr(image, name, False))}")
+        if problems:
+            raise Failed(f"slot {slot}: {', '.join(problems)} ({slots_text(images)})")
+    return slots_text(images)
+
+
+async def check_test(host, hash_hex):
+    client = await connected(host)
+    try:
+        response = await client.request(ImageStatesWrite(hash=bytes.fromhex(hash_hex), confirm=False))
+    finally:
+        await client.disconnect()
+    expect_success(response, "state write (test)")
+    slot1 = next((i for i in response.images if i.slot == 1), None)
+    if slot1 is None or not slot1.pending:
+        raise Failed(f"slot 1 is not pending after the test write ({slots_text(response.images)})")
+    return f"slot 1 {slot1.version} pending"
+
+
+async def check_reset(host):
+    client = await connected(host)
+    try:
+        expect_success(await client.request(ResetWrite()), "reset")
+    finally:
+        await client.disconnect()
+    return "reset accepted"
+
+
+async def check_wait_up(host, seconds):
+    deadline = time.monotonic() + float(seconds)
+    started = time.monotonic()
+    while time.monotonic() < deadline:
+        client = SMPClient(SMPUDPTransport(), host, timeout_s=0.5)
+        try:
+            await client.connect()
+            response = await client.request(EchoWrite(d="up?"))
+            if success(response):
+                return f"answering again after {time.monotonic() - started:.1f} s"
+        except (TimeoutError, asyncio.TimeoutError, OSError):
+            pass  # still down: a device that is swapping answers nothing
+        finally:
+            await client.disconnect()
+    raise Failed(f"no answer within {seconds} s of the reset")
+
+
+async def check_confirm(host):
+    client = await connected(host)
+    try:
+        response = expect_success(await client.request(ImageStatesWrite(confirm=True)), "state write (confirm)")
+    finally:
+        await client.disconnect()
+    slot0 = next((i for i in response.images if i.slot == 0), None)
+    if slot0 is None or not slot0.confirmed:
+        raise Failed(f"slot 0 is not confirmed ({slots_text(response.images)})")
+    return f"slot 0 {slot0.version} confirmed"
+
+
+async def refused_upload(host, first_chunk, length, want):
+    client = await connected(host)
+    try:
+        response = await client.request(ImageUploadWrite(off=0, data=first_chunk, image=0, len=length,
+                                                         sha=hashlib.sha256(first_chunk).digest()))
+    finally:
+        await client.disconnect()
+    if not error_v2(response) or int(response.err.group) != 1 or response.err.rc != want:
+        raise Failed(f"the device answered {describe(response)}; expected err {{group 1, rc {int(want)} ({want.name})}}")
+    return f"refused with {describe(response)}"
+
+
+async def check_refuse_magic(host, path):
+    with open(path, "rb") as f:
+        chunk = bytearray(f.read(512))
+    chunk[0] ^= 0xFF
+    return await refused_upload(host, bytes(chunk), 49152, IMG_MGMT_ERR.INVALID_IMAGE_HEADER_MAGIC)
+
+
+async def check_refuse_size(host, path, length):
+    with open(path, "rb") as f:
+        chunk = f.read(512)
+    return await refused_upload(host, chunk, int(length), IMG_MGMT_ERR.INVALID_IMAGE_TOO_LARGE)
+
+
+CHECKS = {
+    "echo": check_echo, "params": check_params, "upload": check_upload, "state": check_state,
+    "test": check_test, "reset": check_reset, "wait-up": check_wait_up, "confirm": check_confirm,
+    "refuse-magic": check_refuse_magic, "refuse-size": check_refuse_size,
+}
+
+
+def main():
+    # smpclient logs every timeout it raises; the one line printed here says what matters.
+    logging.disable(logging.CRITICAL)
+    if len(sys.argv) < 3 or sys.argv[1] not in CHECKS:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    try:
+        print(asyncio.run(CHECKS[sys.argv[1]](*sys.argv[2:])))
+    except Failed as e:
+        print(e)
+        sys.exit(1)
+    except Exception as e:  # a crash of the check is a failed check, said in one line
+        print(f"{type(e).__name__}: {e}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# smpclient-crosscheck: does the virtual device, served by `dfu sim --serve udp:…`, answer a real
+# SMP client the way a Zephyr/MCUboot device does? The clients are smpclient 7.3.0 and smpmgr
+# 0.19.1 from PyPI (reference smp-mcuboot.md §8), nothing of ours.
+#
+#   scripts/smpclient-crosscheck.sh [DFU_BINARY]     # default .build/debug/dfu
+#
+# Device A (`dfu sim`, running 1.0.0): echo (smpclient and smpmgr), MCUmgr params, the state list,
+# two refused uploads (broken header magic: err 23; longer than the slot: err 30), then the explicit
+# flow of §8 with smpclient: upload blinky-ecdsa-p256-1.1.0, mark it for test, reset, wait until the
+# device answers again, state shows 1.1.0 active and unconfirmed with imgtool's hash
+# (firmware-samples/expected.tsv), confirm, state shows it confirmed (also read with smpmgr); the
+# sim's own log and its exit 0 on SIGTERM. Device B (a fresh `dfu sim`): `dfu flash … --device
+# udp:HOST:1337` exits 0 and smpclient finds 1.1.0 confirmed; skipped while dfu has no flash.
+#
+# smpclient always talks to port 1337, so each sim binds 127.0.0.X:1337 with X random in 2..250,
+# trying another X when that address is busy. The script stops the sims it started, and only them.
+#
+# Needs python3 with venv and PyPI (test-only). If PyPI cannot be reached it prints
+# "SKIP: smpclient-crosscheck: PyPI unreachable (...)" and exits 0. Otherwise one line per check,
+# then "smpclient-crosscheck: N passed, M failed"; exit 1 if M > 0, exit 2 if it could not run at
+# all (no dfu binary, bad arguments, no free 127.0.0.X).
+set -euo pipefail
+
+SMPCLIENT_VERSION=7.3.0
+SMPMGR_VERSION=0.19.1
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+samples="$repo/firmware-samples"
+image="$samples/images/blinky-ecdsa-p256-1.1.0.signed.bin"
+key="$samples/keys/TEST-ONLY-ecdsa-p256.pub.pem"
+helper_py="$repo/scripts/smpclient-crosscheck.py"
+
+case "${1:-}" in
+    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+[[ $# -le 1 ]] || { echo "smpclient-crosscheck: too many arguments (try --help)" >&2; exit 2; }
+dfu="${1:-.build/debug/dfu}"
+# A relative path is taken from the current directory, else from the repository root.
+if [[ ! -e "$dfu" && "$dfu" != /* && -e "$repo/$dfu" ]]; then dfu="$repo/$dfu"; fi
+if [[ ! -x "$dfu" || -d "$dfu" ]]; then
+    echo "smpclient-crosscheck: no executable dfu at '$dfu' (build it first: swift build)" >&2
+    exit 2
+fi
+dfu="$(cd "$(dirname "$dfu")" && pwd)/$(basename "$dfu")"
+for f in "$image" "$key" "$helper_py" "$samples/expected.tsv"; do
+    [[ -f "$f" ]] || { echo "smpclient-crosscheck: missing $f" >&2; exit 2; }
+done
+# imgtool's digest of the image: the hash the device must report for the slot holding it.
+image_hash="$(awk -F '\t' '$1 == "images/blinky-ecdsa-p256-1.1.0.signed.bin" && $3 == "OK" { print $5; exit }' \
+              "$samples/expected.tsv")"
+[[ -n "$image_hash" ]] || { echo "smpclient-crosscheck: no imgtool digest for the image in expected.tsv" >&2; exit 2; }
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/smpclient-crosscheck.XXXXXX")"
+sim_pids=()
+# Stops every sim this script started that still runs (by its pid, nothing else), then the temp dir.
+cleanup() {
+    local pid
+    for pid in "${sim_pids[@]}"; do
+        if kill -0 "$pid" 2> /dev/null; then
+            kill -TERM "$pid" 2> /dev/null || true
+            wait "$pid" 2> /dev/null || true
+        fi
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# --- smpclient and smpmgr in a throw-away venv -------------------------------------------------------
+if ! python3 -m venv "$work/venv" > "$work/venv.log" 2>&1; then
+    echo "SKIP: smpclient-crosscheck: python3 venv unavailable ($(tail -n 1 "$work/venv.log"))"
+    exit 0
+fi
+if ! "$work/venv/bin/pip" install --disable-pip-version-check --quiet --timeout 20 --retries 1 \
+        "smpclient==$SMPCLIENT_VERSION" "smpmgr==$SMPMGR_VERSION" > "$work/pip.log" 2>&1; then
+    # The network reason if pip logged one (it retries quietly), else pip's error line.
+    err="$(grep -o -m 1 -E "(Failed to establish a new connection|Temporary failure in name resolution|Read timed out|Connection refused|No route to host)[^')]*" "$work/pip.log" \
+           || grep -m 1 -E '^(ERROR|error)' "$work/pip.log" || tail -n 1 "$work/pip.log")"
+    echo "SKIP: smpclient-crosscheck: PyPI unreachable (${err:-pip install smpclient==$SMPCLIENT_VERSION smpmgr==$SMPMGR_VERSION failed})"
+    exit 0
+fi
+PY="$work/venv/bin/python"
+SMPMGR="$work/venv/bin/smpmgr"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); printf 'PASS  %s\n' "$*"; }
+fail() { failed=$((failed + 1)); printf 'FAIL  %s\n' "$*"; }
+
+# check NAME HELPER-ARGS...: one smpclient check; its last output line is the detail.
+check() {
+    local name="$1" out
+    shift
+    if out="$(timeout 120 "$PY" "$helper_py" "$@" 2>&1)"; then
+        pass "$name: $(tail -n 1 <<< "$out")"
+    else
+        fail "$name: $(tail -n 1 <<< "$out")"
+    fi
+}
+
+# start_sim NAME: starts `dfu sim` on 127.0.0.X:1337 and waits for its ready line; sets SIM_HOST,
+# SIM_PID, SIM_OUT. Another X when the address is busy; returns 1 if no sim could start.
+start_sim() {
+    local name="$1" attempt x pid i
+    SIM_OUT="$work/$name.out"
+    for attempt in 1 2 3 4 5 6 7 8; do
+        x=$((RANDOM % 249 + 2))
+        "$dfu" sim --serve "udp:127.0.0.$x:1337" > "$SIM_OUT" 2> "$work/$name.err" < /dev/null &
+        pid=$!
+        sim_pids+=("$pid")
+        # The ready line, or the process ending (a busy address), within 20 s.
+        for ((i = 0; i < 400; i++)); do
+            if grep -q '^dfu sim: serving SMP over UDP on ' "$SIM_OUT"; then
+                SIM_HOST="127.0.0.$x" SIM_PID="$pid"
+                return 0
+            fi
+            kill -0 "$pid" 2> /dev/null || break
+            sleep 0.05
+        done
+        kill -TERM "$pid" 2> /dev/null || true
+        wait "$pid" 2> /dev/null || true
+        grep -q 'EADDRINUSE' "$work/$name.err" || break
+    done
+    echo "smpclient-crosscheck: could not start dfu sim ($name): $(head -n 1 "$work/$name.err")" >&2
+    return 1
+}
+
+# stop_sim PID OUT NAME: SIGTERM, then the exit status must be 0 and the last line say so.
+stop_sim() {
+    local pid="$1" out="$2" name="$3" rc=0
+    kill -TERM "$pid" 2> /dev/null || true
+    wait "$pid" || rc=$?
+    if [[ $rc -eq 0 ]] && tail -n 1 "$out" | grep -q '^dfu sim: stopped by SIGTERM'; then
+        pass "$name: SIGTERM stops it, exit 0 ($(tail -n 1 "$out" | sed 's/^dfu sim: //'))"
+    else
+        fail "$name: SIGTERM gave exit $rc, last line '$(tail -n 1 "$out")'"
+    fi
+}
+
+# --- device A: the explicit flow with smpclient -------------------------------------------------------
+start_sim device-a || exit 2
+a="$SIM_HOST" a_pid="$SIM_PID" a_out="$SIM_OUT"
+echo "== device A: $(head -n 1 "$a_out" | sed 's/^dfu sim: //')"
+check "A echo (smpclient)" echo "$a"
+if out="$(timeout 60 "$SMPMGR" --ip "$a" os echo smpmgr-crosscheck 2>&1)" && grep -q "r='smpmgr-crosscheck'" <<< "$out"; then
+    pass "A echo (smpmgr): r='smpmgr-crosscheck'"
+else
+    fail "A echo (smpmgr): $(tail -n 1 <<< "$out")"
+fi
+check "A mcumgr params" params "$a" 2475 4
+check "A state before" state "$a" "0:1.0.0:active,confirmed"
+check "A refused upload: broken header magic" refuse-magic "$a" "$image"
+check "A refused upload: longer than the slot" refuse-size "$a" "$image" $((0x60000 + 1))
+check "A upload 1.1.0" upload "$a" "$image"
+check "A state after upload" state "$a" "0:1.0.0:active,confirmed" "1:1.1.0:not-pending:$image_hash"
+check "A mark for test" test "$a" "$image_hash"
+check "A reset" reset "$a"
+check "A back after the swap" wait-up "$a" 60
+check "A state after reset: 1.1.0 active, unconfirmed" state "$a" \
+    "0:1.1.0:active,unconfirmed:$image_hash" "1:1.0.0:inactive,confirmed"
+check "A confirm" confirm "$a"
+check "A state after confirm" state "$a" "0:1.1.0:active,confirmed:$image_hash"
+# smpmgr's view of the same state: the slot 0 entry of its printout.
+if out="$(timeout 60 "$SMPMGR" --ip "$a" image state-read 2>&1)" \
+   && slot0="$(awk '/slot=0,/ { on = 1 } on { print } on && /permanent=/ { exit }' <<< "$out")" \
+   && grep -q "version='1.1.0'" <<< "$slot0" && grep -q "confirmed=True" <<< "$slot0" \
+   && grep -qi "$image_hash" <<< "$(tr -d " \n'" <<< "$slot0")"; then
+    pass "A state read (smpmgr): slot 0 1.1.0 confirmed, hash ${image_hash:0:16}…"
+else
+    fail "A state read (smpmgr): slot 0 is not 1.1.0 confirmed with the image's hash: $(tr -s ' \n' ' ' <<< "${slot0:-$out}" | cut -c 1-200)"
+fi
+if grep -q '^dfu sim: upload complete: 49816 bytes, slot 1 holds 1.1.0' "$a_out" \
+   && grep -q '^dfu sim: resetting: MCUboot swapped in for test' "$a_out" \
+   && grep -q '^dfu sim: up again (boot 2), running 1.1.0' "$a_out"; then
+    pass "A sim log: upload complete, swapped in for test, up again running 1.1.0"
+else
+    fail "A sim log lacks the upload, swap or boot line: $(tr '\n' '|' < "$a_out" | cut -c 1-300)"
+fi
+stop_sim "$a_pid" "$a_out" "A dfu sim"
+
+# --- device B: dfu flash over UDP against a fresh sim ----------------------------------------------------
+if "$dfu" flash --help > /dev/null 2>&1; then
+    start_sim device-b || exit 2
+    b="$SIM_HOST" b_pid="$SIM_PID" b_out="$SIM_OUT"
+    echo "== device B: $(head -n 1 "$b_out" | sed 's/^dfu sim: //')"
+    rc=0
+    timeout 300 "$dfu" flash "$image" --key "$key" --device "udp:$b:1337" > "$work/flash.out" 2> "$work/flash.err" \
+        < /dev/null || rc=$?
+    if [[ $rc -eq 0 ]]; then
+        pass "B dfu flash --device udp:$b:1337: exit 0 ($(tail -n 1 "$work/flash.out"))"
+    else
+        fail "B dfu flash --device udp:$b:1337: exit $rc: $(tail -n 1 "$work/flash.err" "$work/flash.out" | grep -v '^==' | tr -s '\n' ' ' | cut -c 1-300)"
+    fi
+    check "B state after dfu flash (smpclient)" state "$b" "0:1.1.0:active,confirmed:$image_hash"
+    stop_sim "$b_pid" "$b_out" "B dfu sim"
+else
+    echo "(dfu has no flash command yet: device B not run)"
+fi
+
+echo "smpclient-crosscheck: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
