@@ -43,6 +43,14 @@ extension EngineTests {
             #expect(first > 0, "resumed, not restarted")
         }
 
+        @Test func ignoresALateDisconnectionOfAnEarlierLink() async throws {
+            let bench = try await EngineTestBench.make("sim:fault=disconnect@40%")
+            let outcome = try await bench.flash(through: LateEventConnector(bench.connector))
+            #expect(outcome.result == .success(v110))
+            #expect(outcome.warnings.filter { $0.contains("was lost") }.count == 1, "\(outcome.warnings)")
+            #expect(outcome.resumes.count == 1)
+        }
+
         @Test func deviceThatNeverComesBackAfterTheResetFailsTheCheck() async throws {
             let bench = try await EngineTestBench.make()
             let connector = ScriptedConnector(bench.connector, reachable: 1)

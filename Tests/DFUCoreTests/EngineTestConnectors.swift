@@ -95,3 +95,64 @@ struct StubPeripheral: MemoryPeripheral {
         return connector
     }
 }
+
+/// A connector whose links, from the second on, deliver a late `.disconnected` of the link before
+/// them (stamped with the earlier generation) right after their first notification: what a stack
+/// may do when the old connection's teardown is reported late.
+final class LateEventConnector: Connector {
+    private let inner: MemoryConnector
+
+    init(_ inner: MemoryConnector) { self.inner = inner }
+
+    func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
+        let link = try await inner.connect(to: peer, deadline: deadline)
+        let generation = link.parameters.generation
+        guard generation > LinkGeneration(1) else { return link }
+        return LateEventLink(link, late: LinkEvent(generation: LinkGeneration(generation.rawValue - 1),
+                                                   kind: .disconnected(.connectionTimeout)))
+    }
+}
+
+/// `inner` with one stale event slipped into its event stream.
+struct LateEventLink: Link {
+    let inner: any Link
+    let events: AsyncStream<LinkEvent>
+
+    init(_ inner: any Link, late: LinkEvent) {
+        self.inner = inner
+        let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
+        self.events = events
+        Task {
+            var injected = false
+            for await event in inner.events {
+                continuation.yield(event)
+                if !injected, case .notification = event.kind {
+                    injected = true
+                    continuation.yield(late)
+                }
+            }
+            continuation.finish()
+        }
+    }
+
+    var parameters: LinkParameters { inner.parameters }
+    var services: [GATTService] { inner.services }
+
+    func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
+        try await inner.writeWithoutResponse(bytes, to: characteristic)
+    }
+
+    func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
+        try await inner.write(bytes, to: characteristic)
+    }
+
+    func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
+        try await inner.read(characteristic)
+    }
+
+    func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
+        try await inner.subscribe(characteristic)
+    }
+
+    func disconnect() async { await inner.disconnect() }
+}
