@@ -103,7 +103,7 @@ extension EngineTests {
             _ = try await bench.flash()
             let outcome = try await bench.flash()
             #expect(outcome.result == .success(v110), "not refused as 'not newer': it is the same image")
-            #expect(outcome.started == [.verifyImage, .connect, .readDeviceState])
+            #expect(outcome.started == [.verifyImage, .connect, .readDeviceState, .confirmVersion])
             #expect(outcome.warnings.contains { $0.contains("already runs this image") })
             #expect(outcome.versionReports.map(\.confirmed) == [true])
             #expect(await bench.device.boots.count == 1, "no second reset")

@@ -29,7 +29,8 @@ struct Activation: Sendable {
             throw EngineFailure.activation(what, error, device: device)
         }
         guard let slot = state.images.first(where: { $0.hash == image.slotHash }), slot.pending else {
-            throw .deviceRejected("\(device) accepted \(what) but does not list the new image as pending; it would not boot it. Check the device's MCUboot configuration.")
+            throw .deviceRejected("\(device) accepted \(what) but does not list the new image as pending; it would not "
+                                  + "boot it. Check the device's MCUboot configuration.")
         }
     }
 
@@ -75,7 +76,8 @@ struct Activation: Sendable {
             await link.disconnect()
         }
         guard let reason = await connection.losses.waitForLoss(beyond: lossesBefore, until: deadline) else {
-            throw .postRebootCheckFailed("\(device) accepted the reset but did not restart within the reboot timeout. Check the device; allow more time with --reboot-timeout.")
+            throw .postRebootCheckFailed("\(device) accepted the reset but did not restart within the reboot timeout. "
+                                         + "Check the device; allow more time with --reboot-timeout.")
         }
         emit(.log("link dropped for the reboot (\(reason))"))
         switch await connection.reconnect(until: deadline, log: { emit(.log($0)) }) {
@@ -83,9 +85,10 @@ struct Activation: Sendable {
             if link.parameters.isConnectionless { try await pollUntilAnswering(until: deadline) }
             return attempt
         case .failure(.noSMP(let problem)):
-            throw .postRebootCheckFailed("\(device) came back without SMP: \(problem). The new image does not run MCUmgr; MCUboot reverts a test image on the next reset.")
+            throw .postRebootCheckFailed("\(device) came back without SMP: \(problem). The new image does not run MCUmgr; "
+                                         + "MCUboot reverts a test image on the next reset.")
         case .failure(.link(.timeout)):
-            throw .postRebootCheckFailed("\(device) did not come back after the reset within the reboot timeout. It may still be swapping images (allow more time with --reboot-timeout), or the new image does not start.")
+            throw Self.notBack(device)
         case .failure(.link(let error)):
             throw .postRebootCheckFailed("could not reconnect to \(device) after the reset: \(error)")
         }
@@ -97,6 +100,11 @@ extension Activation {
     /// after the swap is seen soon; the reboot deadline bounds the whole wait.
     static let pollTimeout: Duration = .seconds(1)
 
+    static func notBack(_ device: String) -> DFUError {
+        .postRebootCheckFailed("\(device) did not come back after the reset within the reboot timeout. It may still be "
+                               + "swapping images (allow more time with --reboot-timeout), or the new image does not start.")
+    }
+
     /// Over a connectionless link the new "link" is up at once; the device is back when it answers.
     private func pollUntilAnswering(until deadline: ContinuousClock.Instant) async throws(DFUError) {
         while true {
@@ -106,7 +114,7 @@ extension Activation {
             } catch {
                 if case .timeout = error, ContinuousClock.now < deadline { continue }
                 if case .timeout = error {
-                    throw .postRebootCheckFailed("\(device) did not answer after the reset within the reboot timeout. It may still be swapping images (allow more time with --reboot-timeout), or the new image does not start.")
+                    throw Self.notBack(device)
                 }
                 throw EngineFailure.afterReboot("the first request after the reset", error, device: device)
             }

@@ -165,7 +165,8 @@ final class DeviceConnection: Sendable {
     private static func unreachable(_ label: String, _ error: LinkError, deadline: ContinuousClock.Instant) -> DFUError {
         switch error {
         case .timeout:
-            return .deviceUnreachable("could not connect to \(label) in time. Check that it is powered, advertising and in range, then retry (or allow more time with --connect-timeout).")
+            return .deviceUnreachable("could not connect to \(label) in time. Check that it is powered, advertising and in "
+                                      + "range, then retry (or allow more time with --connect-timeout).")
         default:
             return .deviceUnreachable("could not connect to \(label): \(error)")
         }

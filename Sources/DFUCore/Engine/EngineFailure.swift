@@ -5,6 +5,8 @@ import Transport
 /// command again helps, depends on the stage as much as on the error.
 enum EngineFailure {
     static let rerun = "Run the same command again to resume."
+    /// For failures after the upload completed: the next run skips the upload.
+    static let rerunWithImageOnDevice = "The image is on the device; run the same command again to resume."
 
     /// A request before the transfer (parameters, image list) failed: nothing was written yet.
     static func beforeTransfer(_ what: String, _ error: SMPClientError, device: String,
@@ -64,7 +66,7 @@ enum EngineFailure {
         case .remoteProtocolViolation:
             return .deviceRejected("\(device) answered \(what) wrongly: \(error)")
         case .timeout, .linkLost, .closed:
-            return .transferInterrupted("\(what) did not complete: \(error) The image is on the device; \(rerun.lowercasedFirst)")
+            return .transferInterrupted("\(what) did not complete: \(error) \(rerunWithImageOnDevice)")
         case .invalidBudget, .requestTooLarge, .noFreeSequence, .busy, .localProtocolViolation:
             return .internalError("\(what): \(error)")
         }
@@ -80,13 +82,5 @@ enum EngineFailure {
         case .requestTooLarge, .noFreeSequence, .busy, .localProtocolViolation:
             return .internalError("\(what): \(error)")
         }
-    }
-}
-
-private extension String {
-    /// "Run the same…" → "run the same…", to continue a sentence.
-    var lowercasedFirst: String {
-        guard let first else { return self }
-        return first.lowercased() + dropFirst()
     }
 }

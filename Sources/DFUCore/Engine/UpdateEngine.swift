@@ -83,6 +83,6 @@ public struct UpdateEngine: Sendable {
 public struct UpdateRun: Sendable {
     /// Every event, in order; finishes when the update ended.
     public let events: AsyncStream<UpdateEvent>
-    /// The outcome; cancelling this task cancels the update.
+    /// The outcome.
     public let result: Task<Result<ImageVersion, DFUError>, Never>
 }

@@ -9,8 +9,8 @@ import Transport
 ///   (`buf_count − 1`), and an echo finds out whether the device reassembles. Ends with `.connected`.
 /// - read-device-state: image list (running version and hash), slot size, bootloader mode, battery,
 ///   firmware revision (`DeviceStateReader`).
-/// - A device that already runs this exact image is done here: nothing is sent (it is confirmed if
-///   the mode confirms and it is not yet).
+/// - A device that already runs this exact image goes straight to confirm-version: nothing is
+///   uploaded (it is confirmed if the mode confirms and it is not yet).
 /// - check-preconditions: `Preconditions.check`; any failure is exit 4 before the first upload byte.
 /// - transfer (`ImageTransfer`), skipped when slot 1 already holds this exact image.
 /// - `upload-only` ends here. activate: mark (test or permanent), reset. reconnect: wait for the
@@ -63,7 +63,10 @@ struct UpdateProcedure {
         let plan = UpdatePlan.decide(slotHash: image.slotHash, state: snapshot.images)
         if case .alreadyRunning = plan {
             emit(.warning("\(device) already runs this image (\(image.version)); nothing to upload"))
-            return try await versionCheck(connection, image, snapshot).run(readUntil: .now)
+            started = begin(.confirmVersion)
+            let version = try await versionCheck(connection, image, snapshot).run(readUntil: .now)
+            end(.confirmVersion, started)
+            return version
         }
 
         started = begin(.checkPreconditions)
@@ -163,7 +166,8 @@ struct UpdateProcedure {
         let result = await connection.reconnect(until: ContinuousClock.now.advanced(by: deadlines.connect),
                                                 log: { emit(.log($0)) })
         if case .failure(let failure) = result {
-            throw .transferInterrupted("the link to \(device) was lost after the upload and could not be restored (\(failure)). The image is on the device; \(EngineFailure.rerun.prefix(1).lowercased() + EngineFailure.rerun.dropFirst())")
+            throw .transferInterrupted("the link to \(device) was lost after the upload and could not be restored "
+                                       + "(\(failure)). \(EngineFailure.rerunWithImageOnDevice)")
         }
     }
 

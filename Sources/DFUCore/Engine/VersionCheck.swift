@@ -26,7 +26,8 @@ struct VersionCheck: Sendable {
             emit(.versionConfirmed(version: version, confirmed: true))
         case .confirmOnly:
             guard running.confirmed else {
-                throw .postRebootCheckFailed("\(device) runs \(version) but does not report it confirmed, although it was marked permanent before the reset. Check the device's MCUboot configuration.")
+                throw .postRebootCheckFailed("\(device) runs \(version) but does not report it confirmed, although it was "
+                                             + "marked permanent before the reset. Check the device's MCUboot configuration.")
             }
             emit(.versionConfirmed(version: version, confirmed: true))
         case .testOnly, .uploadOnly:
@@ -46,7 +47,8 @@ struct VersionCheck: Sendable {
         let state = try await readImages(until: .now)
         let running = try runningNewImage(in: state)
         guard running.confirmed else {
-            throw .postRebootCheckFailed("\(device) accepted the confirmation but does not report the new image confirmed; it would go back to its previous image on the next reset.")
+            throw .postRebootCheckFailed("\(device) accepted the confirmation but does not report the new image "
+                                         + "confirmed; it would go back to its previous image on the next reset.")
         }
     }
 
@@ -58,7 +60,10 @@ struct VersionCheck: Sendable {
         let shown = running.imageVersion.map(\.description) ?? running.version
         if running.hash != image.slotHash {
             if let previousHash, running.hash == previousHash {
-                throw .postRebootCheckFailed("\(device) came back running \(previousVersion?.description ?? shown): it rolled back or refused the image (its bootloader did not boot \(image.version)). Check that the image is signed with the key the device's MCUboot was built with.")
+                let running = previousVersion?.description ?? shown
+                throw .postRebootCheckFailed("\(device) came back running \(running): it rolled back or refused the image "
+                                             + "(its bootloader did not boot \(image.version)). Check that the image is "
+                                             + "signed with the key the device's MCUboot was built with.")
             }
             throw .postRebootCheckFailed("\(device) came back running \(shown), which is neither the new image \(image.version) nor the one it ran before.")
         }
