@@ -1,3 +1,4 @@
+import DeviceSim
 import Testing
 import Transport
 @testable import DFUCore
@@ -91,6 +92,18 @@ extension EngineTests {
                 let packet = try OSEchoRequest(text: text).packet(sequence: 7).encoded()
                 #expect(packet.count == write + 4, "write \(write)")
             }
+        }
+
+        /// `timescale` (added for the engine's tests and `dfu flash`) changes how fast the model
+        /// runs, not the device: same identity, and the option text parses back.
+        @Test func simTimescaleIsNotPartOfTheDevice() throws {
+            let scaled = try SimOptions.parse("sim:version=1.0.0,timescale=0.05")
+            #expect(scaled.timeScale == 0.05)
+            #expect(scaled.identity == (try SimOptions.parse("sim:version=1.0.0")).identity)
+            #expect(try SimOptions.parse(scaled.canonicalText) == scaled)
+            #expect(try SimOptions.parse("sim:timescale=0").timeScale == 0)
+            #expect(throws: SimOptionsError.self) { try SimOptions.parse("sim:timescale=-1") }
+            #expect(throws: SimOptionsError.self) { try SimOptions.parse("sim:timescale=fast") }
         }
     }
 }
