@@ -15,9 +15,11 @@ import Transport
 /// that is image. The header, CBOR keys and `off` are the SMP/CBOR overhead it counts; the ATT and
 /// L2CAP headers are already inside `writeCommandCeiling`. A short write (a chunk's last) is
 /// charged at the rate of a stream of such writes, exact to within how fragments share connection
-/// events. The device's replies share the radio too, but an upload reply (≈ 20 bytes, one per
-/// chunk) rides in a slot the central opens anyway and fits the slack every profile leaves at the
-/// end of an event, so the model charges them nothing.
+/// events. The device's replies (one ≈ 19-byte notification per chunk) are left out, as
+/// `writeCommandCeiling` leaves them out: each rides in a slot the central opens anyway but makes it
+/// longer, which costs a slot only in an event with too little spare time (1M/30 ms: two replies in
+/// one event; docs/performance.md has the numbers). The ceiling is therefore the write-only figure,
+/// slightly above what the radio can carry with its replies.
 struct RadioCeiling {
     let profile: LinkProfile
     private var secondsPerWrite: [Int: Double] = [:]
