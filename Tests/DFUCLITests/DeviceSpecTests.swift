@@ -126,20 +126,18 @@ import Testing
 
     @Test func deviceGroupsDeclareDistinctNamesAlongsideCommonOptions() throws {
         let names = try ArgumentCollector.definitions(of: DeviceCommand.self).compactMap(\.longName)
-        #expect(names == ["device", "adapter", "timeout", "full-addresses", "json", "verbose"])
+        #expect(names == ["device", "adapter", "full-addresses", "json", "verbose"])
     }
 
     @Test func deviceOptionsParseAndValidate() throws {
-        let command = try parse(["--device", "aa:bb:cc:dd:ee:ff", "--adapter", "hci1", "--timeout=2.5", "--json"])
+        let command = try parse(["--device", "aa:bb:cc:dd:ee:ff", "--adapter", "hci1", "--json"])
         #expect(try command.target.spec == .address(BluetoothAddress(parsing: "AA:BB:CC:DD:EE:FF")))
         #expect(command.target.bluetooth.adapter == "hci1")
-        #expect(command.target.bluetooth.timeoutDuration == .milliseconds(2500))
         #expect(command.target.displayName == "…:EE:FF")
         #expect(command.common.json)
 
         let defaults = try parse(["--device", "sim", "--full-addresses"])
         #expect(defaults.target.bluetooth.adapter == nil)
-        #expect(defaults.target.bluetooth.timeout == 20)
         #expect(try parse(["--device", "C0:FF:EE:00:00:01", "--full-addresses"]).target.displayName == "C0:FF:EE:00:00:01")
     }
 
@@ -148,10 +146,8 @@ import Testing
         (["--device", "udp:1.2.3.4:0"], "invalid --device 'udp:1.2.3.4:0': port '0'"),
         (["--device", "sim", "--adapter", "bluetooth0"], "invalid --adapter 'bluetooth0': expected a BlueZ adapter name such as hci0"),
         (["--device", "sim", "--adapter", "hci"], "invalid --adapter 'hci'"),
-        (["--device", "sim", "--timeout", "0"], "--timeout must be more than 0 and at most 3600 seconds"),
-        (["--device", "sim", "--timeout", "-1"], "--timeout must be more than 0"),
-        (["--device", "sim", "--timeout", "86400"], "--timeout must be more than 0 and at most 3600 seconds"),
-        (["--device", "sim", "--timeout", "soon"], "invalid value 'soon' for --timeout: expected a number"),
+        // Waits are each command's, named after what they wait for (flash --connect-timeout).
+        (["--device", "sim", "--timeout", "5"], "unknown option '--timeout'"),
     ])
     func badDeviceOptionsAreUsageErrors(words: [String], message: String) {
         #expect {

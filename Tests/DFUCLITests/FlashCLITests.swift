@@ -108,6 +108,10 @@ import Glibc
         (["--device", "sim", "--mode", "fast"], "test-confirm, confirm-only, test-only, upload-only"),
         (["--device", "sim", "--min-battery", "120"], "--min-battery must be a percentage"),
         (["--device", "sim", "--chunk-timeout", "0"], "--chunk-timeout must be more than 0"),
+        (["--device", "sim", "--connect-timeout", "86400"], "--connect-timeout must be more than 0 and at most 3600 seconds"),
+        (["--device", "sim", "--connect-timeout", "soon"], "invalid value 'soon' for --connect-timeout: expected a number"),
+        // One name per wait, after what it waits for: no catch-all --timeout.
+        (["--device", "sim", "--timeout", "5"], "unknown option '--timeout'"),
         (["--device", "sim", "--adapter", "hci0"], "--adapter selects a Bluetooth adapter"),
         ([], "missing option --device"),
     ] as [([String], String)])

@@ -22,12 +22,46 @@ import Testing
         #expect(try DFURun.run(["help"]).stdout == DFURun.run(["--help"]).stdout)
     }
 
-    /// A snapshot: help is generated from the declarations, so a change here is a change of the CLI.
+    // Snapshots: help is generated from the declarations, so a change here is a change of the CLI.
+
+    @Test func rootHelpMatchesSnapshot() throws {
+        let run = try DFURun.run(["--help"])
+        #expect(run.exitCode == 0)
+        // The version changes on its own; versionPrintsNameAndSemanticVersion checks it.
+        #expect(run.stdout.replacing(/dfu \d+\.\d+\.\d+\./, with: "dfu X.Y.Z.", maxReplacements: 1) == """
+            OVERVIEW: Update the firmware of MCUboot devices over SMP (MCUmgr). dfu X.Y.Z.
+
+            USAGE: dfu <command> [options]
+
+            COMMANDS:
+              verify       Check a signed MCUboot image offline: format, hash, signature.
+              flash        Update a device's firmware with a signed MCUboot image over SMP.
+              sim          Serve the virtual device over SMP/UDP for other tools to update.
+              help         Show help for dfu or for one command.
+
+            OPTIONS:
+              -h, --help   Show this help.
+              --version    Print the version of dfu.
+
+            Devices today: the built-in virtual device (--device sim) and SMP servers over
+            UDP (--device udp:HOST:PORT). Bluetooth LE devices through BlueZ are not
+            supported yet.
+
+            Examples:
+              dfu verify app.signed.bin --key signing-pub.pem
+              dfu flash app.signed.bin --device sim --key signing-pub.pem
+              dfu sim --serve udp:127.0.0.1:1337
+
+            See 'dfu help <command>' or 'dfu <command> --help' for a command's options.
+
+            """)
+    }
+
     @Test func verifyHelpMatchesSnapshot() throws {
         let run = try DFURun.run(["verify", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: Check a signed MCUboot image offline: format, hash, signature, key hash.
+            OVERVIEW: Check a signed MCUboot image offline: format, hash, signature.
 
             USAGE: dfu verify <IMAGE> [--key <PUB.pem>] [--json] [--verbose]
 
@@ -36,18 +70,205 @@ import Testing
 
             OPTIONS:
               --key <PUB.pem>         Public key (PEM) the image should be signed with.
-              --json                  Print the result as one JSON object on one line of
-                                      stdout instead of text.
+              --json                  Print the result as one JSON object on stdout instead
+                                      of text.
               -v, --verbose           Log each step on stderr (never key material or image
                                       bytes).
               -h, --help              Show this help.
 
-            Without --key, dfu checks the structure and the SHA-256 only and says the
-            signature was not checked. Exit status: 0 when everything checked passed, 3 when
-            the image is invalid, the key cannot be used or a file cannot be read, 2 for a
-            usage error.
+            Checks that the image is well-formed (header, TLV areas, every size inside the
+            file), that its SHA-256 matches its SHA256 TLV, and with --key that its
+            signature (ECDSA P-256, Ed25519, RSA-2048 or RSA-3072 PSS) verifies with that
+            key and its KEYHASH TLV names it. Without --key the signature is not checked,
+            and dfu says so.
+
+            Examples:
+              dfu verify app.signed.bin --key signing-pub.pem
+              dfu verify app.signed.bin --key signing-pub.pem --json
+
+            Exit status:
+              0    everything that was checked passed
+              1    internal error (a bug in dfu)
+              2    usage error
+              3    the image is invalid, the key cannot be used, or a file cannot be read
+              130  interrupted by SIGINT or SIGTERM
 
             """)
+    }
+
+    @Test func flashHelpMatchesSnapshot() throws {
+        let run = try DFURun.run(["flash", "--help"])
+        #expect(run.exitCode == 0)
+        #expect(run.stdout == """
+            OVERVIEW: Update a device's firmware with a signed MCUboot image over SMP.
+
+            USAGE: dfu flash <IMAGE> --device <DEVICE> [options]
+
+            ARGUMENTS:
+              <IMAGE>                 The signed image to flash, as written by 'imgtool
+                                      sign'.
+
+            OPTIONS:
+              --key <PUB.pem>         Public key (PEM) the image must be signed with;
+                                      without it the signature is not checked.
+              --mode <MODE>           What follows the upload: test-confirm, confirm-only,
+                                      test-only or upload-only. (default: test-confirm)
+              --min-battery <PERCENT>
+                                      Refuse when the device's battery is below this level.
+                                      (default: 30)
+              --allow-downgrade       Allow an image whose version is not newer than the
+                                      running one.
+              --allow-host-battery    Allow the update while this computer runs on battery.
+              --json                  Print one JSON object per line on stdout (NDJSON):
+                                      each event, then a result line; nothing on stderr.
+                                      Fields: docs/json-events.md.
+              -v, --verbose           Log each step on stderr (never key material or image
+                                      bytes).
+              -h, --help              Show this help.
+
+            DEVICE OPTIONS:
+              --device <DEVICE>       The device: sim[:KEY=VALUE,…] (the built-in virtual
+                                      device) or udp:HOST:PORT (an SMP server over UDP). A
+                                      Bluetooth address or name:NAME is refused until BlueZ
+                                      is supported.
+              --adapter <hciN>        BlueZ adapter, e.g. hci0, for Bluetooth devices (not
+                                      supported yet).
+              --full-addresses        Show Bluetooth addresses in full instead of shortened
+                                      (…:EE:FF).
+
+            TIMEOUT OPTIONS:
+              --connect-timeout <SECONDS>
+                                      Seconds to connect, and to reconnect after a lost
+                                      link. (default: 20.0)
+              --reboot-timeout <SECONDS>
+                                      Seconds from the reset until the device answers again
+                                      (MCUboot swaps meanwhile). (default: 60.0)
+              --chunk-timeout <SECONDS>
+                                      Seconds to wait for the device to acknowledge one
+                                      upload chunk. (default: 5.0)
+              --first-chunk-timeout <SECONDS>
+                                      Seconds to wait for the first chunk's answer (the
+                                      device erases its slot first). (default: 40.0)
+
+            Checks the image (and with --key its signature), connects, reads the device's
+            images, battery and slot size, and refuses before the first byte when a
+            precondition fails. Then it uploads with the device's window (a lost link is
+            reconnected and the upload resumes from the device's offset) and activates as
+            --mode says: test-confirm marks the image for test, resets, reconnects, checks
+            that slot 0 runs it and confirms it; confirm-only makes it permanent before the
+            reset; test-only leaves it unconfirmed (the device reverts on its next reset);
+            upload-only stops after the upload. An interrupted run resumes when run again.
+
+            Devices: sim[:KEY=VALUE,…] is the built-in virtual device, in real time (keys
+            such as version=1.0.0, battery=15, fault=disconnect@40%: README, "The virtual
+            device"); udp:HOST:PORT is any SMP server over UDP, such as 'dfu sim --serve' or
+            a Zephyr board with the UDP transport.
+
+            Examples:
+              dfu flash app.signed.bin --device sim --key signing-pub.pem
+              dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
+              dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+
+            Exit status:
+              0    the device runs the new image (upload-only: the device holds it)
+              1    internal error (a bug in dfu)
+              2    usage error
+              3    the image or the key cannot be used (format, hash, signature)
+              4    a precondition failed (battery, version, slot, host power): nothing sent
+              5    the device cannot be reached
+              6    transfer interrupted: run the same command again to resume
+              7    the device rejected the update or broke the protocol
+              8    the device does not run the new image after the reboot (rolled back)
+              130  interrupted by SIGINT or SIGTERM
+
+            """)
+    }
+
+    @Test func simHelpMatchesSnapshot() throws {
+        let run = try DFURun.run(["sim", "--help"])
+        #expect(run.exitCode == 0)
+        #expect(run.stdout == """
+            OVERVIEW: Serve the virtual device over SMP/UDP for other tools to update.
+
+            USAGE: dfu sim --serve <udp:HOST:PORT> [options]
+
+            OPTIONS:
+              --serve <udp:HOST:PORT>
+                                      Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337;
+                                      port 0 picks a free port. (BLE comes with BlueZ
+                                      serving.)
+              -v, --verbose           Also log every datagram in and out, and requests the
+                                      device dropped, on stderr.
+              -h, --help              Show this help.
+
+            VIRTUAL DEVICE OPTIONS (the sim:KEY=VALUE keys as flags):
+              --protocol <smp>        Update protocol; smp is the only one so far. (default:
+                                      smp)
+              --version <M.m.r[+b]>   Version the device runs at start. (default: 1.0.0)
+              --battery <PERCENT>     Battery level, 0-100. (default: 80)
+              --key <PUB.pem>         The bootloader's public key: an image signed with
+                                      another key is refused at boot. (default: the sample
+                                      test key)
+              --id <ID>               Device identity, as an address would be. (default:
+                                      derived from the other options)
+              --mtu <BYTES>           ATT MTU, 23-517. BLE only: over UDP it only changes
+                                      the derived identity. (default: 498)
+              --phy <1M|2M>           Radio PHY. BLE only, as --mtu. (default: 2M)
+              --interval <MS>         Connection interval, 7.5-4000 ms in steps of 1.25. BLE
+                                      only, as --mtu. (default: 7.5)
+              --buf-size <BYTES>      MCUmgr buffer size, 64-65535; a longer datagram is cut
+                                      to it and answered rc 9. (default: 2475)
+              --buf-count <N>         MCUmgr buffer count, 2-64 (window = count - 1).
+                                      (default: 4)
+              --slot-size <SIZE>      Slot size: bytes, 0x hex or K/M, whole 4 KiB pages,
+                                      64K-16M. (default: 0x60000)
+              --reassembly <on|off>   Whether packets may span BLE writes. BLE only: UDP is
+                                      one packet per datagram. (default: on)
+              --seed <N>              Seed for @random fault points. (default: 0)
+              --fault <FAULT>         A fault to inject: disconnect@40%, reboot@60%,
+                                      stall@N, corrupt@N, duplicate@N or delay@N:1500ms; N a
+                                      share of the image, a byte count or 'random'. '+'
+                                      joins several in one value. (can be repeated)
+
+            The device is the one '--device sim:KEY=VALUE,…' builds (a Zephyr application
+            with MCUmgr on MCUboot, two slots), serving one SMP packet per datagram as
+            Zephyr's UDP transport does. Its slots, upload session and boots last as long as
+            the server, so several clients can talk to it in turn. When ready it prints 'dfu
+            sim: serving SMP over UDP on HOST:PORT (device ID, version V)', with the port
+            the system chose for port 0, then one line per upload, reset, boot and injected
+            fault (--verbose adds every datagram on stderr). smpclient and smpmgr always use
+            port 1337: run several servers on 127.0.0.2, 127.0.0.3, …
+
+            Examples:
+              dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0 --battery 60
+              dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
+              dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
+
+            Exit status:
+              0    stopped by SIGINT or SIGTERM (for a server, the normal end)
+              1    the server stopped by itself (a socket error)
+              2    usage error, including an address that cannot be bound
+
+            """)
+    }
+
+    /// Help is read in 80-column terminals: no line of any help is wider.
+    @Test(arguments: [["--help"], ["verify", "--help"], ["flash", "--help"], ["sim", "--help"]])
+    func everyHelpLineFitsEightyColumns(arguments: [String]) throws {
+        let run = try DFURun.run(arguments)
+        for line in run.stdoutLines {
+            #expect(line.count <= 80, "\(arguments): \(line.count) columns: \(line)")
+        }
+    }
+
+    /// `--json` is one flag with the same name everywhere, but what it prints differs: its help
+    /// says which, per command.
+    @Test func jsonHelpSaysWhatEachCommandPrints() throws {
+        let verify = try DFURun.run(["verify", "--help"]).stdout
+        let flash = try DFURun.run(["flash", "--help"]).stdout
+        #expect(verify.contains("--json                  Print the result as one JSON object on stdout"))
+        #expect(flash.contains("--json                  Print one JSON object per line on stdout (NDJSON)"))
+        #expect(!flash.contains("Print the result as one JSON object"))
     }
 
     @Test func versionPrintsNameAndSemanticVersion() throws {

@@ -38,6 +38,24 @@ import Testing
         #expect(ended.stderr.contains("→ 127.0.0.1:"))
     }
 
+    /// `--fault` can be repeated: both faults reach the device (its options, logged with --verbose)
+    /// and both fire during an upload from `dfu flash`, which still completes.
+    @Test func repeatedFaultFlagsReachTheDeviceAsTwoFaults() throws {
+        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0", "--fault", "disconnect@40%",
+                                        "--fault", "reboot@60%", "--verbose"])
+        let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
+        let flash = try DFURun.run(["flash", "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin",
+                                    "--device", "udp:127.0.0.1:\(ready.port)", "--mode", "upload-only",
+                                    "--chunk-timeout", "2"], timeout: 60)
+        let ended = sim.stop()
+        #expect(flash.exitCode == 0, "\(flash.output)")
+        #expect(ended.exitCode == 0)
+        #expect(ended.stderr.contains(",fault=disconnect@40%+reboot@60%\n"), "\(ended.stderr)")
+        #expect(ended.stdoutLines.contains("dfu sim: fault injected: disconnect@40%"), "\(ended.stdoutLines)")
+        #expect(ended.stdoutLines.contains("dfu sim: fault injected: reboot@60%"), "\(ended.stdoutLines)")
+        #expect(ended.stdoutLines.contains { $0.hasPrefix("dfu sim: upload complete: 49816 bytes") })
+    }
+
     @Test func aSecondServerOnABusyAddressIsAUsageError() throws {
         let first = try SimServerProcess(["--serve", "udp:127.0.0.1:0"])
         let ready = try #require(first.ready())

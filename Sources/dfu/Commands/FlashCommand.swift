@@ -5,19 +5,36 @@ import DFUCore
 /// turns options into the engine's input and renders its events (terminal or `--json`).
 struct FlashCommand: ParsableCommand {
     static let name = "flash"
-    static let abstract = "Update a device's firmware with a signed MCUboot image over SMP (MCUmgr)."
+    static let abstract = "Update a device's firmware with a signed MCUboot image over SMP."
     static let discussion = """
-        Checks the image (and its signature with --key), connects, reads the device's images, \
-        battery and slot size, refuses before the first byte when a precondition fails, uploads with \
-        the device's window, then activates as --mode says: test-confirm (default) marks the image \
-        for test, resets, reconnects, checks that slot 0 runs it and confirms it; confirm-only makes \
-        it permanent before the reset; test-only leaves it unconfirmed (the device reverts on its \
-        next reset); upload-only stops after the upload. A lost link is reconnected and the upload \
-        resumes from the device's offset; an interrupted run resumes when run again. --device sim \
-        runs against the built-in virtual device in real time (see README, "dfu flash"). Exit \
-        status: 0 done, 2 usage, 3 image or key unusable, 4 precondition failed (nothing sent), 5 \
-        device unreachable, 6 transfer interrupted (run again to resume), 7 device rejected the \
-        update, 8 the device does not run the new image after the reboot.
+        Checks the image (and with --key its signature), connects, reads the device's images, \
+        battery and slot size, and refuses before the first byte when a precondition fails. Then it \
+        uploads with the device's window (a lost link is reconnected and the upload resumes from the \
+        device's offset) and activates as --mode says: test-confirm marks the image for test, resets, \
+        reconnects, checks that slot 0 runs it and confirms it; confirm-only makes it permanent before \
+        the reset; test-only leaves it unconfirmed (the device reverts on its next reset); \
+        upload-only stops after the upload. An interrupted run resumes when run again.
+
+        Devices: sim[:KEY=VALUE,…] is the built-in virtual device, in real time (keys such as \
+        version=1.0.0, battery=15, fault=disconnect@40%: README, "The virtual device"); udp:HOST:PORT \
+        is any SMP server over UDP, such as 'dfu sim --serve' or a Zephyr board with the UDP transport.
+
+        Examples:
+          dfu flash app.signed.bin --device sim --key signing-pub.pem
+          dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
+          dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+
+        Exit status:
+          0    the device runs the new image (upload-only: the device holds it)
+          1    internal error (a bug in dfu)
+          2    usage error
+          3    the image or the key cannot be used (format, hash, signature)
+          4    a precondition failed (battery, version, slot, host power): nothing sent
+          5    the device cannot be reached
+          6    transfer interrupted: run the same command again to resume
+          7    the device rejected the update or broke the protocol
+          8    the device does not run the new image after the reboot (rolled back)
+          130  interrupted by SIGINT or SIGTERM
         """
 
     @Argument(valueName: "IMAGE", help: "The signed image to flash, as written by 'imgtool sign'.")
@@ -38,9 +55,13 @@ struct FlashCommand: ParsableCommand {
     @Flag(help: "Allow the update while this computer runs on battery.")
     var allowHostBattery = false
 
+    var common = CommonOptions(json: .eventLines)
+
+    @OptionGroup(title: "DEVICE OPTIONS")
     var target = DeviceOptions()
+
+    @OptionGroup(title: "TIMEOUT OPTIONS")
     var timeouts = FlashTimeouts()
-    var common = CommonOptions()
 
     func validate() throws(UsageError) {
         if image.isEmpty { throw UsageError("IMAGE must not be empty") }
@@ -103,7 +124,7 @@ struct FlashCommand: ParsableCommand {
         options.minimumBattery = minBattery
         options.allowDowngrade = allowDowngrade
         options.allowHostOnBattery = allowHostBattery
-        options.deadlines = timeouts.deadlines(connectFallback: target.bluetooth.timeoutDuration)
+        options.deadlines = timeouts.deadlines
         let hostPower = flashTarget.checksHostPower ? HostPowerReader().read() : .unknown
         let engine = UpdateEngine(image: bytes, imageName: Self.fileName(image), key: publicKey, options: options,
                                   target: flashTarget.target, hostPower: hostPower, clock: flashTarget.clock)

@@ -1,8 +1,18 @@
 /// `dfu` itself: what it is and the subcommands it lists. Adding a command means adding its type here.
 enum RootCommand {
     static let name = "dfu"
-    static let abstract = "Update the firmware of Bluetooth LE devices through BlueZ (dfu \(DFUVersion.current))."
-    static let footer = "See 'dfu help <command>' or 'dfu <command> --help' for a command's arguments."
+    static let abstract = "Update the firmware of MCUboot devices over SMP (MCUmgr). dfu \(DFUVersion.current)."
+    static let footer = """
+        Devices today: the built-in virtual device (--device sim) and SMP servers over UDP \
+        (--device udp:HOST:PORT). Bluetooth LE devices through BlueZ are not supported yet.
+
+        Examples:
+          dfu verify app.signed.bin --key signing-pub.pem
+          dfu flash app.signed.bin --device sim --key signing-pub.pem
+          dfu sim --serve udp:127.0.0.1:1337
+
+        See 'dfu help <command>' or 'dfu <command> --help' for a command's options.
+        """
 
     static var subcommands: [any ParsableCommand.Type] {
         [VerifyCommand.self, FlashCommand.self, SimCommand.self]

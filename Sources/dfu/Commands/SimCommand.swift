@@ -9,11 +9,10 @@ import Transport
 
 /// `dfu sim --serve udp:HOST:PORT [device options]`: the virtual device (`--device sim`) as a
 /// long-running SMP-over-UDP server, so smpclient, smpmgr or another `dfu` can update it like a
-/// Zephyr device. The device options are the `sim:` keys as flags and go through `SimOptions.set`,
-/// so both spellings are validated by the same code.
+/// Zephyr device. The device options are the `sim:` keys as flags (`SimDeviceFlags`).
 struct SimCommand: ParsableCommand {
     static let name = "sim"
-    static let abstract = "Serve the virtual device over SMP/UDP until stopped, for other tools to update."
+    static let abstract = "Serve the virtual device over SMP/UDP for other tools to update."
     static let discussion = """
         The device is the one '--device sim:KEY=VALUE,…' builds (a Zephyr application with MCUmgr on \
         MCUboot, two slots), serving one SMP packet per datagram as Zephyr's UDP transport does. Its \
@@ -21,79 +20,38 @@ struct SimCommand: ParsableCommand {
         in turn. When ready it prints 'dfu sim: serving SMP over UDP on HOST:PORT (device ID, version \
         V)', with the port the system chose for port 0, then one line per upload, reset, boot and \
         injected fault (--verbose adds every datagram on stderr). smpclient and smpmgr always use port \
-        1337: run several servers on 127.0.0.2, 127.0.0.3, … SIGINT or SIGTERM stops the server and \
-        dfu exits 0. Exit status 2 for a usage error, including an address that cannot be bound.
+        1337: run several servers on 127.0.0.2, 127.0.0.3, …
+
+        Examples:
+          dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0 --battery 60
+          dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
+          dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
+
+        Exit status:
+          0    stopped by SIGINT or SIGTERM (for a server, the normal end)
+          1    the server stopped by itself (a socket error)
+          2    usage error, including an address that cannot be bound
         """
 
     @Option(valueName: "udp:HOST:PORT",
             help: "Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337; port 0 picks a free port. (BLE comes with BlueZ serving.)")
     var serve: String
 
-    @Option(name: "protocol", valueName: "smp", help: "Update protocol (sim:protocol=). Default smp, the only one so far.")
-    var simProtocol: String?
-
-    @Option(valueName: "M.m.r[+b]", help: "Version the device runs at start (sim:version=). Default 1.0.0.")
-    var version: String?
-
-    @Option(valueName: "PERCENT", help: "Battery level, 0-100 (sim:battery=). Default 80.")
-    var battery: String?
-
-    @Option(valueName: "PUB.pem", help: "Bootloader public key (sim:key=). Default the sample test key.")
-    var key: String?
-
-    @Option(valueName: "ID", help: "Device identity (sim:id=). Default derived from the other options.")
-    var id: String?
-
-    @Option(valueName: "BYTES", help: "ATT MTU 23-517 (sim:mtu=). Default 498. BLE only: over UDP it only changes the derived identity.")
-    var mtu: String?
-
-    @Option(valueName: "1M|2M", help: "Radio PHY (sim:phy=). Default 2M. BLE only, as --mtu.")
-    var phy: String?
-
-    @Option(valueName: "MS", help: "Connection interval, 7.5-4000 ms in 1.25 steps (sim:interval=). Default 7.5. BLE only, as --mtu.")
-    var interval: String?
-
-    @Option(valueName: "BYTES", help: "MCUmgr buffer size, 64-65535 (sim:buf_size=). Default 2475. A longer datagram is cut to it and answered rc 9.")
-    var bufSize: String?
-
-    @Option(valueName: "N", help: "MCUmgr buffer count, 2-64 (sim:buf_count=). Default 4.")
-    var bufCount: String?
-
-    @Option(valueName: "SIZE", help: "Slot size: bytes, 0x hex or K/M, whole 4 KiB pages, 64K-16M (sim:slot_size=). Default 0x60000.")
-    var slotSize: String?
-
-    @Option(valueName: "on|off", help: "Packets may span BLE writes (sim:reassembly=). Default on. BLE only: UDP is one packet per datagram.")
-    var reassembly: String?
-
-    @Option(valueName: "N", help: "Seed for @random fault points (sim:seed=). Default 0.")
-    var seed: String?
-
-    @Option(valueName: "FAULT", help: "Faults to inject (sim:fault=): disconnect@40%, reboot@60%, stall@N, corrupt@N, duplicate@N, delay@N:1500ms; N a share, a byte count or 'random'. Join several with '+': a repeated --fault replaces the one before.")
-    var fault: String?
-
     @Flag(short: "v", help: "Also log every datagram in and out, and requests the device dropped, on stderr.")
     var verbose = false
 
-    /// Each flag and the `sim:` key it sets, in `SimOptions.knownKeys` order.
-    private var deviceFlags: [(flag: String, key: String, value: String?)] {
-        [
-            ("protocol", "protocol", simProtocol), ("version", "version", version), ("battery", "battery", battery),
-            ("key", "key", key), ("id", "id", id), ("mtu", "mtu", mtu), ("phy", "phy", phy),
-            ("interval", "interval", interval), ("buf-size", "buf_size", bufSize), ("buf-count", "buf_count", bufCount),
-            ("slot-size", "slot_size", slotSize), ("reassembly", "reassembly", reassembly), ("seed", "seed", seed),
-            ("fault", "fault", fault),
-        ]
-    }
+    @OptionGroup(title: "VIRTUAL DEVICE OPTIONS (the sim:KEY=VALUE keys as flags)")
+    var device = SimDeviceFlags()
 
     func validate() throws(UsageError) {
         _ = try address()
-        let options = try options()
+        let options = try device.options()
         // Building the device reads the key and checks the options fit together (the slot holds the
         // running image), so every option problem is a usage error before anything is bound.
         do throws(SimOptionsError) {
             _ = try options.makeDevice(framing: .datagram)
         } catch {
-            throw usageError(error)
+            throw device.usageError(error)
         }
     }
 
@@ -103,7 +61,7 @@ struct SimCommand: ParsableCommand {
         let options: SimOptions
         do throws(UsageError) {
             address = try self.address()
-            options = try self.options()
+            options = try device.options()
         } catch {
             throw .usage(error.message)
         }
@@ -121,7 +79,7 @@ struct SimCommand: ParsableCommand {
             }
         } catch {
             switch error {
-            case .options(let optionsError): throw .usage(usageError(optionsError).message)
+            case .options(let optionsError): throw .usage(device.usageError(optionsError).message)
             case .socket(let socketError): throw .usage("cannot serve on \(address): \(socketError)")
             }
         }
@@ -187,37 +145,6 @@ struct SimCommand: ParsableCommand {
             return try HostAndPort(parsing: String(serve.dropFirst(4)))
         } catch {
             throw UsageError("invalid --serve '\(serve)': \(error)")
-        }
-    }
-
-    /// The device options, each flag given through `SimOptions.set` exactly as a `sim:` key.
-    private func options() throws(UsageError) -> SimOptions {
-        var options = SimOptions()
-        for (_, key, value) in deviceFlags {
-            guard let value else { continue }
-            do throws(SimOptionsError) {
-                try options.set(key, to: value)
-            } catch {
-                throw usageError(error)
-            }
-        }
-        return options
-    }
-
-    /// A `SimOptionsError` in the words of flags rather than `sim:` keys.
-    private func usageError(_ error: SimOptionsError) -> UsageError {
-        func flag(_ key: String) -> String {
-            "--" + (deviceFlags.first { $0.key == key }?.flag ?? key.replacingOccurrences(of: "_", with: "-"))
-        }
-        switch error {
-        case .badValue(let key, let value, let expected):
-            return UsageError("invalid value '\(value)' for \(flag(key)): expected \(expected)")
-        case .keyUnusable(let path, let reason):
-            return UsageError("--key '\(path)' cannot be used: \(reason)")
-        case .inconsistent(let reason):
-            return UsageError("the device options do not fit together: \(reason)")
-        case .notASimDevice, .missingEquals, .unknownKey, .duplicateKey:
-            return UsageError(error.description)
         }
     }
 }

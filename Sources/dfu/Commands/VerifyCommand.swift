@@ -4,11 +4,23 @@ import DFUCore
 /// a device: format, version, sizes, the SHA-256 in its TLV, and with a key its signature and key hash.
 struct VerifyCommand: ParsableCommand {
     static let name = "verify"
-    static let abstract = "Check a signed MCUboot image offline: format, hash, signature, key hash."
+    static let abstract = "Check a signed MCUboot image offline: format, hash, signature."
     static let discussion = """
-        Without --key, dfu checks the structure and the SHA-256 only and says the signature was not \
-        checked. Exit status: 0 when everything checked passed, 3 when the image is invalid, the key \
-        cannot be used or a file cannot be read, 2 for a usage error.
+        Checks that the image is well-formed (header, TLV areas, every size inside the file), that \
+        its SHA-256 matches its SHA256 TLV, and with --key that its signature (ECDSA P-256, Ed25519, \
+        RSA-2048 or RSA-3072 PSS) verifies with that key and its KEYHASH TLV names it. Without \
+        --key the signature is not checked, and dfu says so.
+
+        Examples:
+          dfu verify app.signed.bin --key signing-pub.pem
+          dfu verify app.signed.bin --key signing-pub.pem --json
+
+        Exit status:
+          0    everything that was checked passed
+          1    internal error (a bug in dfu)
+          2    usage error
+          3    the image is invalid, the key cannot be used, or a file cannot be read
+          130  interrupted by SIGINT or SIGTERM
         """
 
     @Argument(valueName: "IMAGE", help: "The image to check, as written by 'imgtool sign'.")
@@ -17,7 +29,7 @@ struct VerifyCommand: ParsableCommand {
     @Option(valueName: "PUB.pem", help: "Public key (PEM) the image should be signed with.")
     var key: String?
 
-    var common = CommonOptions()
+    var common = CommonOptions(json: .result)
 
     func validate() throws(UsageError) {
         if image.isEmpty { throw UsageError("IMAGE must not be empty") }

@@ -8,7 +8,7 @@
 ///     }
 struct DeviceOptions: ParsableArguments {
     @Option(valueName: "DEVICE",
-            help: "The device: sim[:KEY=VALUE,…] (built-in virtual device), udp:HOST:PORT, a Bluetooth address AA:BB:CC:DD:EE:FF, or name:NAME.")
+            help: "The device: sim[:KEY=VALUE,…] (the built-in virtual device) or udp:HOST:PORT (an SMP server over UDP). A Bluetooth address or name:NAME is refused until BlueZ is supported.")
     var device: String
 
     var bluetooth = BluetoothOptions()

@@ -2,10 +2,12 @@ import DFUCore
 
 /// The waits of `dfu flash` a user may need to lengthen: a slow or busy radio (connect), a device
 /// that erases or swaps slowly (first chunk, reboot), a congested link (chunk). Defaults are
-/// `UpdateOptions.Deadlines`, which follow the reference clients (smp-mcuboot.md §3).
+/// `UpdateOptions.Deadlines`, which follow the reference clients (smp-mcuboot.md §3). Each is named
+/// after what it waits for, as the engine's messages name them ("allow more time with
+/// --connect-timeout"); there is no catch-all `--timeout`.
 struct FlashTimeouts: ParsableArguments {
-    @Option(valueName: "SECONDS", help: "Seconds to connect, and to reconnect after a lost link (default: --timeout).")
-    var connectTimeout: Double?
+    @Option(valueName: "SECONDS", help: "Seconds to connect, and to reconnect after a lost link.")
+    var connectTimeout = Self.seconds(UpdateOptions.Deadlines().connect)
 
     @Option(valueName: "SECONDS", help: "Seconds from the reset until the device answers again (MCUboot swaps meanwhile).")
     var rebootTimeout = Self.seconds(UpdateOptions.Deadlines().reboot)
@@ -16,24 +18,26 @@ struct FlashTimeouts: ParsableArguments {
     @Option(valueName: "SECONDS", help: "Seconds to wait for the first chunk's answer (the device erases its slot first).")
     var firstChunkTimeout = Self.seconds(UpdateOptions.Deadlines().firstChunk)
 
+    /// The longest wait that is still a timeout and not a typo (an hour).
+    static let maximum = 3600.0
+
     init() {}
 
     /// Called from the command's `validate()`.
     func validate() throws(UsageError) {
-        let named: [(String, Double?)] = [("--connect-timeout", connectTimeout), ("--reboot-timeout", rebootTimeout),
+        let named: [(String, Double)] = [("--connect-timeout", connectTimeout), ("--reboot-timeout", rebootTimeout),
                                           ("--chunk-timeout", chunkTimeout), ("--first-chunk-timeout", firstChunkTimeout)]
         for (name, value) in named {
-            guard let value else { continue }
-            guard value > 0, value <= BluetoothOptions.maximumTimeout else {
-                throw UsageError("\(name) must be more than 0 and at most \(Int(BluetoothOptions.maximumTimeout)) seconds")
+            guard value > 0, value <= Self.maximum else {
+                throw UsageError("\(name) must be more than 0 and at most \(Int(Self.maximum)) seconds")
             }
         }
     }
 
-    /// The engine's deadlines from these options; `connect` is `--connect-timeout`, else `fallback`.
-    func deadlines(connectFallback fallback: Duration) -> UpdateOptions.Deadlines {
+    /// The engine's deadlines from these options. Valid after `validate()`.
+    var deadlines: UpdateOptions.Deadlines {
         var deadlines = UpdateOptions.Deadlines()
-        deadlines.connect = connectTimeout.map(Self.duration) ?? fallback
+        deadlines.connect = Self.duration(connectTimeout)
         deadlines.reboot = Self.duration(rebootTimeout)
         deadlines.chunk = Self.duration(chunkTimeout)
         deadlines.firstChunk = Self.duration(firstChunkTimeout)
@@ -43,7 +47,7 @@ struct FlashTimeouts: ParsableArguments {
     }
 
     private static func duration(_ seconds: Double) -> Duration {
-        .milliseconds(Int((min(max(seconds, 0), BluetoothOptions.maximumTimeout) * 1000).rounded()))
+        .milliseconds(Int((min(max(seconds, 0), Self.maximum) * 1000).rounded()))
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -1,6 +1,7 @@
 /// Reads the declarations of a `ParsableArguments` type: builds it with `init()` and walks its
 /// stored properties (a wrapper's storage is labelled `_name`), descending into nested groups such
-/// as `CommonOptions`. Declaration order is help order and positional order.
+/// as `CommonOptions` (plain or `@OptionGroup`, whose title becomes each member's help section).
+/// Declaration order is help order and positional order.
 enum ArgumentCollector {
     /// A command type whose declarations cannot work. This is a bug in dfu, found by any `--help`.
     struct DeclarationError: Error, Sendable, CustomStringConvertible {
@@ -10,24 +11,30 @@ enum ArgumentCollector {
     static func definitions<Arguments: ParsableArguments>(
         of type: Arguments.Type
     ) throws(DeclarationError) -> [ArgumentDefinition] {
-        let definitions = try collect(Arguments(), path: [])
+        let definitions = try collect(Arguments(), path: [], section: nil)
         try checkNamesAreUnique(definitions, in: "\(type)")
         return definitions
     }
 
-    private static func collect(_ arguments: any ParsableArguments,
-                                path: [String]) throws(DeclarationError) -> [ArgumentDefinition] {
+    private static func collect(_ arguments: any ParsableArguments, path: [String],
+                                section: String?) throws(DeclarationError) -> [ArgumentDefinition] {
         var definitions: [ArgumentDefinition] = []
         for child in Mirror(reflecting: arguments).children {
             guard let label = child.label else { continue }
+            let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
             if let declaring = child.value as? any ArgumentDeclaring {
-                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
-                guard let definition = declaring.definition(path: path + [name]) else {
+                guard var definition = declaring.definition(path: path + [name]) else {
                     throw DeclarationError(description: "\(label) holds a parsed value, not a declaration")
                 }
+                definition.section = section
                 definitions.append(definition)
+            } else if let titled = child.value as? any GroupDeclaring {
+                guard let title = titled.title else {
+                    throw DeclarationError(description: "\(label) holds a parsed group, not a declaration")
+                }
+                definitions += try collect(titled.declaredGroup, path: path + [name], section: title)
             } else if let group = child.value as? any ParsableArguments {
-                definitions += try collect(group, path: path + [label])
+                definitions += try collect(group, path: path + [label], section: section)
             } else {
                 throw DeclarationError(
                     description: "stored property \(label) is neither @Option, @Flag, @Argument nor a group")

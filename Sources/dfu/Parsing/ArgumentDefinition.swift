@@ -29,9 +29,19 @@ struct ArgumentDefinition: Sendable {
     var convert: @Sendable (String) -> (any Sendable)?
     /// Completes "expected …" when `convert` refuses a value.
     var expectedValue: String
+    /// Set for an option whose property is an array (`var fault: [String] = []`): every occurrence
+    /// adds one value (each through `convert`), and this builds the property's array from them, in
+    /// the order given. nil for an argument that holds one value.
+    var collect: (@Sendable ([any Sendable]) -> any Sendable)? = nil
+    /// The help section it is listed in: the title of the `@OptionGroup` that declares it; nil for
+    /// the command's own arguments and untitled groups ("OPTIONS").
+    var section: String? = nil
 
     /// Where the parsed value is stored and looked up.
     var key: String { path.joined(separator: ".") }
+
+    /// Whether the option may be given several times, each adding a value.
+    var isRepeatable: Bool { collect != nil }
 
     var isRequired: Bool {
         if case .required = defaultValue { return true } else { return false }

@@ -3,7 +3,9 @@
 /// - `--name value` and `--name=value`; a flag takes no value.
 /// - `-x` for a declared short name (`-x value` for an option).
 /// - `--` ends options: everything after it is positional, even if it starts with `-`.
-/// - A lone `-` is positional. An option given twice keeps the last value.
+/// - A lone `-` is positional.
+/// - A repeatable option (its property is an array) collects every occurrence, in order; given at
+///   least once, its values replace the default. Any other option given twice keeps the last value.
 /// - An option's value cannot be a following `--word`: write `--key=--odd-name` for that.
 ///
 /// Every problem is a `UsageError` naming the argument; nothing here prints or exits.
@@ -25,6 +27,8 @@ struct CommandLineParser {
             if case .value(let value, _) = definition.defaultValue { values[definition.key] = value }
         }
         var given: Set<String> = []
+        // Values of the repeatable options so far, by key.
+        var collected: [String: [any Sendable]] = [:]
         let positionals = definitions.filter { if case .positional = $0.kind { true } else { false } }
         var nextPositional = 0
         var optionsEnded = false
@@ -55,7 +59,12 @@ struct CommandLineParser {
                     } else {
                         throw UsageError("\(definition.displayName) needs a value <\(valueName)>")
                     }
-                    values[definition.key] = try convert(text, for: definition)
+                    let value = try convert(text, for: definition)
+                    if definition.isRepeatable {
+                        collected[definition.key, default: []].append(value)
+                    } else {
+                        values[definition.key] = value
+                    }
                 case .positional:
                     throw UsageError("\(word) is not an option")
                 }
@@ -71,6 +80,11 @@ struct CommandLineParser {
             given.insert(definition.key)
         }
 
+        for definition in definitions {
+            if let collect = definition.collect, let occurrences = collected[definition.key] {
+                values[definition.key] = collect(occurrences)
+            }
+        }
         for definition in definitions where definition.isRequired && !given.contains(definition.key) {
             switch definition.kind {
             case .positional: throw UsageError("missing argument \(definition.displayName)")

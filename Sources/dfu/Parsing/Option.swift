@@ -4,8 +4,12 @@
 ///     var key: String?
 ///     @Option(help: "Seconds to wait for the device.")
 ///     var timeout = 30.0
+///     @Option(valueName: "FAULT", help: "A fault to inject.")
+///     var fault: [String] = []
 ///
-/// Without a default and not optional, the option is required.
+/// Without a default and not optional, the option is required. An array collects every occurrence
+/// (`--fault a --fault b` is `["a", "b"]`; help says it can be repeated); any other option given
+/// twice keeps the last value.
 @propertyWrapper
 struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
     private struct Declaration: Sendable {
@@ -15,8 +19,11 @@ struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
         var help: String
         var requirement: Requirement<Value>
         var shownDefault: String?
-        var convert: @Sendable (String) -> Value?
+        /// One occurrence's text to its value: the property's value, or one element of an array.
+        var convert: @Sendable (String) -> (any Sendable)?
         var expectedValue: String
+        /// Only for an array: builds it from the values of every occurrence.
+        var collect: (@Sendable ([any Sendable]) -> any Sendable)?
     }
 
     private enum State: Sendable {
@@ -37,6 +44,10 @@ struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
         }
     }
 
+    private init(declaration: Declaration) {
+        state = .declared(declaration)
+    }
+
     init(from decoder: any Decoder) throws {
         state = .parsed(try ArgumentValueDecoder.value(Value.self, from: decoder))
     }
@@ -49,11 +60,11 @@ struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
         case .required: defaultValue = .required
         case .defaulted(let value): defaultValue = .value(value, shown: declaration.shownDefault)
         }
-        let convert = declaration.convert
         return ArgumentDefinition(
             path: path, kind: .option(valueName: declaration.valueName ?? name), longName: name,
             shortName: declaration.short, help: declaration.help, defaultValue: defaultValue,
-            convert: { convert($0) }, expectedValue: declaration.expectedValue)
+            convert: declaration.convert, expectedValue: declaration.expectedValue,
+            collect: declaration.collect)
     }
 }
 
@@ -61,17 +72,18 @@ extension Option where Value: ExpressibleByArgument {
     /// An option with a default: `@Option(help: "…") var timeout = 30.0`.
     init(wrappedValue: Value, name: String? = nil, short: Character? = nil, valueName: String? = nil,
          help: String) {
-        state = .declared(Declaration(
+        self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help,
             requirement: .defaulted(wrappedValue), shownDefault: wrappedValue.helpDescription,
-            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue))
+            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue, collect: nil))
     }
 
     /// A required option: `@Option(help: "…") var device: String`.
     init(name: String? = nil, short: Character? = nil, valueName: String? = nil, help: String) {
-        state = .declared(Declaration(
+        self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help, requirement: .required,
-            shownDefault: nil, convert: { Value(argument: $0) }, expectedValue: Value.expectedValue))
+            shownDefault: nil, convert: { Value(argument: $0) }, expectedValue: Value.expectedValue,
+            collect: nil))
     }
 }
 
@@ -80,9 +92,24 @@ extension Option {
     init<Wrapped: ExpressibleByArgument>(name: String? = nil, short: Character? = nil,
                                          valueName: String? = nil, help: String)
     where Value == Wrapped? {
-        state = .declared(Declaration(
+        self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help,
             requirement: .defaulted(nil), shownDefault: nil,
-            convert: { Wrapped(argument: $0).map { .some($0) } }, expectedValue: Wrapped.expectedValue))
+            convert: { Wrapped(argument: $0) }, expectedValue: Wrapped.expectedValue, collect: nil))
+    }
+
+    /// A repeatable option: `@Option(help: "…") var fault: [String] = []` holds the value of every
+    /// `--fault`, in the order given; when none is given, the default.
+    init<Element: ExpressibleByArgument>(wrappedValue: [Element] = [], name: String? = nil,
+                                         short: Character? = nil, valueName: String? = nil,
+                                         help: String)
+    where Value == [Element] {
+        self.init(declaration: Declaration(
+            name: name, short: short, valueName: valueName, help: help,
+            requirement: .defaulted(wrappedValue),
+            shownDefault: wrappedValue.isEmpty ? nil : wrappedValue.map(\.helpDescription).joined(separator: " "),
+            convert: { Element(argument: $0) }, expectedValue: Element.expectedValue,
+            // Every value came from `convert`, so each is an `Element`.
+            collect: { values in values.compactMap { $0 as? Element } }))
     }
 }

@@ -16,7 +16,9 @@ protocol ParsableCommand: ParsableArguments {
     static var name: String { get }
     /// One line for the command list and the help overview.
     static var abstract: String { get }
-    /// Paragraphs printed at the end of the command's help.
+    /// Paragraphs printed at the end of the command's help, separated by blank lines and wrapped to
+    /// 80 columns, except a paragraph with an indented line (examples, exit statuses), which keeps
+    /// its lines as written.
     static var discussion: String { get }
 
     func validate() throws(UsageError)

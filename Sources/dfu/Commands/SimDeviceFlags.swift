@@ -1,0 +1,101 @@
+import DeviceSim
+
+/// The virtual device's options as `dfu sim` flags: each is the `sim:` key of `--device sim:…`
+/// with the same name (`--buf-size` for `buf_size`), and each goes through `SimOptions.set`, so both
+/// spellings are checked by the same code. Values stay text here; `SimOptions` parses them.
+struct SimDeviceFlags: ParsableArguments {
+    @Option(name: "protocol", valueName: "smp", help: "Update protocol; smp is the only one so far. (default: smp)")
+    var simProtocol: String?
+
+    @Option(valueName: "M.m.r[+b]", help: "Version the device runs at start. (default: 1.0.0)")
+    var version: String?
+
+    @Option(valueName: "PERCENT", help: "Battery level, 0-100. (default: 80)")
+    var battery: String?
+
+    @Option(valueName: "PUB.pem", help: "The bootloader's public key: an image signed with another key is refused at boot. (default: the sample test key)")
+    var key: String?
+
+    @Option(valueName: "ID", help: "Device identity, as an address would be. (default: derived from the other options)")
+    var id: String?
+
+    @Option(valueName: "BYTES", help: "ATT MTU, 23-517. BLE only: over UDP it only changes the derived identity. (default: 498)")
+    var mtu: String?
+
+    @Option(valueName: "1M|2M", help: "Radio PHY. BLE only, as --mtu. (default: 2M)")
+    var phy: String?
+
+    @Option(valueName: "MS", help: "Connection interval, 7.5-4000 ms in steps of 1.25. BLE only, as --mtu. (default: 7.5)")
+    var interval: String?
+
+    @Option(valueName: "BYTES", help: "MCUmgr buffer size, 64-65535; a longer datagram is cut to it and answered rc 9. (default: 2475)")
+    var bufSize: String?
+
+    @Option(valueName: "N", help: "MCUmgr buffer count, 2-64 (window = count - 1). (default: 4)")
+    var bufCount: String?
+
+    @Option(valueName: "SIZE", help: "Slot size: bytes, 0x hex or K/M, whole 4 KiB pages, 64K-16M. (default: 0x60000)")
+    var slotSize: String?
+
+    @Option(valueName: "on|off", help: "Whether packets may span BLE writes. BLE only: UDP is one packet per datagram. (default: on)")
+    var reassembly: String?
+
+    @Option(valueName: "N", help: "Seed for @random fault points. (default: 0)")
+    var seed: String?
+
+    @Option(valueName: "FAULT", help: "A fault to inject: disconnect@40%, reboot@60%, stall@N, corrupt@N, duplicate@N or delay@N:1500ms; N a share of the image, a byte count or 'random'. '+' joins several in one value.")
+    var fault: [String] = []
+
+    init() {}
+
+    /// Each flag, the `sim:` key it sets and its values (`--fault` may have several), in
+    /// `SimOptions.knownKeys` order.
+    private var flags: [(flag: String, key: String, values: [String])] {
+        [
+            ("protocol", "protocol", simProtocol.list), ("version", "version", version.list),
+            ("battery", "battery", battery.list), ("key", "key", key.list), ("id", "id", id.list),
+            ("mtu", "mtu", mtu.list), ("phy", "phy", phy.list), ("interval", "interval", interval.list),
+            ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
+            ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
+            ("seed", "seed", seed.list), ("fault", "fault", fault),
+        ]
+    }
+
+    /// The device options, each value given to `SimOptions.set` as a `sim:` key is; every `--fault`
+    /// adds its faults to those before it.
+    func options() throws(UsageError) -> SimOptions {
+        var options = SimOptions()
+        for (_, key, values) in flags {
+            for value in values {
+                do throws(SimOptionsError) {
+                    try options.set(key, to: value)
+                } catch {
+                    throw usageError(error)
+                }
+            }
+        }
+        return options
+    }
+
+    /// A `SimOptionsError` in the words of flags rather than `sim:` keys.
+    func usageError(_ error: SimOptionsError) -> UsageError {
+        func flag(_ key: String) -> String {
+            "--" + (flags.first { $0.key == key }?.flag ?? key.replacingOccurrences(of: "_", with: "-"))
+        }
+        switch error {
+        case .badValue(let key, let value, let expected):
+            return UsageError("invalid value '\(value)' for \(flag(key)): expected \(expected)")
+        case .keyUnusable(let path, let reason):
+            return UsageError("--key '\(path)' cannot be used: \(reason)")
+        case .inconsistent(let reason):
+            return UsageError("the device options do not fit together: \(reason)")
+        case .notASimDevice, .missingEquals, .unknownKey, .duplicateKey:
+            return UsageError(error.description)
+        }
+    }
+}
+
+private extension Optional<String> {
+    /// The value given, as a list of none or one.
+    var list: [String] { map { [$0] } ?? [] }
+}
