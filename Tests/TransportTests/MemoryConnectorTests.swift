@@ -47,6 +47,37 @@ import Transport
         await again.disconnect()
     }
 
+    /// The engine reconnects the moment a link drops. The device must have handled the old
+    /// connection's end before it is handed the new one, or it takes itself for disconnected while
+    /// the new link is up (and never answers on it).
+    @Test(arguments: [true, false])
+    func reconnectionWaitsUntilTheDeviceHandledTheDrop(droppedByDevice: Bool) async throws {
+        let clock = LinkClock.unpaced()
+        let connector = MemoryConnector(clock: clock)
+        let device = ConnectionLogPeripheral()
+        await connector.register(device, as: testPeer, profile: .fast2M)
+        var link = try await connector.connect(to: testPeer, deadline: Self.soon())
+        let rounds = 100
+        for _ in 0..<rounds {
+            let generation = link.parameters.generation
+            let reconnect = Task { try await connector.connect(to: testPeer, deadline: Self.soon()) }
+            if droppedByDevice {
+                try await #require(await device.session(generation)).disconnect()
+            } else {
+                await link.disconnect()
+            }
+            link = try await reconnect.value
+        }
+        var expected: [ConnectionLogPeripheral.Entry] = []
+        for generation in 1...UInt64(rounds) { expected += [.connected(LinkGeneration(generation)), .disconnected] }
+        expected.append(.connected(LinkGeneration(UInt64(rounds) + 1)))
+        let log = await device.log
+        let firstDifference = log.indices.first { $0 >= expected.count || log[$0] != expected[$0] }
+        #expect(firstDifference == nil && log.count == expected.count,
+                "from entry \(firstDifference ?? log.count) on, the device saw \(log.dropFirst(firstDifference ?? log.count).prefix(4))")
+        await link.disconnect()
+    }
+
     @Test func timesOutWhileDeviceIsNotAdvertising() async throws {
         let clock = LinkClock.unpaced()
         let connector = MemoryConnector(clock: clock)

@@ -1,8 +1,10 @@
 /// The in-process `Connector`: a registry of memory peripherals, the "air" they advertise in.
 ///
-/// A registered peripheral is connectable while it advertises and has no open connection (one
-/// central at a time, as an SMP target allows). To model a reboot the device stops advertising,
-/// drops its session, and advertises again when "booted":
+/// A registered peripheral is connectable while it advertises and has no connection (one central
+/// at a time, as an SMP target allows). A dropped connection counts until the peripheral's
+/// `handleDisconnect` for it has returned: a device handles its disconnection before it can be
+/// connected again, so a central that reconnects at once never overtakes it. To model a reboot
+/// the device stops advertising, drops its session, and advertises again when "booted":
 ///
 ///     await connector.setAdvertising(false, for: id)
 ///     await session.disconnect()

@@ -42,8 +42,9 @@ public final class MemoryLink: Link {
         let (hostEvents, centralHost) = AsyncStream.makeStream(of: (LinkInstant, LinkEvent).self)
         let (inboxItems, inbox) = AsyncStream.makeStream(of: PeripheralInbound.self)
         let radio = MemoryRadio(profile: profile, clock: clock, parameters: parameters, services: services,
-                                centralHost: centralHost, inbox: inbox, onEnd: onEnd)
-        await radio.start(peripheral: peripheral, userEvents: userEvents, hostEvents: hostEvents, inboxItems: inboxItems)
+                                centralHost: centralHost, inbox: inbox)
+        await radio.start(peripheral: peripheral, userEvents: userEvents, hostEvents: hostEvents, inboxItems: inboxItems,
+                          onEnd: onEnd)
         await peripheral.handleConnect(MemoryPeripheralSession(radio: radio, parameters: parameters))
         for fault in faults { await radio.inject(fault) }
         return MemoryLink(parameters: parameters, services: services, events: events, radio: radio)

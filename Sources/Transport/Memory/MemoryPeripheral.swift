@@ -3,7 +3,9 @@
 /// Callbacks for one connection come one at a time, in the order their PDUs crossed the radio:
 /// `handleConnect` first, `handleDisconnect` last, nothing after it. Everything that reached the
 /// device before the link dropped is handed over before `handleDisconnect`; a model that discards
-/// unfinished work on disconnect (as Zephyr's SMP transport does) does so there.
+/// unfinished work on disconnect (as Zephyr's SMP transport does) does so there. Through a
+/// `MemoryConnector`, connections follow one another the same way: the next connection's
+/// `handleConnect` comes after this one's `handleDisconnect` has returned.
 /// The device's receive side is not flow-controlled: a model that should drop writes when busy
 /// (a device without free buffers) decides that in `handleWrite`.
 public protocol MemoryPeripheral: Sendable {

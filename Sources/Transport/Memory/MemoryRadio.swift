@@ -38,7 +38,6 @@ actor MemoryRadio {
     private let centralHost: AsyncStream<(LinkInstant, LinkEvent)>.Continuation
     /// What reached the device, for the delivery task.
     private let inbox: AsyncStream<PeripheralInbound>.Continuation
-    private let onEnd: (@Sendable (LinkGeneration) async -> Void)?
 
     private var state = State.open
     private var paths: Paths
@@ -57,7 +56,7 @@ actor MemoryRadio {
 
     init(profile: LinkProfile, clock: LinkClock, parameters: LinkParameters, services: [GATTService],
          centralHost: AsyncStream<(LinkInstant, LinkEvent)>.Continuation,
-         inbox: AsyncStream<PeripheralInbound>.Continuation, onEnd: (@Sendable (LinkGeneration) async -> Void)?) {
+         inbox: AsyncStream<PeripheralInbound>.Continuation) {
         self.profile = profile
         timing = profile.timing
         self.clock = clock
@@ -70,14 +69,16 @@ actor MemoryRadio {
         characteristics = table
         self.centralHost = centralHost
         self.inbox = inbox
-        self.onEnd = onEnd
         paths = Paths(central: TransmitPath(bufferCount: profile.txBufferCount),
                       device: TransmitPath(bufferCount: profile.peripheralTXBufferCount))
     }
 
     /// Starts the radio loop, the central's event delivery and the device's delivery task.
+    /// `onEnd` runs once the device has handled the end of this connection (its `handleDisconnect`
+    /// returned), never before: a connector makes the device connectable again only then.
     func start(peripheral: any MemoryPeripheral, userEvents: AsyncStream<LinkEvent>.Continuation,
-               hostEvents: AsyncStream<(LinkInstant, LinkEvent)>, inboxItems: AsyncStream<PeripheralInbound>) {
+               hostEvents: AsyncStream<(LinkInstant, LinkEvent)>, inboxItems: AsyncStream<PeripheralInbound>,
+               onEnd: (@Sendable (LinkGeneration) async -> Void)?) {
         airTask = Task { await self.runAir() }
         Task { [clock] in
             for await (due, event) in hostEvents {
@@ -86,7 +87,10 @@ actor MemoryRadio {
             }
             userEvents.finish()
         }
-        Task { await Self.serve(peripheral, inbox: inboxItems, radio: self) }
+        Task { [parameters] in
+            await Self.serve(peripheral, inbox: inboxItems, radio: self)
+            await onEnd?(parameters.generation)
+        }
     }
 
     var isOpen: Bool {
@@ -192,10 +196,6 @@ actor MemoryRadio {
         releaseFlushWaiters()
         airTask?.cancel()
         dropTimer?.cancel()
-        if let onEnd {
-            let generation = parameters.generation
-            Task { await onEnd(generation) }
-        }
     }
 
     // MARK: Internals
@@ -412,7 +412,8 @@ actor MemoryRadio {
     }
 
     /// Hands what reached the device to it, one item at a time in air order, ending with the
-    /// disconnect. Responses to requests handed over after the drop go nowhere.
+    /// disconnect; returns once `handleDisconnect` has. Responses to requests handed over after the
+    /// drop go nowhere.
     private static func serve(_ peripheral: any MemoryPeripheral, inbox: AsyncStream<PeripheralInbound>,
                               radio: MemoryRadio) async {
         for await item in inbox {
