@@ -4,7 +4,7 @@
 #   make deps    install the Debian packages the build needs, only those missing
 #   make build   swift build (debug) -> .build/debug/dfu
 #   make demo    build, then `dfu flash` a sample image onto the virtual device; `dfu verify` every sample
-#   make test    build, swift test (unit + end-to-end), then the imgtool cross-check if present
+#   make test    build, swift test (unit + end-to-end), then the imgtool and smpclient cross-checks
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -68,7 +68,8 @@ demo: build
 	if [[ -z "$$wrong" ]]; then echo "demo: dfu verify: $$verified sample images verified, $$refused broken samples refused"; \
 	else echo "demo: dfu verify gave the wrong verdict for:$$wrong" >&2; exit 1; fi
 
-# The last line says what ran and how it ended; each step's full output stays above it and in $(LOGS).
+# The last line says what ran and how it ended: swift test's summary, then each cross-check's. Each
+# step's full output stays above it and in $(LOGS).
 test: deps
 	@mkdir -p $(LOGS)
 	$(SWIFT) build 2>&1 | tee $(LOGS)/build.log
@@ -82,7 +83,8 @@ test: deps
 	@swift_testing="$$({ grep -E 'Test run with [0-9]+ tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//')"; \
 	xctest="$$({ grep -E 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
-	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}"
+	smpclient="$$({ grep -E '^(SKIP: )?smpclient-crosscheck: ' $(LOGS)/smpclient-crosscheck.log || true; } | tail -n 1)"; \
+	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}"
 
 # The transfer benchmark (docs/performance.md): a release build of dfu-bench, then the table of
 # goodput against the modelled ceiling per link profile. It runs the link model in real time,
