@@ -20,8 +20,7 @@ struct EngineTestBench {
     static func make(_ simOptions: String = "sim") async throws -> EngineTestBench {
         let options = try SimOptions.parse(simOptions)
         let connector = MemoryConnector(clock: .unpaced())
-        let peripheral = VirtualPeripheral(device: try options.makeDevice(), clock: connector.clock, connector: connector)
-        await connector.register(SequentialPeripheral(peripheral), as: peripheral.identity, profile: try options.linkProfile())
+        let peripheral = try await VirtualPeripheral.serve(options, on: connector)
         return EngineTestBench(connector: connector, peripheral: peripheral)
     }
 
@@ -105,48 +104,5 @@ extension VirtualDevice {
     /// Nothing of an upload reached the device: no session, second slot untouched.
     var receivedNoUpload: Bool {
         server.uploadSession == nil && server.bootloader.secondary.isErased
-    }
-}
-
-/// Hands the virtual device its connections one after another, as `dfu flash` does
-/// (`Sources/dfu/Flash/SequentialPeripheral.swift`, which says why): a new connection's
-/// `handleConnect` waits for the previous connection's `handleDisconnect`.
-actor SequentialPeripheral: MemoryPeripheral {
-    private let inner: any MemoryPeripheral
-    private var open = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(_ inner: any MemoryPeripheral) { self.inner = inner }
-
-    nonisolated var gattServices: [GATTService] {
-        get async { await inner.gattServices }
-    }
-
-    func handleConnect(_ session: MemoryPeripheralSession) async {
-        while open > 0 {
-            await withCheckedContinuation { waiting.append($0) }
-        }
-        open += 1
-        await inner.handleConnect(session)
-    }
-
-    func handleWrite(_ value: [UInt8], to characteristic: CharacteristicID, withResponse: Bool) async throws(ATTError) {
-        try await inner.handleWrite(value, to: characteristic, withResponse: withResponse)
-    }
-
-    func handleRead(_ characteristic: CharacteristicID) async throws(ATTError) -> [UInt8] {
-        try await inner.handleRead(characteristic)
-    }
-
-    func handleSubscription(_ characteristic: CharacteristicID) async {
-        await inner.handleSubscription(characteristic)
-    }
-
-    func handleDisconnect(_ reason: DisconnectReason) async {
-        await inner.handleDisconnect(reason)
-        open = max(0, open - 1)
-        let resumed = waiting
-        waiting = []
-        for continuation in resumed { continuation.resume() }
     }
 }

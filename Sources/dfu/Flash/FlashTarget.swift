@@ -44,15 +44,11 @@ struct FlashTarget {
         let linkClock = options.timeScale == 1 ? LinkClock.realTime() : (LinkClock(timeScale: options.timeScale) ?? .realTime())
         let connector = MemoryConnector(clock: linkClock)
         let peripheral: VirtualPeripheral
-        let profile: LinkProfile
         do throws(SimOptionsError) {
-            // As `VirtualPeripheral.serve`, but registered behind `SequentialPeripheral`.
-            peripheral = VirtualPeripheral(device: try options.makeDevice(), clock: linkClock, connector: connector)
-            profile = try options.linkProfile()
+            peripheral = try await VirtualPeripheral.serve(options, on: connector)
         } catch {
             throw .usage("invalid --device '\(text)': \(error)")
         }
-        await connector.register(SequentialPeripheral(peripheral), as: peripheral.identity, profile: profile)
         let flashRate = await peripheral.snapshot.server.bootloader.secondary.timing.writeBytesPerSecond
         let identity = peripheral.identity
         let target = UpdateEngine.Target(connector: connector, peer: identity,
