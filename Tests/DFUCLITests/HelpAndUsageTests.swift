@@ -205,7 +205,9 @@ import Testing
               --protocol <smp>        Update protocol; smp is the only one so far. (default:
                                       smp)
               --version <M.m.r[+b]>   Version the device runs at start. (default: 1.0.0)
-              --battery <PERCENT>     Battery level, 0-100. (default: 80)
+              --battery <PERCENT>     Battery level, 0-100, as the Battery Service reports
+                                      it. BLE only: over UDP it only changes the derived
+                                      identity. (default: 80)
               --key <PUB.pem>         The bootloader's public key: an image signed with
                                       another key is refused at boot. (default: the sample
                                       test key)
@@ -240,7 +242,7 @@ import Testing
             port 1337: run several servers on 127.0.0.2, 127.0.0.3, …
 
             Examples:
-              dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0 --battery 60
+              dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0
               dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
               dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
 

@@ -23,7 +23,7 @@ struct SimCommand: ParsableCommand {
         1337: run several servers on 127.0.0.2, 127.0.0.3, …
 
         Examples:
-          dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0 --battery 60
+          dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0
           dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
           dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
 

@@ -10,7 +10,7 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "M.m.r[+b]", help: "Version the device runs at start. (default: 1.0.0)")
     var version: String?
 
-    @Option(valueName: "PERCENT", help: "Battery level, 0-100. (default: 80)")
+    @Option(valueName: "PERCENT", help: "Battery level, 0-100, as the Battery Service reports it. BLE only: over UDP it only changes the derived identity. (default: 80)")
     var battery: String?
 
     @Option(valueName: "PUB.pem", help: "The bootloader's public key: an image signed with another key is refused at boot. (default: the sample test key)")
