@@ -20,6 +20,8 @@ let package = Package(
         .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
         .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
+        // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
+        .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).

@@ -1,0 +1,64 @@
+import DFUCore
+import Synchronization
+import Transport
+
+/// A `Link` that passes everything through and counts the image data of each SMP image upload
+/// request the host wrote: what the device was sent, whether or not it arrived or was used.
+///
+/// Counted from the bytes on the link, not from the engine's events, so a resend the engine does
+/// not report (a window resent after a timeout, a restart from 0 after the device lost its session)
+/// is counted all the same. A write counts once the link took it; one that failed never left.
+final class CountingLink: Link {
+    let inner: any Link
+    private let counter: UploadCounter
+    /// Writes put back together into SMP packets (a packet may span several writes).
+    private let assembler = Mutex(SMPFrameAssembler())
+
+    init(_ inner: any Link, counter: UploadCounter) {
+        self.inner = inner
+        self.counter = counter
+    }
+
+    var parameters: LinkParameters { inner.parameters }
+    var services: [GATTService] { inner.services }
+    var events: AsyncStream<LinkEvent> { inner.events }
+
+    func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
+        try await inner.writeWithoutResponse(bytes, to: characteristic)
+        note(bytes)
+    }
+
+    func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
+        try await inner.write(bytes, to: characteristic)
+        note(bytes)
+    }
+
+    func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
+        try await inner.read(characteristic)
+    }
+
+    func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
+        try await inner.subscribe(characteristic)
+    }
+
+    func disconnect() async {
+        await inner.disconnect()
+    }
+
+    private func note(_ bytes: [UInt8]) {
+        let frame: SMPFrame?
+        do {
+            frame = try assembler.withLock { assembler throws(SMPFrameError) in try assembler.append(bytes) }
+        } catch {
+            // Not SMP framing (the engine writes nothing else on this characteristic); start afresh.
+            assembler.withLock { $0.reset() }
+            return
+        }
+        guard let frame else { return }
+        let header = frame.header
+        guard header.group == .image, header.command == ImageMgmtCommand.upload.rawValue, header.op == .write,
+              let packet = try? SMPPacket(frame: frame),
+              let request = try? ImageUploadRequest(body: packet.body) else { return }
+        counter.add(request.data.count)
+    }
+}

@@ -1,0 +1,68 @@
+import DFUCore
+
+/// How a run of a scenario must end. Anything else is an unexpected outcome: the campaign reports
+/// it with its seed and exits non-zero.
+enum Expectation: Sendable {
+    /// One update, exit 0, and the device runs the new image, confirmed.
+    case completes
+    /// The first update stops with this exit status before activating anything (the device never
+    /// reset); running the update again — as a user would — completes it.
+    case failsThenRerunCompletes(ExitStatus)
+    /// The update ends with this exit status after the test boot, and the device runs its previous
+    /// image again because its bootloader refused the new one.
+    case rejectedAtBoot(ExitStatus)
+
+    /// Whether a run whose first update ended with `status` gets a second one.
+    func rerunsAfter(_ status: ExitStatus) -> Bool {
+        if case .failsThenRerunCompletes(let expected) = self { return status == expected }
+        return false
+    }
+
+    /// For the report: `completes`, `exit 7, rerun completes`, `exit 8, device keeps its image`.
+    var text: String {
+        switch self {
+        case .completes: return "completes"
+        case .failsThenRerunCompletes(let status): return "exit \(status.rawValue), rerun completes"
+        case .rejectedAtBoot(let status): return "exit \(status.rawValue), device keeps its image"
+        }
+    }
+
+    /// The verdict on one run from what each update returned and the device's state at the end.
+    /// `bootsAfterFirst`: how many times the device had reset when the first update ended.
+    func judge(_ attempts: [AttemptRecord], bootsAfterFirst: Int, device: DeviceVerdict) -> RunOutcome {
+        guard let first = attempts.first else { return .unexpected("no update ran") }
+        if let hung = attempts.first(where: \.hung) {
+            return .unexpected("update \(hung.index) still running after the hang guard (\(hung.lastStage))")
+        }
+        switch self {
+        case .completes:
+            guard attempts.count == 1, first.exitStatus == .success else {
+                return .unexpected("exit \(first.exitStatus.rawValue): \(first.message)")
+            }
+            guard device == .updated else { return .unexpected("exit 0, but the device \(device.text)") }
+            return .completed
+        case .failsThenRerunCompletes(let expected):
+            guard first.exitStatus == expected else {
+                return .unexpected("exit \(first.exitStatus.rawValue) (expected \(expected.rawValue)): \(first.message)")
+            }
+            guard bootsAfterFirst == 0 else {
+                return .unexpected("exit \(expected.rawValue), but the device reset \(bootsAfterFirst) time(s) before the rerun")
+            }
+            guard attempts.count == 2 else { return .unexpected("no rerun after exit \(expected.rawValue)") }
+            let rerun = attempts[1]
+            guard rerun.exitStatus == .success else {
+                return .unexpected("exit \(expected.rawValue), then the rerun exit \(rerun.exitStatus.rawValue): \(rerun.message)")
+            }
+            guard device == .updated else { return .unexpected("the rerun exit 0, but the device \(device.text)") }
+            return .completedAfterFailure(expected)
+        case .rejectedAtBoot(let expected):
+            guard attempts.count == 1, first.exitStatus == expected else {
+                return .unexpected("exit \(first.exitStatus.rawValue) (expected \(expected.rawValue)): \(first.message)")
+            }
+            guard device == .keptPrevious(rejectedAtBoot: true) else {
+                return .unexpected("exit \(expected.rawValue), but the device \(device.text)")
+            }
+            return .expectedFailure(expected)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// Why the campaign could not run, or why it reports failure. Every case says what to do.
+enum FaultsError: Error, CustomStringConvertible {
+    case usage(String)
+    case fileUnreadable(path: String, reason: String)
+    case setup(String)
+    /// Runs ended in a way their scenario does not allow; the report above lists each one.
+    case unexpectedOutcomes(Int)
+
+    var description: String {
+        switch self {
+        case .usage(let message):
+            return "\(message). Run `dfu-faults --help` for the options."
+        case .fileUnreadable(let path, let reason):
+            return "cannot read \(path): \(reason). Run from the repository root, or pass --image/--key/--other-key."
+        case .setup(let message):
+            return "cannot set up the campaign: \(message)"
+        case .unexpectedOutcomes(let count):
+            return "\(count) run\(count == 1 ? "" : "s") ended unexpectedly (listed above with the seed that reproduces each)"
+        }
+    }
+
+    /// 2 for a bad command line, 1 for everything else.
+    var exitCode: Int32 {
+        if case .usage = self { return 2 }
+        return 1
+    }
+}

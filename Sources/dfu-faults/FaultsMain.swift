@@ -1,0 +1,66 @@
+/// Parses the command line, runs every selected scenario `runs` times, and prints the report.
+/// Progress goes to stderr so stdout holds only the table or the JSON document.
+enum FaultsMain {
+    static func run(_ arguments: [String]) async -> Int32 {
+        do {
+            try await runChecked(arguments)
+            return 0
+        } catch {
+            StandardError.print("dfu-faults: error: \(error)")
+            return error.exitCode
+        }
+    }
+
+    private static func runChecked(_ arguments: [String]) async throws(FaultsError) {
+        let options = try FaultsOptions.parse(arguments)
+        if options.help {
+            print(FaultsOptions.usage)
+            return
+        }
+        if options.list {
+            for scenario in Scenario.catalogue {
+                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \(scenario.fault ?? "none"); expected: \(scenario.expectation.text)")
+            }
+            return
+        }
+        let scenarios = try options.selected(from: Scenario.catalogue)
+        let inputs = try FlashInputs.load(options)
+        let settings = CampaignSettings(image: inputs.imageName, imageBytes: inputs.image.count,
+                                        imageVersion: "\(inputs.version)", runsPerScenario: options.runs,
+                                        seed: options.seed, timeScale: options.timeScale,
+                                        hangGuardSeconds: options.hangGuardSeconds, machine: MachineInfo.current())
+        let hangGuard = Duration.milliseconds(Int64((options.hangGuardSeconds * 1000).rounded()))
+
+        let start = ContinuousClock.now
+        var summaries: [ScenarioSummary] = []
+        for scenario in scenarios {
+            var records: [RunRecord] = []
+            for run in 1 ... options.runs {
+                // Same seeds in every scenario: run r of each draws from seed + r − 1.
+                let run = ScenarioRun(scenario: scenario, run: run, seed: options.seed &+ UInt64(run - 1),
+                                      inputs: inputs, timeScale: options.timeScale, hangGuard: hangGuard)
+                let record = try await run.perform()
+                if record.outcome.unexpectedReason != nil {
+                    StandardError.print("dfu-faults: UNEXPECTED: " + TableReport.describe(record, in: scenario))
+                }
+                records.append(record)
+            }
+            let summary = ScenarioSummary(scenario: scenario, records: records)
+            StandardError.print(TableReport.progress(summary))
+            summaries.append(summary)
+        }
+        let wall = DurationValue.seconds(ContinuousClock.now - start)
+
+        if options.json {
+            do {
+                print(try JSONReport(settings: settings, wallSeconds: wall, summaries: summaries).rendered())
+            } catch {
+                throw .setup("cannot encode the JSON report: \(error)")
+            }
+        } else {
+            print(TableReport.render(summaries, settings: settings, wallSeconds: wall))
+        }
+        let unexpected = summaries.map(\.unexpected.count).reduce(0, +)
+        if unexpected > 0 { throw .unexpectedOutcomes(unexpected) }
+    }
+}

@@ -1,0 +1,46 @@
+/// One fault scenario of the campaign: what the virtual device injects, and how a run of it must end.
+struct Scenario: Sendable {
+    let name: String
+    /// One line for `--list`, the report and docs/faults.md: what is injected and where.
+    let summary: String
+    /// The `fault=` value of the device's `sim:` options (points drawn from the run's seed), or nil.
+    let fault: String?
+    /// Whether the device's bootloader has a key other than the one that signed the image.
+    let otherBootloaderKey: Bool
+    let expectation: Expectation
+
+    /// The device's options for one run, in the `sim:` syntax `dfu flash --device` takes, so the
+    /// run can be replayed with the CLI: `dfu flash IMAGE --key KEY --device '<this>'`.
+    func simOptions(seed: UInt64, timeScale: Double, otherKeyPath: String) -> String {
+        var items = ["seed=\(seed)"]
+        if let fault { items.append("fault=\(fault)") }
+        if otherBootloaderKey { items.append("key=\(otherKeyPath)") }
+        items.append("timescale=\(timeScale)")
+        return "sim:" + items.joined(separator: ",")
+    }
+
+    /// Every scenario, in the order they run. `@random` points lie between 5 % and 95 % of the
+    /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.
+    static let catalogue: [Scenario] = [
+        Scenario(name: "none", summary: "no fault: the baseline every other row is compared with",
+                 fault: nil, otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "disconnect", summary: "the device drops the link once, after a chunk at a random point (its reply is lost, its upload session kept)",
+                 fault: "disconnect@random", otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "reboot", summary: "the device resets once mid-transfer at a random point (link gone, upload session lost)",
+                 fault: "reboot@random", otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "disconnect-twice", summary: "two link drops at two random points",
+                 fault: "disconnect@random+disconnect@random", otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "disconnect-reboot", summary: "a link drop and a reset at two random points",
+                 fault: "disconnect@random+reboot@random", otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "stall", summary: "the reply to one chunk at a random point is never sent; the device carries on",
+                 fault: "stall@random", otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "delay", summary: "the reply to one chunk at a random point is held back 1.5 s (model time); later replies queue behind it",
+                 fault: "delay@random:1500ms", otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "duplicate", summary: "the reply to one chunk at a random point is sent twice",
+                 fault: "duplicate@random", otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "corrupt", summary: "the reply to one chunk at a random point arrives with its last byte inverted (a hostile notification)",
+                 fault: "corrupt@random", otherBootloaderKey: false, expectation: .failsThenRerunCompletes(.deviceRejected)),
+        Scenario(name: "wrong-key", summary: "no fault on the link; the device's MCUboot trusts another key, so it refuses the image at the test boot",
+                 fault: nil, otherBootloaderKey: true, expectation: .rejectedAtBoot(.postRebootCheckFailed)),
+    ]
+}

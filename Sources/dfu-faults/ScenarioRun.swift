@@ -1,0 +1,80 @@
+import DFUCore
+import DeviceSim
+import Transport
+
+/// One run of a scenario: a fresh virtual device with the scenario's faults drawn from `seed`, one
+/// whole test-confirm update as `dfu flash --device sim:…` runs it (default deadlines, on the model
+/// clock), a rerun when the scenario expects the first to fail, then the device's own state.
+struct ScenarioRun {
+    let scenario: Scenario
+    let run: Int
+    let seed: UInt64
+    let inputs: FlashInputs
+    let timeScale: Double
+    let hangGuard: Duration
+
+    func perform() async throws(FaultsError) -> RunRecord {
+        let text = scenario.simOptions(seed: seed, timeScale: timeScale, otherKeyPath: inputs.otherKeyPath)
+        let options: SimOptions
+        do throws(SimOptionsError) {
+            options = try SimOptions.parse(text)
+        } catch {
+            throw .setup("scenario \(scenario.name): \(error)")
+        }
+        guard let clock = LinkClock(timeScale: timeScale) else { throw .setup("time scale \(timeScale) is not usable") }
+        let connector = MemoryConnector(clock: clock)
+        let peripheral: VirtualPeripheral
+        do throws(SimOptionsError) {
+            peripheral = try await VirtualPeripheral.serve(options, on: connector)
+        } catch {
+            throw .setup("scenario \(scenario.name): \(error)")
+        }
+        let before = await peripheral.snapshot
+        let flashRate = before.server.bootloader.secondary.timing.writeBytesPerSecond
+        let counter = UploadCounter()
+        let target = UpdateEngine.Target(connector: CountingConnector(inner: connector, counter: counter),
+                                         peer: peripheral.identity,
+                                         flashRate: flashRate.isFinite ? flashRate : nil)
+        // As `dfu flash` with a time scale: deadlines and rates in the model's time.
+        let engine = UpdateEngine(image: inputs.image, imageName: inputs.imageName, key: inputs.key,
+                                  target: target, hostPower: .mains, clock: EngineClock(clock))
+
+        let modelStart = clock.now
+        let wallStart = ContinuousClock.now
+        var attempts = [await attempt(engine, index: 1)]
+        let bootsAfterFirst = await peripheral.snapshot.boots.count
+        if let first = attempts.first, !first.hung, scenario.expectation.rerunsAfter(first.exitStatus) {
+            attempts.append(await attempt(engine, index: 2))
+        }
+        let modelEnd = clock.now
+        let wallEnd = ContinuousClock.now
+
+        let device = DeviceVerdict(await peripheral.snapshot, newHash: inputs.slotHash, newVersion: inputs.version,
+                                   previousHash: before.runningImage?.hash)
+        let outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device)
+        let faults = options.faults.map(\.description).joined(separator: "+")
+        return RunRecord(run: run, seed: seed, device: text, faults: faults.isEmpty ? "none" : faults,
+                         attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.image.count,
+                         modelSeconds: DurationValue.seconds(modelStart.duration(to: modelEnd)),
+                         wallSeconds: DurationValue.seconds(wallEnd - wallStart), outcome: outcome)
+    }
+
+    /// One update under the hang guard.
+    private func attempt(_ engine: UpdateEngine, index: Int) async -> AttemptRecord {
+        let tally = EventTally()
+        let result = await HangGuard.run(limit: hangGuard) {
+            await engine.run { tally.note($0) }
+        }
+        guard let result else {
+            return AttemptRecord(index: index, exitStatus: .internalError, message: "hung", resumes: tally.resumes,
+                                 firstAcknowledged: tally.firstAcknowledged, hung: true, lastStage: tally.lastStage)
+        }
+        let (status, message): (ExitStatus, String)
+        switch result {
+        case .success: (status, message) = (.success, "")
+        case .failure(let error): (status, message) = (error.exitStatus, error.description)
+        }
+        return AttemptRecord(index: index, exitStatus: status, message: message, resumes: tally.resumes,
+                             firstAcknowledged: tally.firstAcknowledged, hung: false, lastStage: tally.lastStage)
+    }
+}

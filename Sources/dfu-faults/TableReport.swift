@@ -1,0 +1,90 @@
+import Foundation
+
+/// The report as text: a header saying what ran where, one row per scenario, every unexpected
+/// outcome with what reproduces it, and what each scenario injects.
+enum TableReport {
+    static func render(_ summaries: [ScenarioSummary], settings: CampaignSettings, wallSeconds: Double) -> String {
+        var lines: [String] = []
+        let lastSeed = settings.seed + UInt64(settings.runsPerScenario - 1)
+        lines.append("dfu-faults: \(settings.image) (\(settings.imageBytes) bytes, \(settings.imageVersion)) onto the virtual device at 1.0.0, "
+            + "test-confirm, \(settings.runsPerScenario) runs per scenario, seeds \(settings.seed)…\(lastSeed)")
+        lines.append("host: \(settings.machine.cpuModel), \(settings.machine.onlineCPUs) CPUs; model time scale \(settings.timeScale) "
+            + "(\(fixed(1 / settings.timeScale, 0))x real time); hang guard \(fixed(settings.hangGuardSeconds, 0)) s real per update; "
+            + "campaign \(fixed(wallSeconds, 0)) s")
+        lines.append("completed: exit 0 and the device's own slot 0 holds the new image, confirmed; "
+            + "extra bytes: image bytes sent beyond one copy")
+        lines.append("")
+        var rows = [
+            ["scenario", "runs", "completed", "expected failures", "unexpected", "extra bytes", "", "resumes", "model time"],
+            ["", "", "", "", "", "median", "max", "median", "median s"],
+        ]
+        for summary in summaries {
+            rows.append([
+                summary.scenario.name,
+                String(summary.runs),
+                String(summary.completed),
+                expectedText(summary),
+                String(summary.unexpected.count),
+                summary.extraBytesMedian.map { fixed($0, 0) } ?? "-",
+                summary.extraBytesMax.map(String.init) ?? "-",
+                summary.resumesMedian.map { fixed($0, $0 == $0.rounded() ? 0 : 1) } ?? "-",
+                summary.modelSecondsMedian.map { fixed($0, 1) } ?? "-",
+            ])
+        }
+        lines += align(rows, leftAligned: [0, 3])
+        lines.append("")
+        let unexpected = summaries.flatMap { summary in summary.unexpected.map { (summary.scenario, $0) } }
+        if unexpected.isEmpty {
+            lines.append("unexpected outcomes: none")
+        } else {
+            lines.append("unexpected outcomes (\(unexpected.count)); each replays with "
+                + "`dfu flash \(settings.image) --key KEY --device '<device>'`:")
+            for (scenario, record) in unexpected { lines.append("  " + describe(record, in: scenario)) }
+        }
+        lines.append("")
+        lines.append("scenarios (expected outcome: what injects):")
+        for summary in summaries {
+            lines.append("  \(summary.scenario.name) (\(summary.scenario.expectation.text)): \(summary.scenario.summary)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `exit 7 ×20, rerun ok` / `exit 8 ×20` / `-`.
+    private static func expectedText(_ summary: ScenarioSummary) -> String {
+        let failures = summary.expectedFailures
+        guard !failures.isEmpty else { return "-" }
+        let suffix: String
+        if case .failsThenRerunCompletes = summary.scenario.expectation { suffix = ", rerun ok" } else { suffix = "" }
+        return failures.map { "exit \($0.status) ×\($0.count)" }.joined(separator: ", ") + suffix
+    }
+
+    /// One line for an unexpected run: where, how to reproduce, what happened.
+    static func describe(_ record: RunRecord, in scenario: Scenario) -> String {
+        "\(scenario.name) run \(record.run) (seed \(record.seed), faults \(record.faults), device '\(record.device)'): "
+            + (record.outcome.unexpectedReason ?? "")
+    }
+
+    /// One progress line per scenario, for stderr while the campaign works.
+    static func progress(_ summary: ScenarioSummary) -> String {
+        "dfu-faults: \(summary.scenario.name): \(summary.runs) runs, \(summary.completed) completed, "
+            + "\(summary.unexpected.count) unexpected (\(fixed(summary.wallSeconds, 1)) s)"
+    }
+
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+
+    /// Pads every column to its widest cell: text columns on the left, numbers on the right.
+    private static func align(_ rows: [[String]], leftAligned: Set<Int>) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0 ..< columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            var line = row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return leftAligned.contains(column) ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+}
