@@ -42,7 +42,7 @@ enum TableReport {
             for (scenario, record) in unexpected { lines.append("  " + describe(record, in: scenario)) }
         }
         lines.append("")
-        lines.append("scenarios (expected outcome: what injects):")
+        lines.append("scenarios: name (expected outcome): what the device does")
         for summary in summaries {
             lines.append("  \(summary.scenario.name) (\(summary.scenario.expectation.text)): \(summary.scenario.summary)")
         }
