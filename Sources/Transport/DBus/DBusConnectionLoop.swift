@@ -1,0 +1,409 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything that touches libdbus for one connection, confined to that connection's owner thread.
+///
+/// Threading: the loop is created on a dedicated thread, never leaves it (it is not Sendable and is
+/// only ever reached as the argument of a queued `DBusJobQueue.Job`), and drives libdbus there:
+/// `poll` over libdbus's watches plus the job queue's wake pipe, then the ready watches, the queued
+/// jobs, dispatch, and expired deadlines. libdbus callbacks (watches, filter, pending-call notify)
+/// only run inside those calls, so they run on this thread too. Results leave through Sendable
+/// channels only: checked continuations and `AsyncStream` continuations.
+final class DBusConnectionLoop {
+    private struct OutgoingCall {
+        var pending: DBusPendingCallPointer
+        var continuation: CheckedContinuation<[DBusValue], any Error>
+        var deadline: ContinuousClock.Instant
+        var member: String
+        var timeout: Duration
+    }
+
+    private struct Subscription {
+        var rule: DBusMatchRule
+        var continuation: AsyncStream<DBusSignal>.Continuation
+    }
+
+    private let connection: DBusConnectionPointer
+    private let jobs: DBusJobQueue
+    private var running = true
+    /// Nil while usable; the error every later request fails with once the connection is gone.
+    private var failure: DBusError?
+    private var calls: [UInt64: OutgoingCall] = [:]
+    private var cancelledBeforeStart: Set<UInt64> = []
+    private var subscriptions: [UInt64: Subscription] = [:]
+    private var objects: [String: DBusExportedObject] = [:]
+    private var managerRoots: Set<String> = []
+    /// Method calls to our objects waiting for their handler's answer.
+    private var incoming: [UInt64: DBusMessagePointer] = [:]
+
+    private init(connection: DBusConnectionPointer, jobs: DBusJobQueue) {
+        self.connection = connection
+        self.jobs = jobs
+        connection.onMessage = { [unowned self] message in self.received(message) }
+    }
+
+    /// The body of the owner thread: connects, reports the unique name (or the error), then runs
+    /// until shut down.
+    static func run(address: String?, jobs: DBusJobQueue,
+                    ready: @Sendable (Result<String, any Error>) -> Void) {
+        let loop: DBusConnectionLoop
+        do {
+            loop = DBusConnectionLoop(connection: try DBusConnectionPointer(address: address), jobs: jobs)
+        } catch {
+            _ = jobs.stop()
+            ready(.failure(error))
+            return
+        }
+        ready(.success(loop.connection.uniqueName))
+        loop.loop()
+    }
+
+    private func loop() {
+        while running {
+            for job in jobs.takeAll() { job(self) }
+            connection.dispatchAll()
+            guard running else { break }
+
+            let requests = failure == nil ? connection.pollRequests() : []
+            var descriptors = [pollfd(fd: jobs.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+            for request in requests {
+                let events = (request.wantsRead ? Int16(POLLIN) : 0) | (request.wantsWrite ? Int16(POLLOUT) : 0)
+                descriptors.append(pollfd(fd: request.descriptor, events: events, revents: 0))
+            }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), pollTimeout())
+            if ready > 0 {
+                if descriptors[0].revents != 0 { jobs.drainWakeups() }
+                for (index, request) in requests.enumerated() {
+                    let seen = descriptors[index + 1].revents
+                    guard seen != 0 else { continue }
+                    connection.handle(request, readable: seen & Int16(POLLIN) != 0,
+                                      writable: seen & Int16(POLLOUT) != 0,
+                                      error: seen & Int16(POLLERR) != 0, hangUp: seen & Int16(POLLHUP) != 0)
+                }
+            }
+            expireDeadlines()
+        }
+        tearDown()
+    }
+
+    /// Milliseconds until the earliest call deadline (rounded up), or -1 to wait for I/O only.
+    private func pollTimeout() -> Int32 {
+        guard let earliest = calls.values.map(\.deadline).min() else { return -1 }
+        let remaining = ContinuousClock.now.duration(to: earliest)
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+
+    private func expireDeadlines() {
+        let now = ContinuousClock.now
+        for (id, call) in calls where call.deadline <= now {
+            calls[id] = nil
+            call.pending.cancel()
+            call.continuation.resume(throwing: DBusError.timedOut(member: call.member, after: call.timeout))
+        }
+    }
+
+    private func tearDown() {
+        fail(with: failure ?? .closed)
+        failure = .closed
+        connection.close()
+        for job in jobs.stop() { job(self) }
+    }
+
+    /// Fails every waiting caller and ends every subscription.
+    private func fail(with error: DBusError) {
+        failure = error
+        let waiting = calls
+        calls.removeAll()
+        for call in waiting.values {
+            call.pending.cancel()
+            call.continuation.resume(throwing: error)
+        }
+        let streams = subscriptions
+        subscriptions.removeAll()
+        for subscription in streams.values { subscription.continuation.finish() }
+        incoming.removeAll()
+    }
+
+    // MARK: Jobs (called on the owner thread through DBusJobQueue)
+
+    func shutDown() {
+        running = false
+    }
+
+    func startCall(id: UInt64, destination: String?, path: String, interface: String?, member: String,
+                   arguments: [DBusValue], timeout: Duration,
+                   continuation: CheckedContinuation<[DBusValue], any Error>) {
+        if cancelledBeforeStart.remove(id) != nil { return continuation.resume(throwing: DBusError.cancelled) }
+        if let failure { return continuation.resume(throwing: failure) }
+        do {
+            let message = try DBusMessagePointer.methodCall(destination: destination, path: path,
+                                                            interface: interface, member: member)
+            try message.append(arguments)
+            let pending = try connection.sendWithReply(message) { [weak self] reply in
+                self?.finishCall(id: id, reply: reply)
+            }
+            calls[id] = OutgoingCall(pending: pending, continuation: continuation,
+                                     deadline: ContinuousClock.now.advanced(by: timeout),
+                                     member: member, timeout: timeout)
+        } catch {
+            continuation.resume(throwing: error)
+        }
+    }
+
+    func cancelCall(id: UInt64) {
+        guard let call = calls.removeValue(forKey: id) else {
+            cancelledBeforeStart.insert(id)
+            return
+        }
+        call.pending.cancel()
+        call.continuation.resume(throwing: DBusError.cancelled)
+    }
+
+    func addSubscription(id: UInt64, rule: DBusMatchRule, continuation: AsyncStream<DBusSignal>.Continuation) {
+        guard failure == nil else { return continuation.finish() }
+        subscriptions[id] = Subscription(rule: rule, continuation: continuation)
+    }
+
+    /// Drops a subscription and tells the bus to stop routing its signals (no reply awaited).
+    func removeSubscription(id: UInt64, busRule: String) {
+        guard subscriptions.removeValue(forKey: id) != nil, failure == nil else { return }
+        if let message = try? DBusMessagePointer.methodCall(destination: DBusStandardInterface.bus,
+                                                            path: "/org/freedesktop/DBus",
+                                                            interface: DBusStandardInterface.bus, member: "RemoveMatch") {
+            try? message.append([.string(busRule)])
+            try? connection.send(message)
+        }
+    }
+
+    func emitSignal(path: String, interface: String, member: String, arguments: [DBusValue]) throws {
+        if let failure { throw failure }
+        let message = try DBusMessagePointer.signal(path: path, interface: interface, member: member)
+        try message.append(arguments)
+        try connection.send(message)
+    }
+
+    func export(_ object: DBusExportedObject) throws {
+        if let failure { throw failure }
+        try LibDBus.checkPath(object.path)
+        for interface in object.interfaces.values {
+            try LibDBus.checkInterface(interface.name)
+            for member in interface.methods.keys { try LibDBus.checkMember(member) }
+            for (name, value) in interface.properties {
+                try LibDBus.checkMember(name)
+                try DBusMessageWriter.validate(.variant(value))
+            }
+        }
+        objects[object.path] = object
+        for root in managerRoots where Self.isBelow(object.path, root) {
+            try emitSignal(path: root, interface: DBusStandardInterface.objectManager, member: "InterfacesAdded",
+                           arguments: [.objectPath(object.path), .interfaces(object.propertyTable)])
+        }
+    }
+
+    func unexport(path: String) throws {
+        if let failure { throw failure }
+        guard let object = objects.removeValue(forKey: path) else { return }
+        for root in managerRoots where Self.isBelow(path, root) {
+            try emitSignal(path: root, interface: DBusStandardInterface.objectManager, member: "InterfacesRemoved",
+                           arguments: [.objectPath(path), .strings(object.interfaces.keys.sorted())])
+        }
+    }
+
+    func exportObjectManager(at root: String) throws {
+        if let failure { throw failure }
+        try LibDBus.checkPath(root)
+        managerRoots.insert(root)
+    }
+
+    func setProperty(path: String, interface: String, name: String, value: DBusValue) throws {
+        if let failure { throw failure }
+        guard objects[path]?.interfaces[interface] != nil else {
+            throw DBusError.invalidArgument("no exported interface \(interface) at \(path)")
+        }
+        try DBusMessageWriter.validate(.variant(value))
+        objects[path]?.interfaces[interface]?.properties[name] = value
+        try emitSignal(path: path, interface: DBusStandardInterface.properties, member: "PropertiesChanged",
+                       arguments: [.string(interface), .properties([name: value]), .strings([])])
+    }
+
+    func finishIncoming(token: UInt64, result: Result<[DBusValue], DBusError>) {
+        guard let call = incoming.removeValue(forKey: token), failure == nil else { return }
+        reply(to: call, result)
+    }
+
+    // MARK: Incoming messages (libdbus callbacks, on the owner thread)
+
+    private func finishCall(id: UInt64, reply: DBusMessagePointer?) {
+        guard let call = calls.removeValue(forKey: id) else { return }
+        call.continuation.resume(with: Result { try decodeReply(reply) })
+    }
+
+    private func decodeReply(_ reply: DBusMessagePointer?) throws -> [DBusValue] {
+        guard let reply else { throw connection.isConnected ? DBusError.malformed("no reply message") : .disconnected }
+        switch reply.type {
+        case DBusTypeCode.methodReturn:
+            return try reply.arguments()
+        case DBusTypeCode.error:
+            let name = reply.errorName
+            // libdbus completes calls of a dead connection with a local NoReply: say what happened.
+            if name == DBusErrorName.noReply, !connection.isConnected { throw DBusError.disconnected }
+            let text = (try? reply.arguments()).flatMap { $0.first }.flatMap { try? $0.asString() } ?? ""
+            throw DBusError.remote(name: name, message: text)
+        default:
+            throw DBusError.malformed("reply of message type \(reply.type)")
+        }
+    }
+
+    private func received(_ message: DBusMessagePointer) -> Bool {
+        switch message.type {
+        case DBusTypeCode.signal:
+            if message.isSignal(interface: DBusStandardInterface.local, member: "Disconnected") {
+                fail(with: .disconnected)
+                return true
+            }
+            deliverSignal(message)
+            return false
+        case DBusTypeCode.methodCall:
+            return handleCall(message)
+        default:
+            return false
+        }
+    }
+
+    private func deliverSignal(_ message: DBusMessagePointer) {
+        guard !subscriptions.isEmpty else { return }
+        // A signal whose body we cannot read is dropped: there is no caller to give the error to.
+        guard let arguments = try? message.arguments() else { return }
+        let signal = DBusSignal(sender: message.sender, path: message.path, interface: message.interface,
+                                member: message.member, arguments: arguments)
+        for subscription in subscriptions.values where subscription.rule.matches(signal) {
+            subscription.continuation.yield(signal)
+        }
+    }
+
+    private func handleCall(_ message: DBusMessagePointer) -> Bool {
+        let path = message.path
+        let interface = message.interface
+        let member = message.member
+        let isManager = managerRoots.contains(path)
+        guard objects[path] != nil || isManager else { return false }
+        let arguments: [DBusValue]
+        do {
+            arguments = try message.arguments()
+        } catch {
+            reply(to: message, .failure(.remote(name: DBusErrorName.invalidArgs, message: "\(error)")))
+            return true
+        }
+        if interface == DBusStandardInterface.objectManager, member == "GetManagedObjects", isManager {
+            let below = objects.filter { Self.isBelow($0.key, path) }.mapValues(\.propertyTable)
+            reply(to: message, .success([.managedObjects(below)]))
+            return true
+        }
+        guard let object = objects[path] else { return false }
+        if interface == DBusStandardInterface.properties {
+            reply(to: message, Result { try answerProperties(object, member: member, arguments: arguments) }
+                .mapError { ($0 as? DBusError) ?? .remote(name: DBusErrorName.failed, message: "\($0)") })
+            return true
+        }
+        let handler: DBusMethodHandler?
+        if interface.isEmpty {
+            handler = object.interfaces.values.sorted { $0.name < $1.name }.lazy.compactMap { $0.methods[member] }.first
+        } else if let exported = object.interfaces[interface] {
+            handler = exported.methods[member]
+        } else {
+            reply(to: message, .failure(.remote(name: DBusErrorName.unknownInterface,
+                                                message: "no interface \(interface) at \(path)")))
+            return true
+        }
+        guard let handler else {
+            reply(to: message, .failure(.remote(name: DBusErrorName.unknownMethod,
+                                                message: "no method \(member) in \(interface) at \(path)")))
+            return true
+        }
+        let call = DBusMethodCall(sender: message.sender, path: path, interface: interface, member: member,
+                                  arguments: arguments)
+        let token = jobs.nextID()
+        if message.expectsReply { incoming[token] = message }
+        let jobs = self.jobs
+        // The handler runs off this thread; its answer comes back as a job.
+        Task {
+            let result: Result<[DBusValue], DBusError>
+            do {
+                result = .success(try await handler(call))
+            } catch let error as DBusError {
+                if case .remote = error { result = .failure(error) } else {
+                    result = .failure(.remote(name: DBusErrorName.failed, message: error.description))
+                }
+            } catch {
+                result = .failure(.remote(name: DBusErrorName.failed, message: "\(error)"))
+            }
+            _ = jobs.submit { $0.finishIncoming(token: token, result: result) }
+        }
+        return true
+    }
+
+    /// org.freedesktop.DBus.Properties on an exported object: Get and GetAll; properties are read-only.
+    private func answerProperties(_ object: DBusExportedObject, member: String,
+                                  arguments: [DBusValue]) throws -> [DBusValue] {
+        func interface() throws -> DBusExportedInterface {
+            let name: String
+            do { name = try arguments.argument(0).asString() } catch {
+                throw DBusError.remote(name: DBusErrorName.invalidArgs, message: "\(error)")
+            }
+            guard let exported = object.interfaces[name] else {
+                throw DBusError.remote(name: DBusErrorName.unknownInterface, message: "no interface \(name) at \(object.path)")
+            }
+            return exported
+        }
+        switch member {
+        case "Get":
+            let exported = try interface()
+            guard let name = try? arguments.argument(1).asString() else {
+                throw DBusError.remote(name: DBusErrorName.invalidArgs, message: "Get takes (ss)")
+            }
+            guard let value = exported.properties[name] else {
+                throw DBusError.remote(name: DBusErrorName.unknownProperty, message: "no property \(name) in \(exported.name)")
+            }
+            return [.variant(value)]
+        case "GetAll":
+            return [.properties(try interface().properties)]
+        case "Set":
+            throw DBusError.remote(name: DBusErrorName.propertyReadOnly, message: "properties are read-only")
+        default:
+            throw DBusError.remote(name: DBusErrorName.unknownMethod, message: "no method \(member) in Properties")
+        }
+    }
+
+    private func reply(to call: DBusMessagePointer, _ result: Result<[DBusValue], DBusError>) {
+        guard call.expectsReply else { return }
+        let message: DBusMessagePointer?
+        switch result {
+        case .success(let values):
+            do {
+                let answer = try call.methodReturn()
+                try answer.append(values)
+                message = answer
+            } catch {
+                // A handler returned values that are not valid D-Bus: say so to the caller.
+                message = try? call.errorReply(name: DBusErrorName.failed, message: "invalid reply: \(error)")
+            }
+        case .failure(let error):
+            if case .remote(let name, let text) = error {
+                message = try? call.errorReply(name: name, message: text)
+            } else {
+                message = try? call.errorReply(name: DBusErrorName.failed, message: error.description)
+            }
+        }
+        if let message { try? connection.send(message) }
+    }
+
+    /// Whether `path` lies strictly below `root` (ObjectManager reports descendants only).
+    static func isBelow(_ path: String, _ root: String) -> Bool {
+        guard path != root else { return false }
+        return root == "/" ? path.hasPrefix("/") : path.hasPrefix(root + "/")
+    }
+}

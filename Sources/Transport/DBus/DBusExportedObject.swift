@@ -1,0 +1,43 @@
+/// An incoming method call on one of our exported objects.
+public struct DBusMethodCall: Sendable {
+    public var sender: String
+    public var path: String
+    public var interface: String
+    public var member: String
+    public var arguments: [DBusValue]
+}
+
+/// Handles one method: returns the reply's arguments, or throws. A thrown `DBusError.remote` goes
+/// back under its own name; anything else becomes `org.freedesktop.DBus.Error.Failed`. Handlers are
+/// async so a reply can wait for other work; they run outside the connection's owner thread.
+public typealias DBusMethodHandler = @Sendable (DBusMethodCall) async throws -> [DBusValue]
+
+/// One interface of an exported object: its methods and its (read-only) properties.
+public struct DBusExportedInterface: Sendable {
+    public var name: String
+    public var methods: [String: DBusMethodHandler]
+    public var properties: [String: DBusValue]
+
+    public init(name: String, methods: [String: DBusMethodHandler] = [:], properties: [String: DBusValue] = [:]) {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+    }
+}
+
+/// An object we serve at `path`. `org.freedesktop.DBus.Properties` (Get, GetAll) is answered from
+/// the interfaces' properties; the object does not list it itself.
+public struct DBusExportedObject: Sendable {
+    public var path: String
+    public var interfaces: [String: DBusExportedInterface]
+
+    public init(path: String, interfaces: [DBusExportedInterface]) {
+        self.path = path
+        self.interfaces = Dictionary(interfaces.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// interface → properties, as GetManagedObjects and InterfacesAdded carry them.
+    var propertyTable: [String: [String: DBusValue]] {
+        interfaces.mapValues(\.properties)
+    }
+}

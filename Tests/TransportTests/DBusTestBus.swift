@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+import Transport
+
+/// A private `dbus-daemon` for one test: started on a unix socket in a fresh temp dir with a config
+/// we write (everyone may own and send anything), stopped by `withBus` on every path, including
+/// failures. Only the process started here is ever signalled.
+final class DBusTestBus: Sendable {
+    /// dbus-daemon's path, or nil when it is not installed (`make deps` installs it).
+    static let daemonPath: String? = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon", "/usr/local/bin/dbus-daemon"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    struct StartFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let address: String
+    private let process: Process
+    private let directory: URL
+
+    private init(address: String, process: Process, directory: URL) {
+        self.address = address
+        self.process = process
+        self.directory = directory
+    }
+
+    /// Runs `body` with a fresh bus and always stops it afterwards.
+    static func withBus<T: Sendable>(_ body: (DBusTestBus) async throws -> T) async throws -> T {
+        let bus = try start()
+        do {
+            let result = try await body(bus)
+            bus.stop()
+            return result
+        } catch {
+            bus.stop()
+            throw error
+        }
+    }
+
+    private static func start() throws -> DBusTestBus {
+        guard let daemonPath else { throw StartFailed(description: "dbus-daemon is not installed") }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("dfu-dbus-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(directory.path)/bus</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """.write(to: config, atomically: true, encoding: .utf8)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: daemonPath)
+        process.arguments = ["--config-file=\(config.path)", "--print-address", "--nofork", "--nopidfile"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        // The daemon prints its address once it listens; EOF means it died first. Either way this
+        // read ends (no fixed wait).
+        var printed = Data()
+        while !printed.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed.append(chunk)
+        }
+        let address = String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let bus = DBusTestBus(address: address, process: process, directory: directory)
+        guard address.hasPrefix("unix:") else {
+            bus.stop()
+            throw StartFailed(description: "dbus-daemon printed no address: '\(address)'")
+        }
+        return bus
+    }
+
+    /// Kills the daemon at once (SIGKILL), as a crash would; waits for it to be gone.
+    func kill() {
+        if process.isRunning {
+            _ = Foundation.kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+    }
+
+    /// SIGKILL, not SIGTERM: the daemon inherits the test process's blocked signal mask (SIGTERM
+    /// included), and a private test bus has nothing to flush.
+    private func stop() {
+        kill()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func connect() async throws -> DBusConnection {
+        try await DBusConnection.connect(to: .address(address))
+    }
+}
+
+/// Bounded waits: the bound only turns a hang into a failure; nothing is slept for.
+enum DBusWait {
+    struct TimedOut: Error, CustomStringConvertible {
+        var description: String { "gave up waiting (hang?)" }
+    }
+
+    static func within<T: Sendable>(_ limit: Duration = .seconds(5),
+                                    _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw TimedOut() }
+            return value
+        }
+    }
+
+    /// The first `count` elements of a stream (fewer if it ends).
+    static func take<S: AsyncSequence & Sendable>(_ count: Int, from stream: S) async throws -> [S.Element]
+        where S.Element: Sendable {
+        try await within {
+            var taken: [S.Element] = []
+            guard count > 0 else { return taken }
+            for try await element in stream {
+                taken.append(element)
+                if taken.count == count { break }
+            }
+            return taken
+        }
+    }
+}
+
+/// Releases handlers that wait: each waiting handler awaits `wait()`, the test calls `open()`.
+/// Also reports how many handlers have started waiting, so a test knows a call arrived.
+final class DBusTestGate: Sendable {
+    private let opened: AsyncStream<Void>
+    private let openContinuation: AsyncStream<Void>.Continuation
+    let entered: AsyncStream<Void>
+    private let enteredContinuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (opened, openContinuation) = AsyncStream<Void>.makeStream()
+        (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
+    }
+
+    func wait() async {
+        enteredContinuation.yield()
+        // Ends when `open()` finishes the stream (single waiter per gate).
+        for await _ in opened {}
+    }
+
+    func open() {
+        openContinuation.finish()
+    }
+}
+
+/// Our own tiny service: an object that echoes, fails, waits, and writes to fds.
+enum DBusEchoService {
+    static let path = "/org/dfu/test/echo"
+    static let interface = "org.dfu.Test"
+
+    static func object(gate: DBusTestGate = DBusTestGate()) -> DBusExportedObject {
+        DBusExportedObject(path: path, interfaces: [
+            DBusExportedInterface(name: interface, methods: [
+                "Echo": { call in call.arguments },
+                "Fail": { _ in throw DBusError.remote(name: "org.bluez.Error.NotReady", message: "Resource Not Ready") },
+                "Wait": { _ in
+                    await gate.wait()
+                    return []
+                },
+                // Writes the bytes (arg 1) to the fd (arg 0) it was handed.
+                "WriteTo": { call in
+                    let fd = try call.arguments.argument(0).asUnixFD()
+                    let bytes = try call.arguments.argument(1).asBytes()
+                    let written = bytes.withUnsafeBytes { write(fd.descriptor, $0.baseAddress, $0.count) }
+                    return [.int32(Int32(written))]
+                },
+                // A reply whose values are not valid D-Bus (array element of the wrong type).
+                "BadReply": { _ in [.array(elementSignature: "s", [.int32(1)])] },
+            ], properties: [
+                "Name": .string("echo"),
+                "Level": .byte(87),
+            ]),
+        ])
+    }
+
+    /// Calls a method of the echo object on `service` through `client`.
+    static func call(_ client: DBusConnection, on service: DBusConnection, _ member: String,
+                     _ arguments: [DBusValue] = [], timeout: Duration = .seconds(5)) async throws -> [DBusValue] {
+        try await client.call(destination: service.uniqueName, path: path, interface: interface,
+                              member: member, arguments: arguments, timeout: timeout)
+    }
+}
+
+/// Whether `dbus-daemon` is there to run the D-Bus tests against.
+let dbusDaemonAvailable = DBusTestBus.daemonPath != nil
+let dbusSkipReason: Comment = "dbus-daemon is not installed (make deps installs it); D-Bus tests skipped"
