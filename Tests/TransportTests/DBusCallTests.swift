@@ -14,6 +14,8 @@ struct DBusCallTests {
             await #expect(throws: DBusError.remote(name: "org.bluez.Error.NotReady", message: "Resource Not Ready")) {
                 _ = try await DBusEchoService.call(client, on: service, "Fail")
             }
+            let plain = await Self.error { try await DBusEchoService.call(client, on: service, "Throw") }
+            #expect(plain?.remoteName == DBusErrorName.failed)
             let unknownMethod = await Self.error { try await DBusEchoService.call(client, on: service, "Nope") }
             #expect(unknownMethod?.remoteName == DBusErrorName.unknownMethod)
             let unknownService = await Self.error {
@@ -25,6 +27,23 @@ struct DBusCallTests {
                                       interface: DBusEchoService.interface, member: "Echo")
             }
             #expect(unknownObject?.remoteName == DBusErrorName.unknownMethod)
+        }
+    }
+
+    @Test func concurrentCallsEachGetTheirOwnReply() async throws {
+        try await DBusTestBus.withBus { bus in
+            let service = try await bus.connect()
+            let client = try await bus.connect()
+            try await service.export(DBusEchoService.object())
+            let replies = try await withThrowingTaskGroup(of: (Int32, [DBusValue]).self) { group in
+                // Below the bus's limit of pending replies per connection (dbus-daemon: 128).
+                for index in Int32(0)..<100 {
+                    group.addTask { (index, try await DBusEchoService.call(client, on: service, "Echo", [.int32(index)])) }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+            #expect(replies.count == 100)
+            #expect(replies.allSatisfy { $0.value == [.int32($0.key)] })
         }
     }
 
@@ -141,9 +160,10 @@ struct DBusCallTests {
 
     @Test func systemBusHonoursTheEnvironmentAddress() async throws {
         try await DBusTestBus.withBus { bus in
-            // Only this test uses `.system`: libdbus reads the variable once per process.
-            setenv("DBUS_SYSTEM_BUS_ADDRESS", bus.address, 1)
-            let system = try await DBusConnection.connect(to: .system)
+            // The environment is passed in: changing the process's own would race other tests.
+            #expect(DBusBusAddress.system.resolvedAddress(environment: [:]) == nil)
+            let system = try await DBusConnection.connect(to: .system,
+                                                          environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
             #expect(system.uniqueName.hasPrefix(":"))
             let id = try await system.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                            interface: "org.freedesktop.DBus", member: "GetId")

@@ -176,6 +176,7 @@ enum DBusEchoService {
             DBusExportedInterface(name: interface, methods: [
                 "Echo": { call in call.arguments },
                 "Fail": { _ in throw DBusError.remote(name: "org.bluez.Error.NotReady", message: "Resource Not Ready") },
+                "Throw": { _ in throw CancellationError() },
                 "Wait": { _ in
                     await gate.wait()
                     return []

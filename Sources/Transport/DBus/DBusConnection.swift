@@ -6,6 +6,19 @@ public enum DBusBusAddress: Sendable {
     case system
     /// An explicit address (`unix:path=/tmp/x/bus`), e.g. a private test bus.
     case address(String)
+
+    /// The address to open: for `.system`, `DBUS_SYSTEM_BUS_ADDRESS` from `environment` when set,
+    /// else nil (libdbus's built-in system socket). Read here rather than by libdbus so the choice
+    /// is testable without changing the process environment.
+    public func resolvedAddress(environment: [String: String]) -> String? {
+        switch self {
+        case .system:
+            guard let address = environment["DBUS_SYSTEM_BUS_ADDRESS"], !address.isEmpty else { return nil }
+            return address
+        case .address(let address):
+            return address
+        }
+    }
 }
 
 /// A private connection to a D-Bus bus.
@@ -33,12 +46,11 @@ public final class DBusConnection: Sendable {
     }
 
     /// Connects and registers with the bus (Hello). libdbus's exit-on-disconnect is turned off.
-    public static func connect(to bus: DBusBusAddress = .system) async throws -> DBusConnection {
+    public static func connect(to bus: DBusBusAddress = .system,
+                               environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws -> DBusConnection {
         let jobs = try DBusJobQueue()
-        let address: String? = switch bus {
-        case .system: nil
-        case .address(let address): address
-        }
+        let address = bus.resolvedAddress(environment: environment)
         let uniqueName: String = try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 DBusConnectionLoop.run(address: address, jobs: jobs) { continuation.resume(with: $0) }

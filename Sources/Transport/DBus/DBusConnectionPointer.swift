@@ -20,8 +20,8 @@ final class DBusConnectionPointer {
     /// The bus's name for us (`:1.42`).
     let uniqueName: String
 
-    /// Opens a private connection (ours to close) to `address`, or to the system bus when nil (libdbus
-    /// honours `DBUS_SYSTEM_BUS_ADDRESS`), registers with the bus (Hello), and turns libdbus's
+    /// Opens a private connection (ours to close) to `address`, or to libdbus's default system bus
+    /// when nil (`DBusBusAddress.resolvedAddress` has already looked at `DBUS_SYSTEM_BUS_ADDRESS`), registers with the bus (Hello), and turns libdbus's
     /// exit-on-disconnect off so losing the bus never ends the process.
     init(address: String?) throws {
         _ = LibDBus.threadsInitialised
