@@ -86,6 +86,20 @@ import Transport
         await client.link.disconnect()
     }
 
+    @Test func lateDisconnectionOfAnEarlierLinkLeavesTheCurrentOneUp() async throws {
+        let connector = MemoryConnector(clock: .unpaced())
+        let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse("sim"), on: connector)
+        let first = try await connector.connect(to: peripheral.identity, deadline: Self.soon())
+        await first.disconnect()
+        let second = try await connector.connect(to: peripheral.identity, deadline: Self.soon())
+        // The first link's end, told again after the second link came up, as a late callback would.
+        await peripheral.handleDisconnect(.remoteUserTerminated, generation: first.parameters.generation)
+        try #require(await peripheral.snapshot.isConnected)
+        var client = try await LinkClient(second)
+        #expect(try await client.call(OSEchoRequest(text: "still here")).get().text == "still here")
+        await second.disconnect()
+    }
+
     @Test func disconnectFaultDropsTheLinkAndTheDeviceStaysReachable() async throws {
         let connector = MemoryConnector(clock: .unpaced())
         let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse("sim:fault=disconnect@0%"), on: connector)

@@ -7,12 +7,12 @@ actor ConnectionLogPeripheral: MemoryPeripheral {
     enum Entry: Hashable, Sendable, CustomStringConvertible {
         case connected(LinkGeneration)
         /// Logged as `handleDisconnect` returns.
-        case disconnected
+        case disconnected(LinkGeneration)
 
         var description: String {
             switch self {
             case .connected(let generation): return "connected \(generation)"
-            case .disconnected: return "disconnected"
+            case .disconnected(let generation): return "disconnected \(generation)"
             }
         }
     }
@@ -29,9 +29,9 @@ actor ConnectionLogPeripheral: MemoryPeripheral {
 
     func handleWrite(_ value: [UInt8], to characteristic: CharacteristicID, withResponse: Bool) {}
 
-    func handleDisconnect(_ reason: DisconnectReason) async {
+    func handleDisconnect(_ reason: DisconnectReason, generation: LinkGeneration) async {
         for _ in 0..<10 { await Task.yield() }
-        log.append(.disconnected)
+        log.append(.disconnected(generation))
     }
 
     /// The device's end of connection `generation` (`handleConnect` has run for it by the time

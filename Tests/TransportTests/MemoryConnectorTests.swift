@@ -69,7 +69,7 @@ import Transport
             link = try await reconnect.value
         }
         var expected: [ConnectionLogPeripheral.Entry] = []
-        for generation in 1...UInt64(rounds) { expected += [.connected(LinkGeneration(generation)), .disconnected] }
+        for generation in (1...UInt64(rounds)).map(LinkGeneration.init) { expected += [.connected(generation), .disconnected(generation)] }
         expected.append(.connected(LinkGeneration(UInt64(rounds) + 1)))
         let log = await device.log
         let firstDifference = log.indices.first { $0 >= expected.count || log[$0] != expected[$0] }

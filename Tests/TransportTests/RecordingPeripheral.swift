@@ -54,7 +54,7 @@ actor RecordingPeripheral: MemoryPeripheral {
 
     func handleSubscription(_ characteristic: CharacteristicID) { subscriptions.append(characteristic) }
 
-    func handleDisconnect(_ reason: DisconnectReason) {
+    func handleDisconnect(_ reason: DisconnectReason, generation: LinkGeneration) {
         disconnects.append(reason)
         session = nil
         for waiter in disconnectWaiters { waiter.resume() }

@@ -25,6 +25,8 @@ public actor VirtualPeripheral: MemoryPeripheral {
     private let connector: MemoryConnector?
     private var device: VirtualDevice
     private var session: MemoryPeripheralSession?
+    /// The newest connection the device was handed: the disconnection of an earlier one is stale.
+    private var generation: LinkGeneration?
     private var outbox: [Outgoing] = []
     private var draining = false
     private var timer: Task<Void, Never>?
@@ -60,6 +62,7 @@ public actor VirtualPeripheral: MemoryPeripheral {
 
     public func handleConnect(_ session: MemoryPeripheralSession) async {
         self.session = session
+        generation = session.generation
         await perform(device.handle(.connected(notificationSize: session.parameters.attMTU - 3), now: clock.now))
     }
 
@@ -73,7 +76,9 @@ public actor VirtualPeripheral: MemoryPeripheral {
         return value
     }
 
-    public func handleDisconnect(_ reason: DisconnectReason) async {
+    public func handleDisconnect(_ reason: DisconnectReason, generation: LinkGeneration) async {
+        // A late disconnection of an earlier connection must not take the current one down.
+        if let newest = self.generation, generation < newest { return }
         session = nil
         await perform(device.handle(.disconnected, now: clock.now))
     }

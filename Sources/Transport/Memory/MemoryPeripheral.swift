@@ -26,8 +26,10 @@ public protocol MemoryPeripheral: Sendable {
     /// The central enabled notifications on `characteristic`.
     func handleSubscription(_ characteristic: CharacteristicID) async
 
-    /// The connection ended; `reason` as this side sees it.
-    func handleDisconnect(_ reason: DisconnectReason) async
+    /// Connection `generation` ended; `reason` as this side sees it. A model that may be handed
+    /// connections without a `MemoryConnector` in between drops a `generation` older than the
+    /// connection it holds (ARCHITECTURE: a late callback is rejected by its generation).
+    func handleDisconnect(_ reason: DisconnectReason, generation: LinkGeneration) async
 }
 
 extension MemoryPeripheral {
@@ -36,5 +38,5 @@ extension MemoryPeripheral {
         throw .readNotPermitted
     }
     public func handleSubscription(_ characteristic: CharacteristicID) async {}
-    public func handleDisconnect(_ reason: DisconnectReason) async {}
+    public func handleDisconnect(_ reason: DisconnectReason, generation: LinkGeneration) async {}
 }

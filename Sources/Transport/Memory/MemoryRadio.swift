@@ -437,7 +437,7 @@ actor MemoryRadio {
                 await peripheral.handleSubscription(characteristic)
                 await radio.respond(id, .success([]))
             case .disconnected(let reason):
-                await peripheral.handleDisconnect(reason)
+                await peripheral.handleDisconnect(reason, generation: radio.parameters.generation)
             }
         }
     }
