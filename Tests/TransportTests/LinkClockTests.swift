@@ -23,6 +23,35 @@ import Transport
         #expect(clock.now >= LinkInstant(sinceOrigin: .seconds(10)))
     }
 
+    @Test func manualClockMovesOnlyWhenAdvanced() async throws {
+        let clock = LinkClock.manual()
+        #expect(clock.now == LinkInstant(sinceOrigin: .zero))
+        let early = Task {
+            try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(1)))
+            return clock.now
+        }
+        let late = Task {
+            try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(2)))
+            return clock.now
+        }
+        // Each step wakes only the sleeps it reached: each returns while the clock still reads its step.
+        clock.advance(by: .seconds(1))
+        #expect(try await early.value == LinkInstant(sinceOrigin: .seconds(1)))
+        clock.advance(by: .seconds(1))
+        #expect(try await late.value == LinkInstant(sinceOrigin: .seconds(2)))
+        // A deadline already reached returns at once; time never goes back.
+        try await clock.sleep(until: LinkInstant(sinceOrigin: .milliseconds(500)))
+        clock.advance(by: .seconds(-5))
+        #expect(clock.now == LinkInstant(sinceOrigin: .seconds(2)))
+    }
+
+    @Test func cancelledSleepOnAManualClockEnds() async throws {
+        let clock = LinkClock.manual()
+        let sleeper = Task { try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(3600))) }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+
     @Test func rejectsNegativeOrNonFiniteScale() {
         #expect(LinkClock(timeScale: -1) == nil)
         #expect(LinkClock(timeScale: .nan) == nil)
