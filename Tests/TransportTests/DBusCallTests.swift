@@ -95,7 +95,7 @@ struct DBusCallTests {
             let client = try await bus.connect()
             let gate = DBusTestGate()
             try await service.export(DBusEchoService.object(gate: gate))
-            let call = Task { try await DBusEchoService.call(client, on: service, "Wait", timeout: .seconds(30)) }
+            let call = Task { try await DBusEchoService.call(client, on: service, "Wait", timeout: .seconds(120)) }
             _ = try await DBusWait.take(1, from: gate.entered)
             call.cancel()
             let outcome = try await DBusWait.within { await call.result }
@@ -111,7 +111,7 @@ struct DBusCallTests {
             let gate = DBusTestGate()
             try await service.export(DBusEchoService.object(gate: gate))
             let signals = try await client.signals(matching: DBusMatchRule(interface: "org.dfu.Test"))
-            let call = Task { try await DBusEchoService.call(client, on: service, "Wait", timeout: .seconds(30)) }
+            let call = Task { try await DBusEchoService.call(client, on: service, "Wait", timeout: .seconds(120)) }
             _ = try await DBusWait.take(1, from: gate.entered)
 
             bus.kill()

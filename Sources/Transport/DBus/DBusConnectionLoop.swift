@@ -305,7 +305,7 @@ final class DBusConnectionLoop {
         }
         guard let object = objects[path] else { return false }
         if interface == DBusStandardInterface.properties {
-            reply(to: message, Result { try answerProperties(object, member: member, arguments: arguments) }
+            reply(to: message, Result { try object.answerProperties(member: member, arguments: arguments) }
                 .mapError { ($0 as? DBusError) ?? .remote(name: DBusErrorName.failed, message: "\($0)") })
             return true
         }
@@ -344,38 +344,6 @@ final class DBusConnectionLoop {
             _ = jobs.submit { $0.finishIncoming(token: token, result: result) }
         }
         return true
-    }
-
-    /// org.freedesktop.DBus.Properties on an exported object: Get and GetAll; properties are read-only.
-    private func answerProperties(_ object: DBusExportedObject, member: String,
-                                  arguments: [DBusValue]) throws -> [DBusValue] {
-        func interface() throws -> DBusExportedInterface {
-            let name: String
-            do { name = try arguments.argument(0).asString() } catch {
-                throw DBusError.remote(name: DBusErrorName.invalidArgs, message: "\(error)")
-            }
-            guard let exported = object.interfaces[name] else {
-                throw DBusError.remote(name: DBusErrorName.unknownInterface, message: "no interface \(name) at \(object.path)")
-            }
-            return exported
-        }
-        switch member {
-        case "Get":
-            let exported = try interface()
-            guard let name = try? arguments.argument(1).asString() else {
-                throw DBusError.remote(name: DBusErrorName.invalidArgs, message: "Get takes (ss)")
-            }
-            guard let value = exported.properties[name] else {
-                throw DBusError.remote(name: DBusErrorName.unknownProperty, message: "no property \(name) in \(exported.name)")
-            }
-            return [.variant(value)]
-        case "GetAll":
-            return [.properties(try interface().properties)]
-        case "Set":
-            throw DBusError.remote(name: DBusErrorName.propertyReadOnly, message: "properties are read-only")
-        default:
-            throw DBusError.remote(name: DBusErrorName.unknownMethod, message: "no method \(member) in Properties")
-        }
     }
 
     private func reply(to call: DBusMessagePointer, _ result: Result<[DBusValue], DBusError>) {
