@@ -14,6 +14,15 @@ final class SMPClientTestLink: Link {
         var dropAfterRequests: Int?
         var down = false
         var subscribed = false
+        /// Callers of `waitForRequests`, with the count each waits for.
+        var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Takes the waiters whose count has been reached.
+        mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            let satisfied = requestWaiters.filter { $0.count <= requests }.map(\.continuation)
+            requestWaiters.removeAll { $0.count <= requests }
+            return satisfied
+        }
     }
 
     let parameters: LinkParameters
@@ -39,16 +48,32 @@ final class SMPClientTestLink: Link {
 
     func setSilent(_ silent: Bool) { state.withLock { $0.silent = silent } }
 
+    /// Returns once the link has carried `count` whole requests, answered or not: a request the
+    /// session sent is waiting for its answer (and its deadline is set).
+    func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let arrived = state.withLock { state in
+                guard state.requests < count else { return true }
+                state.requestWaiters.append((count, continuation))
+                return false
+            }
+            if arrived { continuation.resume() }
+        }
+    }
+
     /// Puts an event with any generation into the stream, as a late callback would.
     func inject(_ event: LinkEvent) { continuation.yield(event) }
 
     func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         let maxWrite = parameters.maxWriteWithoutResponse
         guard bytes.count <= maxWrite else { throw .payloadTooLarge(size: bytes.count, limit: maxWrite) }
+        var arrivals: [CheckedContinuation<Void, Never>] = []
+        defer { for waiter in arrivals { waiter.resume() } }
         let outcome: (notifications: [[UInt8]], drop: Bool)? = state.withLock { state in
             guard !state.down else { return nil }
             guard let frame = state.device.receive(write: bytes) else { return ([], false) }
             state.requests += 1
+            arrivals = state.takeSatisfiedWaiters()
             let reply = (try? state.device.respond(to: frame).encoded()) ?? []
             if let limit = state.dropAfterRequests, state.requests >= limit {
                 state.down = true
