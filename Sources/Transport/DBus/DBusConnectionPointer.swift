@@ -11,6 +11,10 @@ struct DBusPollRequest {
 /// Owns one private `DBusConnection*` and the C callbacks around it. Lives on the connection's
 /// owner thread only (not Sendable): every libdbus call on this connection is made from there, so
 /// the watch table and callbacks below are never touched concurrently.
+///
+/// Only watch functions are installed. No timeout functions: the only timeouts libdbus would arm
+/// belong to pending calls, and we send those with `DBUS_TIMEOUT_INFINITE` and keep each call's
+/// deadline in the owner loop. No wake-up function: no other thread ever queues output.
 final class DBusConnectionPointer {
     private let raw: OpaquePointer
     private let watches: WatchTable
