@@ -70,6 +70,28 @@ final class DBusMessagePointer {
         for value in values { try DBusMessageWriter.append(value, to: &iterator) }
     }
 
+    /// The message's wire bytes (serial set to 1 so the bytes load back).
+    func marshal() throws -> [UInt8] {
+        if dbus_message_get_serial(raw) == 0 { dbus_message_set_serial(raw, 1) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &buffer, &length) != 0, let buffer else { throw DBusError.outOfMemory }
+        defer { dbus_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(max(length, 0))))
+    }
+
+    /// A message from wire bytes; libdbus validates them as it would a message off the socket.
+    static func demarshal(_ bytes: [UInt8]) throws -> DBusMessagePointer {
+        let raw: OpaquePointer? = try LibDBus.withCError { error in
+            bytes.withUnsafeBytes { buffer in
+                dbus_message_demarshal(buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                       Int32(clamping: buffer.count), error)
+            }
+        }
+        guard let raw else { throw DBusError.malformed("message bytes not accepted") }
+        return DBusMessagePointer(owning: raw)
+    }
+
     /// Reads all arguments, checking each type as it goes.
     func arguments() throws -> [DBusValue] {
         var iterator = DBusMessageIter()
