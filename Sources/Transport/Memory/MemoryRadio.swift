@@ -6,7 +6,6 @@
 /// airtime, a response). The loop never sleeps except to an instant the timing model computed.
 actor MemoryRadio {
     typealias Acceptance = CheckedContinuation<Result<Void, LinkError>, Never>
-    typealias Answer = CheckedContinuation<Result<[UInt8], LinkError>, Never>
 
     struct Paths {
         var central: TransmitPath<CentralPDU>
@@ -17,14 +16,6 @@ actor MemoryRadio {
         case open
         /// The reasons as each side sees them.
         case closed(central: DisconnectReason, peripheral: DisconnectReason)
-    }
-
-    private struct Request {
-        let id: RequestID
-        let characteristic: CharacteristicID
-        let pdu: CentralPDU
-        /// Nil once the caller was cancelled; the response must still arrive before the next request.
-        var waiter: Answer?
     }
 
     let profile: LinkProfile
@@ -42,8 +33,7 @@ actor MemoryRadio {
     private var state = State.open
     private var paths: Paths
     private var subscribed: Set<CharacteristicID> = []
-    private var activeRequest: Request?
-    private var queuedRequests: [Request] = []
+    private var requests = ATTRequestQueue()
     private var lastID: UInt64 = 0
     private var workWaiter: CheckedContinuation<Void, Never>?
     /// Devices waiting for their queued notifications and responses to leave (`flush`).
@@ -80,13 +70,7 @@ actor MemoryRadio {
                hostEvents: AsyncStream<(LinkInstant, LinkEvent)>, inboxItems: AsyncStream<PeripheralInbound>,
                onEnd: (@Sendable (LinkGeneration) async -> Void)?) {
         airTask = Task { await self.runAir() }
-        Task { [clock] in
-            for await (due, event) in hostEvents {
-                _ = await clock.pause(until: due)
-                userEvents.yield(event)
-            }
-            userEvents.finish()
-        }
+        Task { [clock] in await Self.deliver(hostEvents, to: userEvents, clock: clock) }
         Task { [parameters] in
             await Self.serve(peripheral, inbox: inboxItems, radio: self)
             await onEnd?(parameters.generation)
@@ -183,10 +167,7 @@ actor MemoryRadio {
         state = .closed(central: central, peripheral: peripheral)
         for writer in paths.central.clear() { writer.resume(returning: .failure(.disconnected(central))) }
         for writer in paths.device.clear() { writer.resume(returning: .failure(.disconnected(peripheral))) }
-        activeRequest?.waiter?.resume(returning: .failure(.disconnected(central)))
-        activeRequest = nil
-        for request in queuedRequests { request.waiter?.resume(returning: .failure(.disconnected(central))) }
-        queuedRequests.removeAll()
+        requests.failAll(.disconnected(central))
         centralHost.yield((clock.now, LinkEvent(generation: parameters.generation, kind: .disconnected(central))))
         centralHost.finish()
         inbox.yield(.disconnected(peripheral))
@@ -274,10 +255,10 @@ actor MemoryRadio {
         let id = nextID()
         let pdu = make(id)
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: Answer) in
+            await withCheckedContinuation { (waiter: ATTRequestQueue.Answer) in
                 if Task.isCancelled { return waiter.resume(returning: .failure(.cancelled)) }
                 if let reason = centralReason { return waiter.resume(returning: .failure(.disconnected(reason))) }
-                queuedRequests.append(Request(id: id, characteristic: characteristic, pdu: pdu, waiter: waiter))
+                requests.append(.init(id: id, characteristic: characteristic, pdu: pdu, waiter: waiter))
                 startNextRequest()
             }
         } onCancel: {
@@ -286,9 +267,7 @@ actor MemoryRadio {
     }
 
     private func startNextRequest() {
-        guard activeRequest == nil, isOpen, !queuedRequests.isEmpty else { return }
-        let next = queuedRequests.removeFirst()
-        activeRequest = next
+        guard isOpen, let next = requests.startNext() else { return }
         paths.central.enqueue(.init(id: next.id, pdu: next.pdu, fragments: timing.fragments(sduSize: next.pdu.sduSize),
                                     acceptance: nil))
         accept(paths.central.fill())
@@ -296,18 +275,12 @@ actor MemoryRadio {
     }
 
     private func abandon(_ id: RequestID) {
-        if let index = queuedRequests.firstIndex(where: { $0.id == id }) {
-            queuedRequests.remove(at: index).waiter?.resume(returning: .failure(.cancelled))
-        } else if activeRequest?.id == id {
-            activeRequest?.waiter?.resume(returning: .failure(.cancelled))
-            activeRequest?.waiter = nil
-        }
+        requests.abandon(id)
     }
 
     private func complete(_ id: RequestID, _ result: Result<[UInt8], ATTError>) {
-        guard let active = activeRequest, active.id == id else { return }
-        activeRequest = nil
-        active.waiter?.resume(returning: result.mapError { .rejected(active.characteristic, $0) })
+        guard let answered = requests.complete(id) else { return }
+        answered.waiter?.resume(returning: result.mapError { .rejected(answered.characteristic, $0) })
         startNextRequest()
     }
 
@@ -408,37 +381,6 @@ actor MemoryRadio {
             centralHost.yield((instant.advanced(by: profile.notificationLatency), event))
         case .response(let id, let result):
             complete(id, result)
-        }
-    }
-
-    /// Hands what reached the device to it, one item at a time in air order, ending with the
-    /// disconnect; returns once `handleDisconnect` has. Responses to requests handed over after the
-    /// drop go nowhere.
-    private static func serve(_ peripheral: any MemoryPeripheral, inbox: AsyncStream<PeripheralInbound>,
-                              radio: MemoryRadio) async {
-        for await item in inbox {
-            switch item {
-            case .write(let characteristic, let value, let request):
-                do {
-                    try await peripheral.handleWrite(value, to: characteristic, withResponse: request != nil)
-                    if let request { await radio.respond(request, .success([])) }
-                } catch {
-                    // A Write Command's error has nowhere to go, as on air.
-                    if let request { await radio.respond(request, .failure(error)) }
-                }
-            case .read(let id, let characteristic):
-                do {
-                    let value = try await peripheral.handleRead(characteristic)
-                    await radio.respond(id, .success(Array(value.prefix(512))))
-                } catch {
-                    await radio.respond(id, .failure(error))
-                }
-            case .subscribe(let id, let characteristic):
-                await peripheral.handleSubscription(characteristic)
-                await radio.respond(id, .success([]))
-            case .disconnected(let reason):
-                await peripheral.handleDisconnect(reason, generation: radio.parameters.generation)
-            }
         }
     }
 }
