@@ -38,29 +38,6 @@
 /// has one: opening and streaming through their requests' deadlines, parked through
 /// `linkRestoreTimeout`.
 public struct ImageUploadCore: Sendable {
-    public enum Event: Sendable, Hashable {
-        case start
-        /// One notification value from the SMP characteristic.
-        case notification([UInt8])
-        /// The driver's timer went off (early is fine).
-        case timerFired
-        case linkLost
-        /// A new link is up, whose writes may carry `maxWriteSize` bytes.
-        case linkRestored(maxWriteSize: Int)
-    }
-
-    public enum Action: Sendable, Hashable {
-        /// Send these bytes as one write without response, in order.
-        case write([UInt8])
-        /// Wake the core (`timerFired`) at this instant; nil cancels the wake-up.
-        case timer(at: MonotonicInstant?)
-        /// The device's count of bytes it holds changed.
-        case progress(ImageUploadProgress)
-        /// The device holds the whole image; `match` is its own check against the SHA-256, if made.
-        case completed(match: Bool?)
-        case failed(ImageUploadError)
-    }
-
     fileprivate enum State: Sendable {
         case ready
         /// The `off == 0` packet is in flight, alone in the current epoch.

@@ -18,16 +18,3 @@ enum UploadFirstPacket: Sendable {
         }
     }
 }
-
-extension ImageUploadCore.Event {
-    /// For error messages: the case without its payload.
-    var name: String {
-        switch self {
-        case .start: return "start"
-        case .notification: return "notification"
-        case .timerFired: return "timerFired"
-        case .linkLost: return "linkLost"
-        case .linkRestored: return "linkRestored"
-        }
-    }
-}
