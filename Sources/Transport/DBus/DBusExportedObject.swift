@@ -5,6 +5,15 @@ public struct DBusMethodCall: Sendable {
     public var interface: String
     public var member: String
     public var arguments: [DBusValue]
+
+    /// Public so handlers can be unit-tested without a bus.
+    public init(sender: String, path: String, interface: String, member: String, arguments: [DBusValue]) {
+        self.sender = sender
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+    }
 }
 
 /// Handles one method: returns the reply's arguments, or throws. A thrown `DBusError.remote` goes
