@@ -24,7 +24,7 @@ import Transport
     func setUp(_ options: String) async throws -> Setup {
         let connector = MemoryConnector(clock: .unpaced())
         let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse(options), on: connector)
-        let link = try await connector.connect(to: peripheral.identity, deadline: .now + .seconds(20))
+        let link = try await connector.connect(to: peripheral.identity, deadline: .now + .seconds(60))
         let session = try await SMPSession(link: link, clock: LinkClock.manual())
         let parameters = try await session.request(MCUmgrParametersRequest())
         await session.setDeviceLimits(bufferSize: Int(parameters.bufferSize), reassembles: true)
@@ -38,7 +38,7 @@ import Transport
         Task {
             var reconnects = 0
             for await _ in setup.session.linkLosses {
-                let link = try await setup.connector.connect(to: setup.peripheral.identity, deadline: .now + .seconds(20))
+                let link = try await setup.connector.connect(to: setup.peripheral.identity, deadline: .now + .seconds(60))
                 try await setup.session.attach(link)
                 reconnects += 1
             }

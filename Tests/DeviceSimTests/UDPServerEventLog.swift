@@ -35,8 +35,9 @@ final class UDPServerEventLog: Sendable {
         for waiter in ready { waiter.continuation.resume(returning: true) }
     }
 
-    /// True once `condition` holds for the events so far; false if it still does not after `limit`.
-    func wait(within limit: Duration = .seconds(20),
+    /// True once `condition` holds for the events so far; false if it still does not after `limit`
+    /// (by default only a hang).
+    func wait(within limit: Duration = .seconds(60),
               until condition: @escaping @Sendable ([UDPServerEvent]) -> Bool) async -> Bool {
         await withCheckedContinuation { continuation in
             let id: UInt64? = state.withLock { state in

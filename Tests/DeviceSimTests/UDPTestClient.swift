@@ -6,6 +6,8 @@ import Transport
 /// A stop-and-wait SMP client of a `VirtualDeviceUDPServer`: a `UDPLink` from Transport, requests
 /// encoded by DFUCore's packet types, each datagram received decoded as one whole SMP frame (one
 /// packet per datagram). Waits are bounded, never slept: a missing reply is nil after `limit`.
+/// The default limit only turns a hang into a failure: in the parallel suite a busy machine can
+/// hold a healthy reply back for tens of seconds.
 actor UDPTestClient {
     let link: UDPLink
     private var frames: [SMPFrame] = []
@@ -43,7 +45,7 @@ actor UDPTestClient {
     }
 
     /// Sends a typed request and decodes its reply; fails the test when none comes within `limit`.
-    func call<R: SMPRequest>(_ request: R, within limit: Duration = .seconds(10)) async throws -> Result<R.Response, SMPError> {
+    func call<R: SMPRequest>(_ request: R, within limit: Duration = .seconds(60)) async throws -> Result<R.Response, SMPError> {
         let packet = request.packet(sequence: nextSequence())
         let frame = try #require(await send(try packet.encoded(), awaiting: packet.header.sequence, within: limit),
                                  "no reply to \(packet.header)")
@@ -51,7 +53,7 @@ actor UDPTestClient {
     }
 
     /// Sends raw bytes as one datagram and waits for the frame answering `sequence`.
-    func send(_ bytes: [UInt8], awaiting sequence: UInt8, within limit: Duration = .seconds(10)) async throws -> SMPFrame? {
+    func send(_ bytes: [UInt8], awaiting sequence: UInt8, within limit: Duration = .seconds(60)) async throws -> SMPFrame? {
         try await link.writeWithoutResponse(bytes, to: UDPSMPGATT.characteristic)
         return await frame(sequence: sequence, within: limit)
     }

@@ -9,8 +9,9 @@ enum UDPTestSupport {
     }
 
     /// Runs `body` and gives up after `limit`: events are awaited, never slept for. The bound only
-    /// turns a hang into a failure.
-    static func within<Value: Sendable>(_ limit: Duration = .seconds(5),
+    /// turns a hang into a failure, so it is long: in the parallel suite a busy machine can hold a
+    /// healthy test back for tens of seconds.
+    static func within<Value: Sendable>(_ limit: Duration = .seconds(60),
                                         _ body: @escaping @Sendable () async -> Value) async throws -> Value {
         try await withThrowingTaskGroup(of: Value?.self) { group in
             group.addTask { await body() }
@@ -26,7 +27,7 @@ enum UDPTestSupport {
 
     /// A link's events until `notifications` notifications have come, or the stream ended.
     static func events(of link: any Link, notifications: Int = 0,
-                       within limit: Duration = .seconds(5)) async throws -> [LinkEvent] {
+                       within limit: Duration = .seconds(60)) async throws -> [LinkEvent] {
         try await within(limit) {
             var events: [LinkEvent] = []
             var seen = 0
