@@ -37,14 +37,16 @@ struct EngineTestBench {
 
     /// Flashes `image` (the 1.1.0 sample by default), checked with the key that signed the samples
     /// unless `withKey` is false, and collects every event.
-    func flash(_ image: [UInt8]? = nil, withKey: Bool = true, host: HostPower = .mains,
+    /// With `uploads`, the upload requests written on every link are logged there.
+    func flash(_ image: [UInt8]? = nil, withKey: Bool = true, host: HostPower = .mains, uploads: UploadRequestLog? = nil,
                configure: (inout UpdateOptions) -> Void = { _ in }) async throws -> EngineOutcome {
         var options = UpdateOptions()
         options.deadlines = Self.fastDeadlines
         configure(&options)
         let engine = UpdateEngine(image: try image ?? Samples.image(Self.image), imageName: "test.bin",
                                   key: withKey ? try Samples.key("ecdsa-p256") : nil, options: options,
-                                  target: .init(connector: connector, peer: peripheral.identity), hostPower: host)
+                                  target: .init(connector: uploads.map { UploadCountingConnector(inner: connector, log: $0) } ?? connector,
+                                                peer: peripheral.identity), hostPower: host)
         let run = engine.start()
         var events: [UpdateEvent] = []
         for await event in run.events { events.append(event) }

@@ -3,7 +3,8 @@ import Transport
 /// The transfer stage: the upload through `SMPSession`, turned into progress events with a rate, and
 /// kept alive across link losses. The upload core parks when the link goes; this stage reconnects
 /// (capped backoff, until `reconnectAllowance` has passed) and attaches the new link, after which
-/// the core resumes from the device's offset (the off-0 probe with the same `sha`).
+/// the core resumes from the device's offset (the off-0 probe with the same `sha`), unless the image
+/// list it reads first shows slot 1 already holding the image.
 struct ImageTransfer: Sendable {
     let connection: DeviceConnection
     let image: PreparedImage
@@ -15,7 +16,9 @@ struct ImageTransfer: Sendable {
     let emit: @Sendable (UpdateEvent) -> Void
 
     func run() async throws(DFUError) {
-        let job = ImageUploadJob(image: image.bytes, sha256: image.fileSHA256)
+        // With the slot hash, the core reads the image list on each new link before resuming: a
+        // device that wrote the last chunk (its reply lost) and closed its session is done.
+        let job = ImageUploadJob(image: image.bytes, sha256: image.fileSHA256, slotHash: image.slotHash)
         // The attempt that reattached the link, until the next progress reports where it resumed.
         let pendingResume = Locked<Int?>(nil)
         // Why reconnecting failed, to explain the upload's end.

@@ -13,7 +13,7 @@ enum UpdatePlan: Sendable, Equatable {
         if let running = state.slot(0), running.active, running.hash == slotHash {
             return .alreadyRunning(confirmed: running.confirmed)
         }
-        if let secondary = state.slot(1), secondary.hash == slotHash {
+        if state.secondarySlotHolds(slotHash) {
             return .alreadyUploaded
         }
         return .upload

@@ -24,7 +24,12 @@
 ///                n-th failure at one offset           failed     failed(timeout | retriesExhausted)
 ///                client failure (bad frame, CBOR…)    failed     failed(remoteProtocolViolation | client)
 ///                linkLost                             parked     — (everything in flight is forgotten)
-///     parked     linkRestored                         opening    write the 32-byte resume probe (len, sha)
+///     parked     linkRestored, job without slotHash   opening    write the 32-byte resume probe (len, sha)
+///     parked     linkRestored, job with slotHash      checking   write an image state read
+///     checking   image list: slot 1 holds slotHash    completed  progress(len), completed(nil) (the device
+///                                                                wrote the last chunk, its reply was lost)
+///     checking   any other answer, refusal, deadline  opening    write the 32-byte resume probe (len, sha)
+///     checking   linkLost                             parked     —
 ///     parked     deadline passed                      failed     failed(linkNotRestored)
 ///     parked     linkLost; any state: early timer     same       —
 ///     completed, failed: any event                    same       —
@@ -35,7 +40,7 @@
 /// Counts are never reset, so a device that keeps sending us back cannot loop forever.
 ///
 /// After any event `.timer(at:)` is returned when the earliest deadline changed. Every waiting state
-/// has one: opening and streaming through their requests' deadlines, parked through
+/// has one: opening, checking and streaming through their requests' deadlines, parked through
 /// `linkRestoreTimeout`.
 public struct ImageUploadCore: Sendable {
     fileprivate enum State: Sendable {
@@ -46,6 +51,8 @@ public struct ImageUploadCore: Sendable {
         case streaming(nextOffset: UInt64)
         /// The link is gone; wait for a new one until the instant.
         case parked(until: MonotonicInstant)
+        /// A link came back and the image state read is in flight: does slot 1 already hold the image?
+        case checking(SMPRequestID)
         case completed
         case failed(ImageUploadError)
     }
@@ -82,7 +89,7 @@ public struct ImageUploadCore: Sendable {
     public var nextDeadline: MonotonicInstant? {
         switch state {
         case .parked(let until): return until
-        case .opening, .streaming: return client.nextDeadline
+        case .opening, .streaming, .checking: return client.nextDeadline
         case .ready, .completed, .failed: return nil
         }
     }
@@ -93,7 +100,7 @@ public struct ImageUploadCore: Sendable {
     public var isFinished: Bool {
         switch state {
         case .completed, .failed: return true
-        case .ready, .opening, .streaming, .parked: return false
+        case .ready, .opening, .streaming, .parked, .checking: return false
         }
     }
 
@@ -102,20 +109,21 @@ public struct ImageUploadCore: Sendable {
         switch (state, event) {
         case (.ready, .start):
             start(now: now, into: &actions)
-        case (.opening, .notification(let bytes)), (.streaming, .notification(let bytes)):
+        case (.opening, .notification(let bytes)), (.streaming, .notification(let bytes)),
+             (.checking, .notification(let bytes)):
             drive(.notification(bytes), now: now, into: &actions)
-        case (.opening, .timerFired), (.streaming, .timerFired):
+        case (.opening, .timerFired), (.streaming, .timerFired), (.checking, .timerFired):
             drive(.timerFired, now: now, into: &actions)
-        case (.opening, .linkLost), (.streaming, .linkLost):
+        case (.opening, .linkLost), (.streaming, .linkLost), (.checking, .linkLost):
             park(now: now, into: &actions)
         case (.parked(let until), .timerFired):
             if now >= until { fail(.linkNotRestored(after: configuration.linkRestoreTimeout), into: &actions) }
         case (.parked, .linkRestored(let maxWriteSize)):
             drive(.linkRestored(maxWriteSize: maxWriteSize), now: now, into: &actions)
-            if case .parked = state { sendFirstPacket(.resume(from: progress.acknowledged), now: now, into: &actions) }
+            if case .parked = state { restore(now: now, into: &actions) }
         case (.parked, .linkLost), (.ready, .timerFired), (.completed, _), (.failed, _):
             break
-        case (.ready, _), (.opening, _), (.streaming, _), (.parked, _):
+        case (.ready, _), (.opening, _), (.streaming, _), (.parked, _), (.checking, _):
             fail(.localProtocolViolation(event: event.name, state: state.name), into: &actions)
         }
         if nextDeadline != announcedDeadline {
@@ -148,6 +156,41 @@ public struct ImageUploadCore: Sendable {
         statistics.linkLosses += 1
         drive(.linkLost, now: now, into: &actions)
         window.removeAll()
+    }
+
+    /// On a new link: ask whether slot 1 already holds the image when the job says how to tell,
+    /// else resume with the probe.
+    private mutating func restore(now: MonotonicInstant, into actions: inout [Action]) {
+        guard job.slotHash != nil else {
+            sendFirstPacket(.resume(from: progress.acknowledged), now: now, into: &actions)
+            return
+        }
+        let id = allocateID()
+        state = .checking(id)
+        drive(.send(id, SMPRequestMessage(ImageStateReadRequest()), timeout: configuration.chunkTimeout),
+              now: now, into: &actions)
+    }
+
+    /// The answer to the image state read after a link came back. Only an image list showing this
+    /// image in slot 1 ends the upload; anything else resumes it as if no question had been asked.
+    private mutating func checked(_ result: Result<SMPPacket, SMPClientError>, now: MonotonicInstant,
+                                  into actions: inout [Action]) {
+        switch result {
+        case .success(let packet):
+            if let slotHash = job.slotHash, let list = try? ImageStateResponse(body: packet.body),
+               list.secondarySlotHolds(slotHash) {
+                acknowledge(job.length, into: &actions)
+                state = .completed
+                actions.append(.completed(match: nil))
+                return
+            }
+        case .failure(.linkLost):
+            park(now: now, into: &actions)
+            return
+        case .failure:
+            break
+        }
+        sendFirstPacket(.resume(from: progress.acknowledged), now: now, into: &actions)
     }
 
     /// A reply to one of our requests, already decoded.
@@ -210,7 +253,7 @@ public struct ImageUploadCore: Sendable {
                 next = max(next, offset)
             }
             state = .streaming(nextOffset: next)
-        case .ready, .parked, .completed, .failed:
+        case .ready, .parked, .checking, .completed, .failed:
             return
         }
         fillWindow(now: now, into: &actions)
@@ -233,7 +276,7 @@ public struct ImageUploadCore: Sendable {
                 state = .streaming(nextOffset: progress.acknowledged)
             }
             fillWindow(now: now, into: &actions)
-        case .ready, .parked, .completed, .failed:
+        case .ready, .parked, .checking, .completed, .failed:
             return
         }
     }
@@ -310,6 +353,10 @@ public struct ImageUploadCore: Sendable {
             case .timer:
                 break // folded into our own deadline at the end of `handle`
             case .finished(let id, let result):
+                if case .checking(let checkID) = state, id == checkID {
+                    checked(result, now: now, into: &actions)
+                    continue
+                }
                 // Not in the window: a request from before the upload, or one we parked away.
                 guard let chunk = window.remove(id) else { continue }
                 finished(chunk, id: id, result, now: now, into: &actions)
@@ -381,6 +428,7 @@ extension ImageUploadCore.State {
         case .opening: return "sending the first packet"
         case .streaming: return "streaming"
         case .parked: return "parked (link lost)"
+        case .checking: return "reading the image list after the link came back"
         case .completed: return "completed"
         case .failed: return "failed"
         }

@@ -9,12 +9,19 @@ public struct ImageUploadJob: Sendable, Hashable {
     public var imageNumber: UInt64?
     /// `upgrade`: have the device refuse an image that is not newer than the running one.
     public var upgradeOnly: Bool
+    /// The image's SHA256 TLV (what the device's image list reports for a slot holding it). When
+    /// set, a restored link first reads the image list: if slot 1 already holds this image (the
+    /// device wrote the last chunk and closed its session, but the reply was lost), the upload is
+    /// complete, where the resume probe would open a new session and erase the slot again.
+    public var slotHash: [UInt8]?
 
-    public init(image: [UInt8], sha256: [UInt8], imageNumber: UInt64? = nil, upgradeOnly: Bool = false) {
+    public init(image: [UInt8], sha256: [UInt8], imageNumber: UInt64? = nil, upgradeOnly: Bool = false,
+                slotHash: [UInt8]? = nil) {
         self.image = image
         self.sha256 = sha256
         self.imageNumber = imageNumber
         self.upgradeOnly = upgradeOnly
+        self.slotHash = slotHash
     }
 
     /// The smallest first chunk Zephyr accepts: a whole MCUboot header (`INVALID_IMAGE_HEADER`
@@ -47,5 +54,13 @@ public struct ImageUploadJob: Sendable, Hashable {
     func firstPacketTemplate(data: [UInt8] = []) -> ImageUploadRequest {
         ImageUploadRequest(image: imageNumber, length: length, offset: 0, sha: sha256, data: data,
                            upgrade: upgradeOnly ? true : nil)
+    }
+}
+
+extension ImageStateResponse {
+    /// Whether slot 1 (the one uploads write) holds the image whose SHA256 TLV is `slotHash`.
+    /// The one test both the engine's plan and the upload's post-reconnect check use.
+    func secondarySlotHolds(_ slotHash: [UInt8]) -> Bool {
+        slot(1)?.hash == slotHash
     }
 }
