@@ -168,21 +168,32 @@ async def check_reset(host):
     return "reset accepted"
 
 
+async def echo_answered(host):
+    client = SMPClient(SMPUDPTransport(), host, timeout_s=0.5)
+    try:
+        await client.connect()
+        return success(await client.request(EchoWrite(d="up?")))
+    except (TimeoutError, asyncio.TimeoutError, OSError):
+        return False  # down: a device that resets or swaps answers nothing
+    finally:
+        await client.disconnect()
+
+
 async def check_wait_up(host, seconds):
-    deadline = time.monotonic() + float(seconds)
+    # The device answers the reset first and goes down 250 ms later (Zephyr's
+    # CONFIG_MCUMGR_GRP_OS_RESET_MS), so first see it go down, then wait for it to answer again:
+    # an echo answered before the reboot says nothing about the new image.
     started = time.monotonic()
+    down_deadline = started + 5.0
+    while await echo_answered(host):
+        if time.monotonic() > down_deadline:
+            raise Failed("the device kept answering for 5 s after the reset: it did not reboot")
+    went_down = time.monotonic()
+    deadline = went_down + float(seconds)
     while time.monotonic() < deadline:
-        client = SMPClient(SMPUDPTransport(), host, timeout_s=0.5)
-        try:
-            await client.connect()
-            response = await client.request(EchoWrite(d="up?"))
-            if success(response):
-                return f"answering again after {time.monotonic() - started:.1f} s"
-        except (TimeoutError, asyncio.TimeoutError, OSError):
-            pass  # still down: a device that is swapping answers nothing
-        finally:
-            await client.disconnect()
-    raise Failed(f"no answer within {seconds} s of the reset")
+        if await echo_answered(host):
+            return f"down after {went_down - started:.1f} s, answering again after {time.monotonic() - started:.1f} s"
+    raise Failed(f"no answer within {seconds} s of going down for the reset")
 
 
 async def check_confirm(host):
