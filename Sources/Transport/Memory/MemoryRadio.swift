@@ -36,6 +36,8 @@ actor MemoryRadio {
     private var requests = ATTRequestQueue()
     private var lastID: UInt64 = 0
     private var workWaiter: CheckedContinuation<Void, Never>?
+    /// When the idle radio was last handed work: its next connection event is the first at or after it.
+    private var workQueuedAt: LinkInstant?
     /// Devices waiting for their queued notifications and responses to leave (`flush`).
     private var flushWaiters: [CheckedContinuation<Void, Never>] = []
     private var byteLimit: Int?
@@ -213,8 +215,10 @@ actor MemoryRadio {
     }
 
     private func wakeAir() {
-        workWaiter?.resume()
+        guard let waiter = workWaiter else { return }
         workWaiter = nil
+        workQueuedAt = clock.now
+        waiter.resume()
     }
 
     /// Puts an SDU on one side's transmit path; suspends until its last fragment is in a
@@ -301,7 +305,9 @@ actor MemoryRadio {
         while isOpen {
             guard hasAirWork else {
                 await withCheckedContinuation { workWaiter = $0 }
-                let elapsed = origin.duration(to: clock.now)
+                // From when the work was queued, not from when this task got to run: the model's
+                // schedule must not depend on how busy the machine is.
+                let elapsed = origin.duration(to: workQueuedAt ?? clock.now)
                 nextEvent = max(nextEvent, Int((elapsed / profile.connectionInterval).rounded(.up)))
                 continue
             }
