@@ -92,14 +92,15 @@ import Transport
     }
 
     @Test func localDisconnectFailsSuspendedWriterAndTellsDevice() async throws {
-        let clock = LinkClock.realTime()
+        let clock = LinkClock.manual()
         let profile = try LinkProfile(phy: .le1M, connectionInterval: .seconds(4), attMTU: 247, txBufferCount: 1)
         let device = RecordingPeripheral(clock: clock)
         let link = await MemoryLink.connect(to: device, as: testPeer, profile: profile, clock: clock)
         try await link.writeWithoutResponse(numbered(0, size: 244), to: TestGATT.smp)
         let suspended = Task { try await link.writeWithoutResponse(numbered(1, size: 244), to: TestGATT.smp) }
-        // The second write cannot be taken before the first event, 4 s away. Whether it is already
-        // waiting or not yet started when the link closes, it must fail the same way.
+        // The second write cannot be taken before the first slot ends, and model time stands still.
+        // Whether it is already waiting or not yet started when the link closes, it must fail the
+        // same way.
         await link.disconnect()
         await link.disconnect()  // a second call does nothing
 

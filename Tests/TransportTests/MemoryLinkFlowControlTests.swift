@@ -3,23 +3,25 @@ import Transport
 
 @Suite(.timeLimit(.minutes(1))) struct MemoryLinkFlowControlTests {
     @Test func writerSuspendsWhileControllerBuffersAreFull() async throws {
-        // A 4 s interval at 10× speed: the first connection event is 400 ms of real time away, ample
-        // for four writes to be taken by the 4 buffers while nothing has gone on air.
-        let clock = try #require(LinkClock(timeScale: 0.1))
+        // Model time moves only when the test moves it: the first slot of the first connection
+        // event cannot end on its own, so four writes fill the 4 buffers and none goes on air.
+        let clock = LinkClock.manual()
         let profile = try LinkProfile(phy: .le1M, connectionInterval: .seconds(4), attMTU: 247, txBufferCount: 4)
         let device = RecordingPeripheral(clock: clock)
-        let start = clock.now
         let link = await MemoryLink.connect(to: device, as: testPeer, profile: profile, clock: clock)
 
         for index in 0..<4 { try await link.writeWithoutResponse(numbered(index, size: 244), to: TestGATT.smp) }
-        let sentBeforeFifth = await link.statistics().centralPDUs
-        try await link.writeWithoutResponse(numbered(4, size: 244), to: TestGATT.smp)
-        let afterFifth = clock.now
+        #expect(await link.statistics().centralPDUs == 0)
+        let fifth = Task {
+            try await link.writeWithoutResponse(numbered(4, size: 244), to: TestGATT.smp)
+            return clock.now
+        }
 
-        // The fifth waited for the first slot (2468 µs after the event at +4 s) to free a buffer.
-        #expect(sentBeforeFifth == 0)
-        #expect(afterFifth >= start.advanced(by: .microseconds(4_002_468)))
-        #expect(await link.statistics().centralPDUs >= 1)
+        // The fifth waits for the first slot (2468 µs, from the event at 0) to free a buffer.
+        clock.advance(by: .microseconds(2468))
+        #expect(try await fifth.value == LinkInstant(sinceOrigin: .microseconds(2468)))
+        #expect(await link.statistics().centralPDUs == 1)
+        clock.advance(by: .seconds(60))
         await device.waitForWrites(5)
         #expect(await device.writes.map { number(of: $0.value) } == [0, 1, 2, 3, 4])
         await link.disconnect()
@@ -69,8 +71,9 @@ import Transport
     }
 
     @Test func cancelledWaitingWriterIsWithdrawnAndLaterWritesFlow() async throws {
-        // A 4 s interval keeps the buffer full long enough to cancel the waiting writer.
-        let clock = LinkClock.realTime()
+        // Model time stands still (nobody moves it), so the one buffer stays full while the
+        // waiting writer is cancelled.
+        let clock = LinkClock.manual()
         let profile = try LinkProfile(phy: .le1M, connectionInterval: .seconds(4), attMTU: 247, txBufferCount: 1)
         let device = RecordingPeripheral(clock: clock)
         let link = await MemoryLink.connect(to: device, as: testPeer, profile: profile, clock: clock)
