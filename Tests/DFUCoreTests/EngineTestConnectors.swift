@@ -6,20 +6,33 @@ import Transport
 /// attempts throw at once (a stack that refuses), and after `reachable` successful connections the
 /// device is never found again (the attempt waits until its deadline and times out).
 final class ScriptedConnector: Connector {
+    private struct State {
+        var failuresLeft: Int
+        var connectionsLeft: Int
+        var attempts = 0
+        var allowances: [Duration] = []
+    }
+
     private let inner: MemoryConnector
-    private let state: Mutex<(failuresLeft: Int, connectionsLeft: Int, attempts: Int)>
+    private let state: Mutex<State>
 
     init(_ inner: MemoryConnector, failFast: Int = 0, reachable: Int = .max) {
         self.inner = inner
-        state = Mutex((failFast, reachable, 0))
+        state = Mutex(State(failuresLeft: failFast, connectionsLeft: reachable))
     }
 
     var attempts: Int { state.withLock { $0.attempts } }
 
+    /// For each attempt, the time its deadline left when the attempt began: at most the engine's
+    /// connect deadline, whatever the machine's speed.
+    var allowances: [Duration] { state.withLock { $0.allowances } }
+
     func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
         enum Step { case fail, vanish, connect }
+        let allowance = ContinuousClock.now.duration(to: deadline)
         let step: Step = state.withLock { state in
             state.attempts += 1
+            state.allowances.append(allowance)
             if state.failuresLeft > 0 {
                 state.failuresLeft -= 1
                 return .fail
