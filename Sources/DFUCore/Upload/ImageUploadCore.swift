@@ -43,22 +43,6 @@
 /// has one: opening, checking and streaming through their requests' deadlines, parked through
 /// `linkRestoreTimeout`.
 public struct ImageUploadCore: Sendable {
-    fileprivate enum State: Sendable {
-        case ready
-        /// The `off == 0` packet is in flight, alone in the current epoch.
-        case opening(SMPRequestID, UploadFirstPacket)
-        /// Chunks flow; `nextOffset` is where the next chunk starts.
-        case streaming(nextOffset: UInt64)
-        /// The link is gone; wait for a new one until the instant.
-        case parked(until: MonotonicInstant)
-        /// A link came back and the image state read is in flight: does slot 1 already hold the image?
-        case checking(SMPRequestID)
-        case completed
-        case failed(ImageUploadError)
-    }
-
-    private enum FailureKind { case timeout, retry }
-
     public let job: ImageUploadJob
     public let configuration: ImageUploadConfiguration
     /// The SMP client, handed back to the caller (with its sequence numbers) when the upload ends.
@@ -68,11 +52,12 @@ public struct ImageUploadCore: Sendable {
     public private(set) var statistics = ImageUploadStatistics()
     /// The device's last reported offset.
     public private(set) var progress: ImageUploadProgress
-    private var state: State = .ready
+    /// Read by the state's own file (`ImageUploadCore+State.swift`); changed only here.
+    private(set) var state: State = .ready
     private var window: UploadWindow
     /// End of the furthest chunk ever sent: a reply claiming more is a lie.
     private var highestSent: UInt64 = 0
-    private var failures: [UInt64: Int] = [:]
+    private var failures: UploadFailureBudget
     private var announcedDeadline: MonotonicInstant?
 
     public init(job: ImageUploadJob, configuration: ImageUploadConfiguration, client: SMPClientCore,
@@ -83,26 +68,11 @@ public struct ImageUploadCore: Sendable {
         nextRequestID = firstRequestID
         progress = ImageUploadProgress(acknowledged: 0, total: job.length)
         window = UploadWindow(capacity: max(1, configuration.window))
-    }
-
-    /// The earliest instant the core wants a `timerFired` (quinn's `poll_timeout`).
-    public var nextDeadline: MonotonicInstant? {
-        switch state {
-        case .parked(let until): return until
-        case .opening, .streaming, .checking: return client.nextDeadline
-        case .ready, .completed, .failed: return nil
-        }
+        failures = UploadFailureBudget(perOffset: configuration.maxFailuresPerOffset)
     }
 
     /// Upload requests sent and not yet answered or given up on (never above the window).
     public var requestsInFlight: Int { window.count }
-
-    public var isFinished: Bool {
-        switch state {
-        case .completed, .failed: return true
-        case .ready, .opening, .streaming, .parked, .checking: return false
-        }
-    }
 
     public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Action] {
         var actions: [Action] = []
@@ -398,14 +368,10 @@ public struct ImageUploadCore: Sendable {
     }
 
     /// Counts a failure at `offset`; false (and the upload failed) at the configured maximum.
-    private mutating func countFailure(at offset: UInt64, _ kind: FailureKind, into actions: inout [Action]) -> Bool {
-        let count = (failures[offset] ?? 0) + 1
-        failures[offset] = count
-        guard count >= configuration.maxFailuresPerOffset else { return true }
-        switch kind {
-        case .timeout: fail(.timeout(offset: offset, attempts: count), into: &actions)
-        case .retry: fail(.retriesExhausted(offset: offset, attempts: count), into: &actions)
-        }
+    private mutating func countFailure(at offset: UInt64, _ kind: UploadFailureBudget.Kind,
+                                       into actions: inout [Action]) -> Bool {
+        guard let exhausted = failures.spend(at: offset, kind) else { return true }
+        fail(exhausted, into: &actions)
         return false
     }
 
@@ -418,19 +384,5 @@ public struct ImageUploadCore: Sendable {
         guard !isFinished else { return }
         state = .failed(error)
         actions.append(.failed(error))
-    }
-}
-
-extension ImageUploadCore.State {
-    var name: String {
-        switch self {
-        case .ready: return "ready"
-        case .opening: return "sending the first packet"
-        case .streaming: return "streaming"
-        case .parked: return "parked (link lost)"
-        case .checking: return "reading the image list after the link came back"
-        case .completed: return "completed"
-        case .failed: return "failed"
-        }
     }
 }

@@ -1,0 +1,48 @@
+/// The upload core's state, one enum with payloads (no flags that drift apart), and what each state
+/// means to a driver: when to wake the core, whether the upload is over. The transitions between
+/// states are in `ImageUploadCore.swift`, with their table.
+extension ImageUploadCore {
+    enum State: Sendable {
+        case ready
+        /// The `off == 0` packet is in flight, alone in the current epoch.
+        case opening(SMPRequestID, UploadFirstPacket)
+        /// Chunks flow; `nextOffset` is where the next chunk starts.
+        case streaming(nextOffset: UInt64)
+        /// The link is gone; wait for a new one until the instant.
+        case parked(until: MonotonicInstant)
+        /// A link came back and the image state read is in flight: does slot 1 already hold the image?
+        case checking(SMPRequestID)
+        case completed
+        case failed(ImageUploadError)
+    }
+
+    /// The earliest instant the core wants a `timerFired` (quinn's `poll_timeout`).
+    public var nextDeadline: MonotonicInstant? {
+        switch state {
+        case .parked(let until): return until
+        case .opening, .streaming, .checking: return client.nextDeadline
+        case .ready, .completed, .failed: return nil
+        }
+    }
+
+    public var isFinished: Bool {
+        switch state {
+        case .completed, .failed: return true
+        case .ready, .opening, .streaming, .parked, .checking: return false
+        }
+    }
+}
+
+extension ImageUploadCore.State {
+    var name: String {
+        switch self {
+        case .ready: return "ready"
+        case .opening: return "sending the first packet"
+        case .streaming: return "streaming"
+        case .parked: return "parked (link lost)"
+        case .checking: return "reading the image list after the link came back"
+        case .completed: return "completed"
+        case .failed: return "failed"
+        }
+    }
+}
