@@ -11,9 +11,10 @@ struct Activation: Sendable {
     let requestTimeout: Duration
     let emit: @Sendable (UpdateEvent) -> Void
 
-    /// Zephyr resets `CONFIG_MCUMGR_GRP_OS_RESET_MS` (250 ms) after its reply. On a link that
-    /// cannot report the drop (UDP has no connection) this long a pause proves the reset happened.
-    static let connectionlessResetPause: Duration = .seconds(1)
+    /// Over a link that cannot report the drop (UDP has no connection), the pause between echoes
+    /// while waiting for the device to go quiet. Short against any real reboot (MCUboot alone takes
+    /// longer), so a device cannot go down and come back unseen between two echoes.
+    static let silencePollInterval: Duration = .milliseconds(100)
 
     /// State write for the mode: `{hash, confirm: false}` marks the image for a test boot (MCUboot
     /// reverts it on the reset after next unless confirmed); `{hash, confirm: true}` makes it
@@ -71,8 +72,10 @@ struct Activation: Sendable {
     func awaitReboot(lossesBefore: Int, deadline: ContinuousClock.Instant) async throws(DFUError) -> Int {
         let link = connection.link
         if link.parameters.isConnectionless {
-            // Nothing will drop: wait out the reset delay, then let go of the old socket ourselves.
-            try? await Task.sleep(for: Self.connectionlessResetPause)
+            // Nothing will drop: Zephyr resets CONFIG_MCUMGR_GRP_OS_RESET_MS after its reply (250 ms
+            // by default, but any value), so no fixed pause proves the reset. The device is down once
+            // it stops answering; then let go of the old socket ourselves.
+            try await waitUntilSilent(until: deadline)
             await link.disconnect()
         }
         guard let reason = await connection.losses.waitForLoss(beyond: lossesBefore, until: deadline) else {
@@ -103,6 +106,25 @@ extension Activation {
     static func notBack(_ device: String) -> DFUError {
         .postRebootCheckFailed("\(device) did not come back after the reset within the reboot timeout. It may still be "
                                + "swapping images (allow more time with --reboot-timeout), or the new image does not start.")
+    }
+
+    /// Over a connectionless link: echoes until one goes unanswered (or the socket reports the
+    /// peer gone), which shows the reset has happened. A device that answers past the deadline
+    /// never reset.
+    private func waitUntilSilent(until deadline: ContinuousClock.Instant) async throws(DFUError) {
+        while ContinuousClock.now < deadline {
+            do throws(SMPClientError) {
+                _ = try await connection.session.request(OSEchoRequest(text: "dfu"), timeout: min(Self.pollTimeout, requestTimeout))
+            } catch {
+                switch error {
+                case .timeout, .linkLost: return
+                default: break  // it answered, if only with an error: still up
+                }
+            }
+            try? await Task.sleep(for: Self.silencePollInterval)
+        }
+        throw .postRebootCheckFailed("\(device) accepted the reset but kept answering until the reboot timeout: it did not "
+                                     + "restart. Check the device; allow more time with --reboot-timeout.")
     }
 
     /// Over a connectionless link the new "link" is up at once; the device is back when it answers.

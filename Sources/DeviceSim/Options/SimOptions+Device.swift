@@ -28,10 +28,10 @@ extension SimOptions {
         }
     }
 
-    /// The SMP server's Kconfig from `buf_size`, `buf_count` and `reassembly`.
+    /// The SMP server's Kconfig from `buf_size`, `buf_count`, `reassembly` and `reset_ms`.
     public var serverConfiguration: SMPServerConfiguration {
         SMPServerConfiguration(bufferSize: bufferSize, bufferCount: bufferCount,
-                               framing: reassembly ? .reassembly : .onePacketPerWrite)
+                               framing: reassembly ? .reassembly : .onePacketPerWrite, resetDelay: .milliseconds(resetMilliseconds))
     }
 
     /// The device these options describe. Reads the `key` file, if one was given. `framing`

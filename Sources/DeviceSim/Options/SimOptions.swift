@@ -18,6 +18,7 @@ import Transport
 /// | `buf_count` | MCUmgr buffer count 2…64 | 4 |
 /// | `slot_size` | slot bytes: decimal, `0x` hex or `K`/`M` suffix; whole 4 KiB pages, 64 KiB…16 MiB | 0x60000 |
 /// | `reassembly` | `on`/`off`: packets may span writes | on |
+/// | `reset_ms` | ms from the reset reply to the reset (Zephyr's `CONFIG_MCUMGR_GRP_OS_RESET_MS`), 0…60000 | 250 |
 /// | `seed` | seed for `@random` fault points | 0 |
 /// | `fault` | see below | none |
 /// | `timescale` | real seconds per model second: 1 real time, 0.05 twenty times faster, 0 unpaced (as fast as the machine goes) | 1 |
@@ -46,6 +47,8 @@ public struct SimOptions: Sendable, Hashable {
     public var bufferCount = 4
     public var slotSize = 0x60000
     public var reassembly = true
+    /// How long, in ms, the device keeps running after answering a reset request.
+    public var resetMilliseconds = 250
     public var seed: UInt64 = 0
     /// How fast the link and device model runs (`LinkClock.timeScale`). Not part of the device:
     /// it changes how long things take, not what happens, so it stays out of the identity.
@@ -55,7 +58,8 @@ public struct SimOptions: Sendable, Hashable {
     public init() {}
 
     public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
-                                   "buf_size", "buf_count", "slot_size", "reassembly", "seed", "fault", "timescale"]
+                                   "buf_size", "buf_count", "slot_size", "reassembly", "reset_ms", "seed", "fault",
+                                   "timescale"]
 
     /// Parses `sim` or `sim:key=value,…`.
     public static func parse(_ text: String) throws(SimOptionsError) -> SimOptions {
@@ -129,6 +133,9 @@ public struct SimOptions: Sendable, Hashable {
             case "off", "no", "false", "0": reassembly = false
             default: throw bad("on or off")
             }
+        case "reset_ms":
+            guard let ms = Int(value), (0 ... 60_000).contains(ms) else { throw bad("milliseconds from 0 to 60000") }
+            resetMilliseconds = ms
         case "seed":
             guard let n = Self.unsigned(value[...]) else { throw bad("an unsigned integer") }
             seed = n
@@ -172,6 +179,8 @@ public struct SimOptions: Sendable, Hashable {
             "buf_count=\(bufferCount)", "slot_size=\(slotSize)", "reassembly=\(reassembly ? "on" : "off")",
             "seed=\(seed)",
         ]
+        // Only when changed, so the identities derived before the key existed stay the same.
+        if resetMilliseconds != 250 { items.append("reset_ms=\(resetMilliseconds)") }
         if !faultSpecs.isEmpty { items.append("fault=" + faultSpecs.map(\.text).joined(separator: "+")) }
         return "sim:" + items.joined(separator: ",")
     }

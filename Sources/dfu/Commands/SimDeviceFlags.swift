@@ -40,6 +40,9 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "on|off", help: "Whether packets may span BLE writes. BLE only: UDP is one packet per datagram. (default: on)")
     var reassembly: String?
 
+    @Option(valueName: "MS", help: "Milliseconds from the reset reply to the reset, as Zephyr's CONFIG_MCUMGR_GRP_OS_RESET_MS, 0-60000. (default: 250)")
+    var resetMs: String?
+
     @Option(valueName: "N", help: "Seed for @random fault points. (default: 0)")
     var seed: String?
 
@@ -57,7 +60,7 @@ struct SimDeviceFlags: ParsableArguments {
             ("mtu", "mtu", mtu.list), ("phy", "phy", phy.list), ("interval", "interval", interval.list),
             ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
-            ("seed", "seed", seed.list), ("fault", "fault", fault),
+            ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
         ]
     }
 
