@@ -36,6 +36,8 @@ final class DBusConnectionLoop {
     private var managerRoots: Set<String> = []
     /// Method calls to our objects waiting for their handler's answer.
     private var incoming: [UInt64: DBusMessagePointer] = [:]
+    /// How many calls were handed to handlers so far (`DBusMethodCall.arrival`).
+    private var handedToHandlers: UInt64 = 0
 
     private init(connection: DBusConnectionPointer, jobs: DBusJobQueue) {
         self.connection = connection
@@ -324,8 +326,9 @@ final class DBusConnectionLoop {
                                                 message: "no method \(member) in \(interface) at \(path)")))
             return true
         }
+        handedToHandlers += 1
         let call = DBusMethodCall(sender: message.sender, path: path, interface: interface, member: member,
-                                  arguments: arguments)
+                                  arguments: arguments, arrival: handedToHandlers)
         let token = jobs.nextID()
         if message.expectsReply { incoming[token] = message }
         let jobs = self.jobs

@@ -5,14 +5,21 @@ public struct DBusMethodCall: Sendable {
     public var interface: String
     public var member: String
     public var arguments: [DBusValue]
+    /// Where this call stands among the calls the connection handed to handlers: 1, 2, 3, … in
+    /// arrival order, without gaps. Handlers run concurrently (each in its own task) and may start
+    /// out of order; one that must see calls in arrival order (Write Commands, which bluetoothd
+    /// forwards without waiting for replies) puts them back in order by this number.
+    public var arrival: UInt64
 
     /// Public so handlers can be unit-tested without a bus.
-    public init(sender: String, path: String, interface: String, member: String, arguments: [DBusValue]) {
+    public init(sender: String, path: String, interface: String, member: String, arguments: [DBusValue],
+                arrival: UInt64 = 0) {
         self.sender = sender
         self.path = path
         self.interface = interface
         self.member = member
         self.arguments = arguments
+        self.arrival = arrival
     }
 }
 
