@@ -1,0 +1,53 @@
+import Synchronization
+
+/// `Connector` over BlueZ. `PeerIdentity` forms: "AA:BB:CC:DD:EE:FF" (any case) or "name:NAME".
+/// connect(): find the Device1 (known object, else discovery filtered by `expecting` services until
+/// the deadline, stopped on match), Connect with capped backoff on `le-connection-abort-by-local`
+/// and friends and on "Operation already in progress", wait for ServicesResolved (or Connected=false
+/// or InterfacesRemoved), look services/characteristics up by UUID (paths change on every
+/// reconnect), read the MTU, and return a `BlueZLink` with a new, higher generation.
+/// After a device rebooted it is found again by its stored address, or — if that address does not
+/// come back before half the deadline — by name + expected service under a new address.
+public final class BlueZConnector: Connector {
+    /// The services the caller needs (the SMP service).
+    public let expectedServices: [ServiceID]
+    /// Whether writes without response are capped at 510 bytes (BlueZ ≤ 5.68 peers drop longer
+    /// ones silently, bluez-dbus.md §8); else at 512.
+    public let capWritesForBlueZPeers: Bool
+    let client: BlueZClient
+    let adapter: BlueZAdapterInfo
+    let log: @Sendable (String) -> Void
+    private let state = Mutex(State())
+
+    private struct State {
+        var lastGeneration = LinkGeneration(0)
+        /// Names of devices we connected to, by address: a device that comes back under another
+        /// address is found by this name and an expected service.
+        var knownNames: [String: String] = [:]
+    }
+
+    init(client: BlueZClient, adapter: BlueZAdapterInfo, expecting services: [ServiceID],
+         capWritesForBlueZPeers: Bool, log: @escaping @Sendable (String) -> Void) {
+        self.client = client
+        self.adapter = adapter
+        self.expectedServices = services
+        self.capWritesForBlueZPeers = capWritesForBlueZPeers
+        self.log = log
+    }
+
+    /// The generation of the newest link this connector made (0 before the first).
+    public var latestGeneration: LinkGeneration { state.withLock { $0.lastGeneration } }
+
+    public func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
+        // Filled in by the next commit.
+        throw .backend("BlueZ connect is not implemented yet")
+    }
+
+    /// The next generation, strictly higher than every earlier one.
+    func reserveGeneration() -> LinkGeneration {
+        state.withLock { state in
+            state.lastGeneration = state.lastGeneration.next
+            return state.lastGeneration
+        }
+    }
+}

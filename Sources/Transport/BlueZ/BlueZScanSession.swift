@@ -1,0 +1,106 @@
+import Synchronization
+
+/// One running discovery of this client on one adapter, with the device updates it produces until
+/// the deadline. Used by `BlueZCentral.scan` and by the connector when it has to find a device.
+///
+/// The observer is registered before StartDiscovery, so no advertisement heard after the start is
+/// missed. `stop()` must be called on every path (it is idempotent and survives cancellation).
+final class BlueZScanSession: Sendable {
+    /// The tree when observing began.
+    let initialTree: BlueZObjectTree
+    /// Device1 snapshots of the adapter's devices, each time one changed; ends at the deadline, at
+    /// `stop()`, or when bluetoothd or the bus goes (`failure` says which).
+    let updates: AsyncStream<BlueZDeviceInfo>
+
+    private let client: BlueZClient
+    private let adapter: BlueZAdapterInfo
+    private let observerID: UInt64
+    private let continuation: AsyncStream<BlueZDeviceInfo>.Continuation
+    private let failureCell: FailureCell
+    private let state = Mutex(State())
+
+    private struct State {
+        var stopped = false
+        var timer: Task<Void, Never>?
+    }
+
+    /// Written by the observer (which exists before the session), read by the scanner.
+    private final class FailureCell: Sendable {
+        let value = Mutex<BlueZError?>(nil)
+    }
+
+    private init(client: BlueZClient, adapter: BlueZAdapterInfo, initialTree: BlueZObjectTree, observerID: UInt64,
+                 updates: AsyncStream<BlueZDeviceInfo>, continuation: AsyncStream<BlueZDeviceInfo>.Continuation,
+                 failureCell: FailureCell) {
+        self.client = client
+        self.adapter = adapter
+        self.initialTree = initialTree
+        self.observerID = observerID
+        self.updates = updates
+        self.continuation = continuation
+        self.failureCell = failureCell
+    }
+
+    /// Why the updates ended early, if bluetoothd or the bus went away.
+    var failure: BlueZError? { failureCell.value.withLock { $0 } }
+
+    static func start(client: BlueZClient, adapter: BlueZAdapterInfo, filter: BlueZScanFilter,
+                      deadline: ContinuousClock.Instant) async throws(BlueZError) -> BlueZScanSession {
+        let (updates, continuation) = AsyncStream.makeStream(of: BlueZDeviceInfo.self)
+        let failure = FailureCell()
+        let adapterPath = adapter.path
+        let observed = client.store.observe { event in
+            switch event {
+            case .changed(let change, let tree):
+                guard let path = Self.devicePath(of: change), let device = tree.device(at: path),
+                      device.adapterPath == adapterPath else { return }
+                continuation.yield(device)
+            case .bluetoothdLeft:
+                failure.value.withLock { $0 = .bluetoothdNotRunning }
+                continuation.finish()
+            case .busLost:
+                failure.value.withLock { $0 = $0 ?? .busUnavailable("the connection to the system bus was lost") }
+                continuation.finish()
+            }
+        }
+        guard let observed else { throw .busUnavailable("the connection to the system bus was lost") }
+        do throws(BlueZError) {
+            try await client.startDiscovery(on: adapter, filter: filter)
+        } catch {
+            client.store.removeObserver(observed.id)
+            continuation.finish()
+            throw error
+        }
+        let session = BlueZScanSession(client: client, adapter: adapter, initialTree: observed.tree,
+                                       observerID: observed.id, updates: updates, continuation: continuation,
+                                       failureCell: failure)
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            continuation.finish()
+        }
+        session.state.withLock { $0.timer = timer }
+        return session
+    }
+
+    /// The Device1 object a change concerns, if any.
+    static func devicePath(of change: BlueZObjectTree.Change) -> String? {
+        switch change {
+        case .added(let path, let interfaces) where interfaces.contains(BlueZName.device): return path
+        case .properties(let path, BlueZName.device, _, _): return path
+        default: return nil
+        }
+    }
+
+    /// Ends the updates, stops discovery and clears our filter. Idempotent; runs under cancellation.
+    func stop() async {
+        let first = state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            state.timer?.cancel()
+            return !state.stopped
+        }
+        guard first else { return }
+        client.store.removeObserver(observerID)
+        continuation.finish()
+        await client.stopDiscovery(on: adapter)
+    }
+}
