@@ -5,6 +5,7 @@
 #   make build   swift build (debug) -> .build/debug/dfu
 #   make demo    build, then `dfu flash` a sample image onto the virtual device; `dfu verify` every sample
 #   make test    build, swift test (unit + end-to-end), then the imgtool and smpclient cross-checks
+#   make test-bluez DFU_BLUEZ_RIG=path/to/run.sh   dfu against the real bluetoothd in the BlueZ rig
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -19,7 +20,7 @@ SAMPLES := firmware-samples
 CROSSCHECK := scripts/imgtool-crosscheck.sh
 LOGS := .build/make-logs
 
-.PHONY: deps build demo test bench faults
+.PHONY: deps build demo test test-bluez bench faults
 
 deps:
 	@missing=""; \
@@ -85,6 +86,18 @@ test: deps
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
 	smpclient="$$({ grep -E '^(SKIP: )?smpclient-crosscheck: ' $(LOGS)/smpclient-crosscheck.log || true; } | tail -n 1)"; \
 	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}"
+
+# The BlueZ tier (docs/test-bluez.md): a static release build of dfu, then scenarios inside the
+# BlueZ rig (../shared/rig: bluetoothd 5.66 and two virtual LE controllers in a VM; run.sh boots
+# it): dfu sim serves the virtual device on controller A, and dfu scan, info and flash reach it
+# from controller B. One boot for all the scenarios, one with EATT for a whole update; a boot that
+# ends 125 (the rig failed) is tried again, twice at most. The last line sums up the scenarios.
+# DFU_BLUEZ_RIG is required (exit 2 without it); TEST_BLUEZ_SCRATCH moves the build directory;
+# TEST_BLUEZ_ONLY=scan,flash runs only those scenarios in the first boot.
+DFU_BLUEZ_RIG ?=
+TEST_BLUEZ_SCRATCH ?= .build
+test-bluez: deps
+	DFU_BLUEZ_RIG="$(DFU_BLUEZ_RIG)" TEST_BLUEZ_SCRATCH="$(TEST_BLUEZ_SCRATCH)" SWIFT="$(SWIFT)" bash scripts/test-bluez.sh
 
 # The transfer benchmark (docs/performance.md): a release build of dfu-bench, then the table of
 # goodput against the modelled ceiling per link profile. It runs the link model in real time,

@@ -1,0 +1,422 @@
+#!/bin/bash
+# The `make test-bluez` scenarios, run as root inside the BlueZ rig (docs/test-bluez.md): dfu sim
+# serves the virtual device as a BLE peripheral on controller A, and dfu scan, info and flash reach
+# it from controller B through the real bluetoothd.
+#
+#   bluez-rig-scenarios.sh [DFU] [--only NAME[,NAME...]]
+#
+# DFU is the dfu binary (default .build/test-bluez/dfu: a static release build, see
+# scripts/test-bluez.sh). Prints `PASS name` or `FAIL name: why` (with output excerpts below it)
+# per scenario, then one `bluez-rig-scenarios: N passed, N failed` line. Exit 0 when all passed,
+# 1 when any failed, 125 when the rig itself failed (B does not see A advertise: neither dfu sim's
+# advertisement nor bluetoothctl's), so the caller may boot again. With RIG_EATT=1 (the rig's EATT
+# setting) every name gets " [EATT]". Needs RIG_HCI_A/B and RIG_ADDR_A/B from the rig.
+set -u
+
+DFU=.build/test-bluez/dfu
+ONLY=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --only) ONLY=",${2:?--only needs names},"; shift 2 ;;
+        --only=*) ONLY=",${1#--only=},"; shift ;;
+        -*) echo "bluez-rig-scenarios: unknown option $1" >&2; exit 2 ;;
+        *) DFU=$1; shift ;;
+    esac
+done
+: "${RIG_HCI_A:?run inside the rig}" "${RIG_HCI_B:?}" "${RIG_ADDR_A:?}" "${RIG_ADDR_B:?}"
+here=$(cd "$(dirname "$0")" && pwd)
+LOGS=/tmp/scenarios
+mkdir -p "$LOGS"
+export SELFCHECK_LOGS=$LOGS
+
+# The sim runs 1.0.0 and trusts the sample ECDSA key; the image is the 1.1.0 sample signed with it
+# (firmware-samples/expected.tsv). The link-kill scenario needs an upload long enough to interrupt
+# by hand: the 512 KiB sample, with a slot that holds it.
+SAMPLES=firmware-samples
+KEY=$SAMPLES/keys/TEST-ONLY-ecdsa-p256.pub.pem
+IMAGE=$SAMPLES/images/blinky-ecdsa-p256-1.1.0.signed.bin
+BIG_IMAGE=$SAMPLES/images/bench-512k-ecdsa-p256-1.1.0.signed.bin
+OLD_VERSION=1.0.0
+expected_version() {  # image -> version expected.tsv gives it with $KEY, e.g. 1.1.0+0
+    awk -F '\t' -v f="images/$(basename "$1")" -v k="${KEY#"$SAMPLES"/}" \
+        '$1 == f && $2 == k && $3 == "OK" { print $4; exit }' "$SAMPLES/expected.tsv"
+}
+NEW_VERSION=$(expected_version "$IMAGE")
+GUARD=150            # seconds: a dfu command that runs longer than this hangs
+SIM_ARGS=(--version "$OLD_VERSION" --key "$KEY")
+
+tag=""; [ "${RIG_EATT:-0}" = 1 ] && tag=" [EATT]"
+passed=0 failed=0
+pass() { echo "PASS $1$tag${2:+ ($2)}"; passed=$((passed + 1)); }
+fail() {  # name why [file...]: the files' last lines follow, indented
+    local name=$1 why=$2 f; shift 2
+    echo "FAIL $name$tag: $why"; failed=$((failed + 1))
+    for f in "$@"; do
+        [ -s "$f" ] || continue
+        echo "    --- ${f#"$LOGS"/} (last lines)"
+        tail -n 12 "$f" | sed 's/\x1b\[[0-9;]*[a-zA-Z]//g; s/^/    | /'
+    done
+}
+wanted() { [ -z "$ONLY" ] || [[ $ONLY == *",$1,"* ]]; }
+
+# dfu scan prints addresses in full (it is how a user learns them)
+addr_suffix=${RIG_ADDR_A: -6}
+shows_a() { grep -i -F -e "$RIG_ADDR_A" "$@"; }
+
+# run NAME CMD...: run a dfu command with a hang guard; output in $LOGS/NAME.out and .err, status in $rc
+run() {
+    local name=$1; shift
+    echo "\$ dfu ${*:2}" > "$LOGS/$name.cmd"
+    timeout -k 5 "$GUARD" "$@" > "$LOGS/$name.out" 2> "$LOGS/$name.err" < /dev/null
+    rc=$?
+}
+hung() { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }
+
+# --- the virtual device on A ---------------------------------------------------------------------
+sim_pid="" sim_log="" sim_count=0
+sim_start() {  # ARGS...: status 1 when dfu sim ended within its first seconds (its log says why)
+    sim_count=$((sim_count + 1))
+    sim_log=$LOGS/sim-$sim_count.log
+    echo "\$ dfu sim --serve bluez:$RIG_HCI_A $*" > "$sim_log"
+    "$DFU" sim --serve "bluez:$RIG_HCI_A" "$@" >> "$sim_log" 2>&1 < /dev/null &
+    sim_pid=$!
+    # ready when it says it serves (as over UDP); a sim that stays up without saying so is let be
+    local i
+    for i in $(seq 100); do
+        kill -0 "$sim_pid" 2>/dev/null || { wait "$sim_pid"; echo "(exit $?)" >> "$sim_log"; sim_pid=""; return 1; }
+        grep -q 'serving' "$sim_log" && return 0
+        sleep 0.2
+    done
+    return 0
+}
+sim_stop() {  # SIGINT, as a user stops it; the advertisement and GATT application go with it
+    [ -n "$sim_pid" ] || return 0
+    kill -INT "$sim_pid" 2>/dev/null
+    local i
+    for i in $(seq 50); do kill -0 "$sim_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$sim_pid" 2>/dev/null
+    wait "$sim_pid" 2>/dev/null
+    sim_pid=""
+}
+trap 'sim_stop' EXIT
+
+# flash_facts FILE: the facts of a `dfu flash --json` output as shell assignments (fl_*)
+flash_facts() {
+    python3 - "$1" <<'EOF'
+import json, shlex, sys
+facts = dict(bad_lines=0, result_exit="", result_version="", result_error="", rebooting=0,
+             resumed_offset=0, progress_lines=0, first_progress=-1, last_progress=-1, total=0,
+             version="", confirmed=0, failure_checks="", transfer_started=0)
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    if not line.strip():
+        continue
+    try:
+        e = json.loads(line)
+    except ValueError:
+        facts["bad_lines"] += 1
+        continue
+    kind = e.get("event")
+    if kind == "result":
+        facts["result_exit"] = e.get("exit_code", "")
+        facts["result_version"] = e.get("version") or ""
+        facts["result_error"] = e.get("error") or ""
+        facts["failure_checks"] = " ".join(f.get("check", "?") for f in e.get("failures") or [])
+    elif kind == "rebooting":
+        facts["rebooting"] = 1
+    elif kind == "resumed":
+        facts["resumed_offset"] = max(facts["resumed_offset"], int(e.get("offset") or 0))
+    elif kind == "progress":
+        facts["progress_lines"] += 1
+        if facts["first_progress"] < 0:
+            facts["first_progress"] = int(e.get("bytes") or 0)
+        facts["last_progress"] = int(e.get("bytes") or 0)
+        facts["total"] = int(e.get("total") or 0)
+    elif kind == "version":
+        facts["version"] = e.get("version") or ""
+        facts["confirmed"] = 1 if e.get("confirmed") else 0
+    elif kind == "stage" and e.get("stage") == "transfer" and e.get("status") == "started":
+        facts["transfer_started"] = 1
+for k, v in facts.items():
+    print(f"fl_{k}={shlex.quote(str(v))}")
+EOF
+}
+
+# flash_ok NAME: a whole update in $LOGS/NAME.out: exit 0, reboot, the new version running, confirmed
+flash_ok_why=""
+flash_ok() {
+    eval "$(flash_facts "$LOGS/$1.out")"
+    flash_ok_why=""
+    if hung; then flash_ok_why="no result within ${GUARD}s (hang guard)"
+    elif [ "$rc" -ne 0 ]; then flash_ok_why="exit $rc: ${fl_result_error:-no result line}"
+    elif [ "$fl_bad_lines" -ne 0 ]; then flash_ok_why="$fl_bad_lines lines of --json output are not JSON"
+    elif [ "$fl_rebooting" -ne 1 ]; then flash_ok_why="no rebooting event"
+    elif [ "$fl_version" != "$NEW_VERSION" ] || [ "$fl_confirmed" -ne 1 ]; then
+        flash_ok_why="after the reboot the device reports '${fl_version}' (confirmed: $fl_confirmed), expected $NEW_VERSION confirmed"
+    elif [ "$fl_result_version" != "$NEW_VERSION" ]; then flash_ok_why="result version '$fl_result_version', expected $NEW_VERSION"
+    fi
+    [ -z "$flash_ok_why" ]
+}
+
+flash_args=(--adapter "$RIG_HCI_B" --key "$KEY" --json)
+wait_link_down() {  # let the last run's connection end (B's Device1.Connected) before the next step
+    local i
+    for i in $(seq 40); do
+        dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}" \
+            org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Connected 2>/dev/null \
+            | grep -q 'boolean true' || return 0
+        sleep 0.25
+    done
+}
+# sim_restart SCENARIO ARGS...: a fresh sim for a scenario; when it does not start, the scenario fails
+sim_restart() {
+    local name=$1; shift
+    sim_stop
+    sim_start "$@" && return 0
+    fail "$name" "dfu sim --serve bluez:$RIG_HCI_A $* ended at start" "$sim_log"
+    return 1
+}
+
+# --- 0. the rig and the sim's advertisement -----------------------------------------------------
+echo "rig: A=$RIG_HCI_A $RIG_ADDR_A  B=$RIG_HCI_B $RIG_ADDR_B${RIG_EATT:+  RIG_EATT=$RIG_EATT}; dfu $("$DFU" --version 2>&1)"
+if ! sim_start "${SIM_ARGS[@]}"; then
+    # dfu sim ended by itself: a tool failure. Is the rig sound, so the verdict means something?
+    bash "$here/bluez-rig-selfcheck.sh" || exit 125
+    fail sim-advertises "dfu sim --serve bluez:$RIG_HCI_A ended at start" "$sim_log"
+    echo "bluez-rig-scenarios: $passed passed, $failed failed (nothing else can run without the sim)"
+    exit 1
+fi
+if bash "$here/bluez-rig-selfcheck.sh" --watch 15; then
+    pass sim-advertises "$RIG_HCI_B saw it within 15 s"
+else
+    # Nothing seen: ask an independent advertiser (bluetoothctl) whether B can see A at all.
+    sim_stop
+    bash "$here/bluez-rig-selfcheck.sh" || exit 125
+    fail sim-advertises "$RIG_HCI_B saw bluetoothctl's advertisement from $RIG_HCI_A but not dfu sim's within 15 s" \
+        "$sim_log" "$LOGS/selfcheck-scan.log"
+    sim_start "${SIM_ARGS[@]}"
+fi
+
+# --- 1. scan ---------------------------------------------------------------------------------------
+if wanted scan; then
+    run scan "$DFU" scan --timeout 10 --adapter "$RIG_HCI_B"
+    if hung; then fail scan "no end within ${GUARD}s (hang guard)" "$LOGS/scan.out" "$LOGS/scan.err"
+    elif [ "$rc" -ne 0 ]; then fail scan "exit $rc" "$LOGS/scan.out" "$LOGS/scan.err"
+    elif ! shows_a "$LOGS/scan.out" | grep -qi 'smp'; then
+        fail scan "no line with A's address ($RIG_ADDR_A) and SMP" "$LOGS/scan.out" "$LOGS/scan.err"
+    else pass scan "$(shows_a "$LOGS/scan.out" | head -n 1 | tr -s ' ')"
+    fi
+fi
+
+device_name=""
+if wanted scan-json || wanted flash-by-name; then
+    run scan-json "$DFU" scan --timeout 10 --adapter "$RIG_HCI_B" --json
+    # every line JSON; one object names A (an address field) with protocol SMP; its name is kept
+    verdict=$(python3 - "$LOGS/scan-json.out" "$RIG_ADDR_A" "$addr_suffix" <<'EOF'
+import json, sys
+path, full, suffix = sys.argv[1], sys.argv[2].upper(), sys.argv[3].upper()
+found, bad = None, 0
+for line in open(path, encoding="utf-8", errors="replace"):
+    if not line.strip():
+        continue
+    try:
+        e = json.loads(line)
+    except ValueError:
+        bad += 1
+        continue
+    if not isinstance(e, dict):
+        continue
+    if e.get("event") == "device" and str(e.get("address")).upper() == full \
+            and "SMP" in str(e.get("protocol")).upper():
+        found = e
+    if e.get("event") == "result" and e.get("ok") is not True:
+        bad += 1
+if bad:
+    print(f"bad {bad} lines are not JSON or a failed result")
+elif found is None:
+    print("bad no device object with A's address and protocol smp")
+else:
+    print("ok", found.get("name") or "")
+EOF
+)
+    if hung; then fail scan-json "no end within ${GUARD}s (hang guard)" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
+    elif [ "$rc" -ne 0 ]; then fail scan-json "exit $rc" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
+    elif [[ $verdict != ok* ]]; then fail scan-json "${verdict#bad }" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
+    else
+        device_name=${verdict#ok}; device_name=${device_name# }
+        wanted scan-json && pass scan-json "name '${device_name}'"
+    fi
+fi
+
+# --- 2. info -----------------------------------------------------------------------------------------
+info_check() {  # NAME VERSION: dfu info shows slot 0 running VERSION and the battery (80 %, the sim's default)
+    run "$1" "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B"
+    if hung; then fail "$1" "no end within ${GUARD}s (hang guard)" "$LOGS/$1.out" "$LOGS/$1.err"
+    elif [ "$rc" -ne 0 ]; then fail "$1" "exit $rc" "$LOGS/$1.out" "$LOGS/$1.err"
+    elif ! grep -E '^slot 0 ' "$LOGS/$1.out" | grep -F "$2" | grep -q 'running'; then
+        fail "$1" "no 'slot 0 ... $2 ... running' line" "$LOGS/$1.out" "$LOGS/$1.err"
+    elif ! grep -qE '^battery +80 %' "$LOGS/$1.out"; then
+        fail "$1" "no 'battery 80 %' line" "$LOGS/$1.out" "$LOGS/$1.err"
+    else pass "$1" "$(grep -E '^slot 0 ' "$LOGS/$1.out" | head -n 1 | tr -s ' '), battery 80 %"
+    fi
+}
+info_json_check() {  # NAME VERSION: dfu info --json gives running_version VERSION and battery 80
+    run "$1" "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B" --json
+    local verdict
+    verdict=$(python3 - "$LOGS/$1.out" "$2" <<'EOF2'
+import json, sys
+try:
+    lines = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8", errors="replace") if l.strip()]
+except ValueError as e:
+    sys.exit(print("not JSON:", e))
+result = [e for e in lines if isinstance(e, dict) and e.get("event") == "result"]
+if len(result) != 1:
+    sys.exit(print(f"{len(result)} result objects"))
+r = result[0]
+version = str(r.get("running_version"))
+if version != sys.argv[2] and not version.startswith(sys.argv[2] + "+"):
+    sys.exit(print(f"running_version {version}, expected {sys.argv[2]}"))
+if r.get("battery") != 80:
+    sys.exit(print(f"battery {r.get('battery')}, expected 80"))
+print("ok", version)
+EOF2
+)
+    if hung; then fail "$1" "no end within ${GUARD}s (hang guard)" "$LOGS/$1.out" "$LOGS/$1.err"
+    elif [ "$rc" -ne 0 ]; then fail "$1" "exit $rc" "$LOGS/$1.out" "$LOGS/$1.err"
+    elif [[ $verdict != ok* ]]; then fail "$1" "$verdict" "$LOGS/$1.out" "$LOGS/$1.err"
+    else pass "$1" "running_version ${verdict#ok }, battery 80"
+    fi
+}
+wanted info && info_check info "$OLD_VERSION"
+
+# --- 3. a whole update by address ------------------------------------------------------------------
+eatt_watch_pid=""
+if [ -n "$tag" ]; then
+    # evidence that EATT is in use: L2CAP channels on the EATT PSM (0x27 = 39) during the update
+    ( max=0; while :; do n=$(awk '$4 == 39' /proc/net/bluetooth/l2cap 2>/dev/null | wc -l)
+        [ "$n" -gt "$max" ] && { max=$n; echo "$max" > "$LOGS/eatt-channels"; }; sleep 0.2; done ) &
+    eatt_watch_pid=$!
+fi
+if wanted flash; then
+    run flash "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
+    if flash_ok flash; then
+        pass flash "$(basename "$IMAGE"): uploaded, rebooted, $fl_version confirmed"
+    else fail flash "$flash_ok_why" "$LOGS/flash.out" "$LOGS/flash.err" "$sim_log"
+    fi
+    if [ -n "$eatt_watch_pid" ]; then
+        kill "$eatt_watch_pid" 2>/dev/null; wait "$eatt_watch_pid" 2>/dev/null
+        echo "EATT: up to $(cat "$LOGS/eatt-channels" 2>/dev/null || echo 0) L2CAP channels on PSM 0x27 seen during the update"
+    fi
+    wait_link_down
+    wanted info && info_json_check info-after-flash "${NEW_VERSION%+0}"
+fi
+
+# --- 4. refused for low battery ----------------------------------------------------------------------
+if wanted low-battery; then
+    sim_restart low-battery "${SIM_ARGS[@]}" --battery 10 && {
+    run low-battery "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
+    eval "$(flash_facts "$LOGS/low-battery.out")"
+    if hung; then fail low-battery "no result within ${GUARD}s (hang guard)" "$LOGS/low-battery.out" "$sim_log"
+    elif [ "$rc" -ne 4 ]; then fail low-battery "exit $rc, expected 4: ${fl_result_error}" "$LOGS/low-battery.out" "$sim_log"
+    elif [[ " $fl_failure_checks " != *" battery "* ]]; then
+        fail low-battery "exit 4 but the failed checks are '$fl_failure_checks', not battery" "$LOGS/low-battery.out"
+    elif [ "$fl_transfer_started" -ne 0 ] || [ "$fl_progress_lines" -ne 0 ] || grep -qi 'upload started' "$sim_log"; then
+        fail low-battery "refused, but the upload had begun" "$LOGS/low-battery.out" "$sim_log"
+    else pass low-battery "exit 4, battery check failed, nothing sent"
+    fi
+    wait_link_down; }
+fi
+
+# --- 5. a whole update by name ----------------------------------------------------------------------
+if wanted flash-by-name; then
+    if ! sim_restart flash-by-name "${SIM_ARGS[@]}"; then :
+    elif [ -z "$device_name" ]; then
+        fail flash-by-name "no device name known (dfu scan --json gave none)"
+    else
+        run flash-by-name "$DFU" flash "$IMAGE" --device "name:$device_name" "${flash_args[@]}"
+        if flash_ok flash-by-name; then pass flash-by-name "name:$device_name, $fl_version confirmed"
+        else fail flash-by-name "$flash_ok_why" "$LOGS/flash-by-name.out" "$LOGS/flash-by-name.err" "$sim_log"
+        fi
+    fi
+    wait_link_down
+fi
+
+# resumed_ok NAME: a run that was cut and finished: its own reconnect (a resumed event), or a second
+# run of the same command that resumed from where the device was (first progress well past 0)
+resumed_ok() {  # NAME CMD...
+    local name=$1; shift
+    run "$name" "$@"
+    eval "$(flash_facts "$LOGS/$name.out")"
+    if [ "$rc" -eq 0 ] && [ "$fl_resumed_offset" -gt 0 ]; then
+        flash_ok "$name" || { fail "$name" "$flash_ok_why" "$LOGS/$name.out" "$sim_log"; return; }
+        pass "$name" "link lost; the same run reconnected and resumed at $fl_resumed_offset of $fl_total"
+    elif [ "$rc" -eq 0 ]; then
+        fail "$name" "exit 0 without a resumed event: the link was not cut, or the cut went unnoticed" "$LOGS/$name.out" "$sim_log"
+    elif [ "$rc" -eq 6 ]; then
+        local first_total=$fl_total
+        run "$name-again" "$@"
+        eval "$(flash_facts "$LOGS/$name-again.out")"
+        if [ "$rc" -ne 0 ]; then
+            fail "$name" "exit 6, then the second run exited $rc: ${fl_result_error}" "$LOGS/$name.out" "$LOGS/$name-again.out" "$sim_log"
+        elif [ "$fl_resumed_offset" -le 0 ] && [ "$fl_first_progress" -lt $((first_total / 5)) ]; then
+            fail "$name" "the second run started over (first progress $fl_first_progress of $fl_total)" "$LOGS/$name-again.out"
+        elif [ "${fl_version:-}" != "$NEW_VERSION" ] && [ "$fl_result_version" != "$NEW_VERSION" ]; then
+            fail "$name" "the second run ended with version '$fl_result_version'" "$LOGS/$name-again.out"
+        else pass "$name" "exit 6, the same command again resumed at $((fl_resumed_offset > fl_first_progress ? fl_resumed_offset : fl_first_progress)) of $fl_total"
+        fi
+    else
+        fail "$name" "exit $rc (expected 0 after a reconnect, or 6): ${fl_result_error}" "$LOGS/$name.out" "$LOGS/$name.err" "$sim_log"
+    fi
+}
+
+# --- 6. cut by the device dropping the link (sim fault) ---------------------------------------------
+if wanted link-drop; then
+    if sim_restart link-drop "${SIM_ARGS[@]}" --fault 'disconnect@40%'; then
+        resumed_ok link-drop "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
+        wait_link_down
+    fi
+fi
+
+# --- 7. cut by a link loss at the controller (btmgmt, behind BlueZ's back) --------------------------
+# The 512 KiB sample, upload only (a swap of 512 KiB on the modelled flash takes about a minute):
+# A's controller disconnects B once a quarter is acknowledged, as a device that goes out of range.
+if wanted link-kill && sim_restart link-kill "${SIM_ARGS[@]}" --slot-size 1M; then
+    big_args=("$BIG_IMAGE" --device "$RIG_ADDR_A" --mode upload-only "${flash_args[@]}")
+    ( for i in $(seq 600); do
+          b=$(grep '"event":"progress"' "$LOGS/link-kill.out" 2>/dev/null | tail -n 1 | sed -n 's/.*"bytes":\([0-9]*\).*"total":\([0-9]*\).*/\1 \2/p')
+          if [ -n "$b" ] && [ "${b% *}" -ge $(( ${b#* } / 4 )) ]; then
+              echo "at ${b% *} of ${b#* }" > "$LOGS/link-kill.cut"
+              # btmgmt needs an open standard input to act (reference §8)
+              sleep 3 | btmgmt --index "${RIG_HCI_A#hci}" disconnect -t 1 "$RIG_ADDR_B" > "$LOGS/link-kill.btmgmt" 2>&1
+              exit 0
+          fi
+          sleep 0.1
+      done ) &
+    killer=$!
+    run link-kill "$DFU" flash "${big_args[@]}"
+    [ -s "$LOGS/link-kill.cut" ] || kill "$killer" 2>/dev/null
+    wait "$killer" 2>/dev/null
+    if [ ! -s "$LOGS/link-kill.cut" ]; then
+        eval "$(flash_facts "$LOGS/link-kill.out")"
+        fail link-kill "the link was never cut: the upload did not reach a quarter (exit $rc: ${fl_result_error})" "$LOGS/link-kill.out" "$sim_log"
+    else
+        # judge the run that was cut (already done) as resumed_ok does, without running it again
+        eval "$(flash_facts "$LOGS/link-kill.out")"
+        cut="(btmgmt disconnect $(cat "$LOGS/link-kill.cut"))"
+        if [ "$rc" -eq 0 ] && [ "$fl_resumed_offset" -gt 0 ] && [ "$fl_last_progress" -eq "$fl_total" ]; then
+            pass link-kill "$cut; the same run reconnected and resumed at $fl_resumed_offset of $fl_total"
+        elif [ "$rc" -eq 6 ]; then
+            run link-kill-again "$DFU" flash "${big_args[@]}"
+            eval "$(flash_facts "$LOGS/link-kill-again.out")"
+            if [ "$rc" -eq 0 ] && { [ "$fl_resumed_offset" -gt 0 ] || [ "$fl_first_progress" -ge $((fl_total / 5)) ]; }; then
+                pass link-kill "$cut; exit 6, the same command again resumed at $((fl_resumed_offset > fl_first_progress ? fl_resumed_offset : fl_first_progress)) of $fl_total"
+            else fail link-kill "$cut; exit 6, then exit $rc, first progress $fl_first_progress: ${fl_result_error}" "$LOGS/link-kill-again.out" "$sim_log"
+            fi
+        else
+            fail link-kill "$cut; exit $rc, resumed at ${fl_resumed_offset}: ${fl_result_error}" "$LOGS/link-kill.out" "$LOGS/link-kill.btmgmt" "$sim_log"
+        fi
+    fi
+fi
+
+sim_stop
+echo "bluez-rig-scenarios: $passed passed, $failed failed$tag"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# make test-bluez: dfu against the real bluetoothd 5.66 in the BlueZ rig (docs/test-bluez.md).
+#
+#   DFU_BLUEZ_RIG=path/to/rig/run.sh scripts/test-bluez.sh
+#
+# Builds a self-contained dfu (static Swift runtime: the guest has no Swift), copies it into
+# .build/test-bluez/ (inside this repository, which the rig shares with the guest as /host), and
+# boots the rig to run scripts/bluez-rig-scenarios.sh; then boots it once more with RIG_EATT=1
+# (several ATT bearers, writes and notifications may be reordered) for one whole update.
+# A boot that ends 125 (the rig failed, including its own self-check) is tried again, at most
+# twice; any other status is the verdict. Exit: 0 when every scenario passed, else the first
+# failing boot's status (1 a scenario failed, 124 the rig timed out, 125 the rig failed 3 times).
+#
+# Environment: DFU_BLUEZ_RIG (required), TEST_BLUEZ_SCRATCH (swift build --scratch-path, default
+# .build), TEST_BLUEZ_ONLY (comma-separated scenario names for the first boot, default all),
+# TEST_BLUEZ_EATT (0 skips the EATT boot), SWIFT, and the rig's own RIG_* settings.
+# Logs: .build/test-bluez/<boot>.log, and each boot's rig logs (bluetoothd.log, ...) in
+# .build/test-bluez/<boot>-rig/.
+set -euo pipefail
+
+rig=${DFU_BLUEZ_RIG:-}
+if [[ -z "$rig" ]]; then
+    echo "test-bluez: DFU_BLUEZ_RIG is not set: give the BlueZ rig's run.sh, e.g." \
+         "make test-bluez DFU_BLUEZ_RIG=../shared/rig/run.sh (docs/test-bluez.md)" >&2
+    exit 2
+fi
+if [[ ! -f "$rig" || ! -x "$rig" ]]; then
+    echo "test-bluez: DFU_BLUEZ_RIG=$rig is not an executable file (the rig's run.sh)" >&2
+    exit 2
+fi
+rig=$(cd "$(dirname "$rig")" && pwd)/$(basename "$rig")
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+repo=$PWD
+swift=${SWIFT:-swift}
+scratch=${TEST_BLUEZ_SCRATCH:-.build}
+out=.build/test-bluez
+rig_logs=${RIG_CACHE:-/var/tmp/bluez-rig}/last
+
+# The guest runs the host's binary as is (same Debian 12 glibc, libdbus and libcrypto are there)
+build=("$swift" build -c release --static-swift-stdlib --scratch-path "$scratch")
+echo "test-bluez: ${build[*]} --product dfu"
+"${build[@]}" --product dfu
+mkdir -p "$out"
+rm -rf "$out"/*.log "$out"/*-rig
+cp "$("${build[@]}" --show-bin-path)/dfu" "$out/dfu"
+
+summaries=()
+status=0
+# boot LABEL SCENARIO-ARGS...: one rig boot (again while the rig fails, at most 3 in all)
+boot() {
+    local label=$1 attempt rc; shift
+    for attempt in 1 2 3; do
+        echo "test-bluez: $label: booting the rig (attempt $attempt of 3)"
+        set +e
+        RIG_SHARE=$repo RIG_TIMEOUT=${RIG_TIMEOUT:-900} \
+            "$rig" ./scripts/bluez-rig-scenarios.sh "$out/dfu" "$@" | tee "$out/$label.log"
+        rc=${PIPESTATUS[0]}
+        set -e
+        rm -rf "${out:?}/$label-rig"
+        [[ -d "$rig_logs" ]] && cp -r "$rig_logs" "$out/$label-rig"
+        [[ $rc -eq 125 ]] || break
+        echo "test-bluez: $label: the rig failed (exit 125; logs in $out/$label-rig)"
+    done
+    local line
+    line=$(grep -E '^bluez-rig-scenarios: [0-9]+ passed, [0-9]+ failed' "$out/$label.log" | tail -n 1 || true)
+    case $rc in
+        0) ;;
+        125) line="the rig failed 3 times (exit 125)" ;;
+        124) line="${line:-no summary}; the rig timed out (exit 124)" ;;
+        *) line="${line:-no summary} (exit $rc)" ;;
+    esac
+    summaries+=("$label: ${line#bluez-rig-scenarios: }")
+    [[ $status -ne 0 ]] || status=$rc
+    if [[ $rc -ne 0 ]]; then echo "test-bluez: $label: rig logs (bluetoothd.log, setup.log, ...) in $out/$label-rig"; fi
+}
+
+only=()
+[[ -n "${TEST_BLUEZ_ONLY:-}" ]] && only=(--only "$TEST_BLUEZ_ONLY")
+boot single-bearer "${only[@]}"
+if [[ "${TEST_BLUEZ_EATT:-1}" != 0 && $status -ne 125 ]]; then
+    RIG_EATT=1 boot eatt --only flash
+fi
+
+# the last line: totals over the boots, then each boot's own line
+passed=0 failed=0
+for f in "$out"/single-bearer.log "$out"/eatt.log; do
+    [[ -f "$f" ]] || continue
+    if l=$(grep -E '^bluez-rig-scenarios: [0-9]+ passed, [0-9]+ failed' "$f" | tail -n 1); then
+        read -r p f_ <<< "$(sed -E 's/^bluez-rig-scenarios: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/' <<< "$l")"
+        passed=$((passed + p)) failed=$((failed + f_))
+    fi
+done
+detail=$(printf '%s; ' "${summaries[@]}")
+echo "test-bluez: $passed passed, $failed failed (${detail%; })"
+exit "$status"
