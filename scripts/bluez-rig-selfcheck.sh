@@ -40,6 +40,13 @@ ctl_stop() {
     wait "${!pid_var}" 2>/dev/null
 }
 
+# ctl_excerpt NAME LABEL: what bluetoothctl said (events and results, not its help or colours)
+ctl_excerpt() {
+    sed 's/\x1b\[[0-9;]*[a-zA-Z]//g; s/\r//g' "$SELFCHECK_LOGS/selfcheck-$1.log" \
+        | grep -E 'NEW|CHG|DEL|ail|registered|success|started|not available|Invalid|rror' \
+        | sed 's/^[^#]*# *//; s/^ *//' | tail -n 15 | sed "s/^/  $2: /"
+}
+
 device_path() { echo "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}"; }
 
 # True once B has received an advertisement from A in this discovery: BlueZ sets RSSI then.
@@ -82,8 +89,8 @@ if watch 15; then
 else
     rc=125
     echo "rig self-check: $RIG_HCI_B did not see $RIG_HCI_A's bluetoothctl advertisement in 15 s: the rig failed (exit 125)" >&2
-    sed 's/^/  advertiser: /' "$SELFCHECK_LOGS/selfcheck-adv.log" | tail -n 20 >&2
-    sed 's/^/  scanner: /' "$SELFCHECK_LOGS/selfcheck-scan.log" | tail -n 20 >&2
+    ctl_excerpt adv advertiser >&2
+    ctl_excerpt scan scanner >&2
 fi
 ctl_send adv "advertise off"
 sleep 0.5
