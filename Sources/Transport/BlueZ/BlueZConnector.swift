@@ -39,8 +39,56 @@ public final class BlueZConnector: Connector {
     public var latestGeneration: LinkGeneration { state.withLock { $0.lastGeneration } }
 
     public func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
-        // Filled in by the next commit.
-        throw .backend("BlueZ connect is not implemented yet")
+        if Task.isCancelled { throw .cancelled }
+        guard let target = BlueZPeerTarget(peer) else { throw .peerNotFound(peer) }
+        let start = ContinuousClock.now
+        // By address until half the time is gone, then also by name + service (a new address).
+        let halfway = start.advanced(by: start.duration(to: deadline) / 2)
+        var backoff = BlueZBackoff()
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            guard ContinuousClock.now < deadline else { throw .timeout }
+            let device = try await find(target, peer: peer, halfway: halfway, deadline: deadline)
+            if let name = device.name { remember(name, for: device.address) }
+            var connectBy = deadline
+            if case .address(let address) = target, knownName(for: address) != nil, ContinuousClock.now < halfway {
+                connectBy = halfway
+            }
+            let outcome = try await establish(device, connectBy: connectBy, deadline: deadline)
+            switch outcome {
+            case .ready(let tree):
+                let generation = reserveGeneration()
+                switch await openLink(device: device, tree: tree, peer: peer, generation: generation) {
+                case .success(let link):
+                    log("connected to \(PeerIdentity(device.address).redacted) (\(generation), ATT MTU \(link.parameters.attMTU), writes ≤ \(link.parameters.maxWriteWithoutResponse) bytes)")
+                    return link
+                case .failure(.disconnected(let reason)):
+                    log("the link dropped while it was being set up (\(reason)); retrying")
+                case .failure(let error):
+                    await abort(device)
+                    throw error
+                }
+            case .retry(let reason):
+                log("connect to \(PeerIdentity(device.address).redacted) failed (\(reason)); retrying")
+            case .vanished:
+                log("\(PeerIdentity(device.address).redacted) vanished from bluetoothd; looking for it again")
+                continue
+            }
+            let pause = backoff.pause(now: .now, deadline: deadline)
+            do {
+                try await Task.sleep(for: pause)
+            } catch {
+                throw .cancelled
+            }
+        }
+    }
+
+    func remember(_ name: String, for address: String) {
+        state.withLock { $0.knownNames[address] = name }
+    }
+
+    func knownName(for address: String) -> String? {
+        state.withLock { $0.knownNames[address] }
     }
 
     /// The next generation, strictly higher than every earlier one.

@@ -1,0 +1,108 @@
+/// Connecting a found device and waiting until its GATT database is usable (bluez-dbus.md §1.3, §2):
+/// Connect replies when the ATT channel is up, before discovery; ServicesResolved flips later, or
+/// Connected=false / InterfacesRemoved say it never will.
+extension BlueZConnector {
+    enum Establishment: Sendable {
+        /// Connected with services resolved (and the expected ones exported); the tree at that moment.
+        case ready(BlueZObjectTree)
+        /// Worth another attempt after a pause.
+        case retry(String)
+        /// The Device1 object is gone: find the device again.
+        case vanished
+    }
+
+    /// `connectBy` bounds the Connect call (at least 5 s, at most the deadline): while a name
+    /// search is still to come at half time, a Connect to an address that never returns must not
+    /// use up the rest.
+    func establish(_ device: BlueZDeviceInfo, connectBy: ContinuousClock.Instant,
+                   deadline: ContinuousClock.Instant) async throws(LinkError) -> Establishment {
+        if device.connected {
+            log("\(PeerIdentity(device.address).redacted) is already connected; not calling Connect")
+        } else {
+            let now = ContinuousClock.now
+            let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
+            do throws(DBusError) {
+                _ = try await client.call(device.path, BlueZName.device, "Connect", timeout: timeout)
+            } catch {
+                if let outcome = try await connectFailed(error, device: device) { return outcome }
+            }
+        }
+        let path = device.path
+        let outcome = await client.store.wait(until: deadline) { tree in
+            guard let now = tree.device(at: path) else { return true }
+            return !now.connected || now.servicesResolved
+        }
+        switch outcome {
+        case .satisfied(let tree):
+            guard let now = tree.device(at: path) else { return .vanished }
+            guard now.connected else { return .retry("the device disconnected before its services were resolved") }
+            return await withExpectedServices(path: path, tree: tree, deadline: deadline)
+        case .timedOut:
+            await abort(device)
+            throw .timeout
+        case .cancelled:
+            await abort(device)
+            throw .cancelled
+        case .busLost:
+            throw .backend(BlueZError.busUnavailable("the connection to the system bus was lost").description)
+        }
+    }
+
+    /// What a failed Connect means: nil when the device is in fact connected (AlreadyConnected).
+    private func connectFailed(_ error: DBusError, device: BlueZDeviceInfo) async throws(LinkError) -> Establishment? {
+        switch BlueZFailure(error, context: .connect) {
+        case .retryableConnect(let text):
+            return .retry(text)
+        case .objectGone:
+            return .vanished
+        case .timedOut:
+            await abort(device)
+            return .retry("no reply to Connect")
+        case .cancelled:
+            await abort(device)
+            throw .cancelled
+        case .notReady:
+            throw .backend(BlueZError.adapterPoweredOff(adapter.name).description)
+        case .accessDenied(let text):
+            throw .backend(BlueZError.accessDenied(text).description)
+        case .bluetoothdGone:
+            throw .backend(BlueZError.bluetoothdNotRunning.description)
+        case .busLost:
+            throw .backend(BlueZError.busUnavailable(error.description).description)
+        case .other where error.remoteName == "org.bluez.Error.AlreadyConnected":
+            return nil
+        default:
+            await abort(device)
+            throw .backend("Connect: \(error)")
+        }
+    }
+
+    /// ServicesResolved can flip before the service objects are exported (bluez/bluez#1489): give
+    /// the expected services a moment (≤ 2 s) to appear. A layout still without them is returned
+    /// as it is; the link then reports the missing characteristic by name.
+    private func withExpectedServices(path: String, tree: BlueZObjectTree,
+                                      deadline: ContinuousClock.Instant) async -> Establishment {
+        let expected = expectedServices
+        let complete: @Sendable (BlueZObjectTree) -> Bool = { tree in
+            let present = Set(tree.services(of: path).map(\.id))
+            return expected.allSatisfy(present.contains)
+        }
+        if complete(tree) { return .ready(tree) }
+        let grace = min(deadline, ContinuousClock.now.advanced(by: .seconds(2)))
+        switch await client.store.wait(until: grace, for: { complete($0) || $0.device(at: path)?.connected != true }) {
+        case .satisfied(let later):
+            guard let now = later.device(at: path) else { return .vanished }
+            guard now.connected else { return .retry("the device disconnected while its services were exported") }
+            return .ready(later)
+        default:
+            log("the device offers none of \(expected.map(\.description).joined(separator: ", ")) after its services were resolved")
+            return .ready(client.store.tree)
+        }
+    }
+
+    /// Asks bluetoothd to drop the connection or cancel the pending attempt (bleak does the same on
+    /// every failed or cancelled connect). Runs under cancellation; errors are ignored.
+    func abort(_ device: BlueZDeviceInfo) async {
+        _ = await client.callDetached(device.path, BlueZName.device, "Disconnect", timeout: .seconds(10))
+    }
+}

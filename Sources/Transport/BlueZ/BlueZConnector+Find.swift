@@ -1,0 +1,75 @@
+/// Finding the Device1 to connect to: the known object first, else discovery (bluez-dbus.md §2:
+/// objects of unconnected devices vanish 30 s after they were last heard, and a rebooted device
+/// may come back under a new address).
+extension BlueZConnector {
+    func find(_ target: BlueZPeerTarget, peer: PeerIdentity, halfway: ContinuousClock.Instant,
+              deadline: ContinuousClock.Instant) async throws(LinkError) -> BlueZDeviceInfo {
+        let tree = client.store.tree
+        switch target {
+        case .address(let address):
+            let name = knownName(for: address)
+            // By address alone while the name is unknown or half the time is left; then by either.
+            if name == nil || ContinuousClock.now < halfway {
+                if let device = tree.device(address: address, adapter: adapter.path) { return device }
+                log("looking for \(peer.redacted)")
+                let until = name == nil ? deadline : halfway
+                if let device = try await discover(until: until, filter: BlueZScanFilter(),
+                                                   where: { $0.address == address }) {
+                    return device
+                }
+            }
+            guard let name else { throw .timeout }
+            log("\(peer.redacted) did not come back; looking for it or a device named \"\(name)\" with the expected service")
+            return try await findByName(name, or: address, peer: peer, deadline: deadline)
+        case .name(let name):
+            return try await findByName(name, or: nil, peer: peer, deadline: deadline)
+        }
+    }
+
+    /// A heard (RSSI present) or connected device with this name that offers an expected service,
+    /// or the device with `address` when that one comes back after all.
+    private func findByName(_ name: String, or address: String?, peer: PeerIdentity,
+                            deadline: ContinuousClock.Instant) async throws(LinkError) -> BlueZDeviceInfo {
+        let matches: @Sendable (BlueZDeviceInfo) -> Bool = { [expectedServices] device in
+            device.address == address || (device.name == name
+                && (expectedServices.isEmpty || device.services.contains(where: expectedServices.contains)))
+        }
+        if let known = client.store.tree.devices(of: adapter.path)
+            .first(where: { matches($0) && ($0.rssi != nil || $0.connected) }) {
+            return known
+        }
+        // Unfiltered when the old address may come back: it need not advertise the service.
+        let filter = BlueZScanFilter(services: address == nil ? expectedServices : [])
+        guard let device = try await discover(until: deadline, filter: filter, where: matches) else {
+            throw .timeout
+        }
+        return device
+    }
+
+    /// Runs discovery until a heard device satisfies `accept` (stopped at once), or `until`.
+    /// Returns nil when time ran out.
+    private func discover(until end: ContinuousClock.Instant, filter: BlueZScanFilter,
+                          where accept: @escaping @Sendable (BlueZDeviceInfo) -> Bool) async throws(LinkError)
+        -> BlueZDeviceInfo? {
+        let session: BlueZScanSession
+        do throws(BlueZError) {
+            session = try await BlueZScanSession.start(client: client, adapter: adapter, filter: filter, deadline: end)
+        } catch {
+            throw .backend(error.description)
+        }
+        let heard: @Sendable (BlueZDeviceInfo) -> Bool = { device in
+            device.rssi != nil && filter.matches(device.discovered) && accept(device)
+        }
+        var found = session.initialTree.devices(of: adapter.path).first(where: heard)
+        if found == nil {
+            for await device in session.updates where heard(device) {
+                found = device
+                break
+            }
+        }
+        await session.stop()
+        if Task.isCancelled { throw .cancelled }
+        if found == nil, let failure = session.failure { throw .backend(failure.description) }
+        return found
+    }
+}

@@ -1,0 +1,50 @@
+/// Turning a connected, resolved device into a `BlueZLink`: watch it first, then acquire the write
+/// fds of the expected write-without-response characteristics (their `mtu` is the ATT MTU the link
+/// reports), falling back to the MTU property.
+extension BlueZConnector {
+    func openLink(device: BlueZDeviceInfo, tree: BlueZObjectTree, peer: PeerIdentity,
+                  generation: LinkGeneration) async -> Result<BlueZLink, LinkError> {
+        let layout = tree.services(of: device.path)
+        let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
+        let state = BlueZLinkState(generation: generation, devicePath: device.path, continuation: continuation)
+        let store = client.store
+        guard let observed = store.observe({ event in state.handle(event).map(store.removeObserver) }) else {
+            state.end(.other("the D-Bus connection to bluetoothd was lost"))
+            return .failure(.disconnected(.other("the D-Bus connection to bluetoothd was lost")))
+        }
+        guard state.setObserver(observed.id), observed.tree.device(at: device.path)?.connected == true else {
+            store.removeObserver(observed.id)
+            let reason = DisconnectReason.other("the device disconnected right after connecting")
+            state.end(reason)
+            return .failure(.disconnected(reason))
+        }
+        let gatt = BlueZGATTCalls(client: client, state: state)
+        var acquiredMTU: Int?
+        let eager = layout.filter { expectedServices.isEmpty || expectedServices.contains($0.id) }
+            .flatMap(\.characteristics).filter { $0.properties.contains(.writeWithoutResponse) }
+        for characteristic in eager {
+            do throws(LinkError) {
+                if let (socket, mtu) = try await gatt.acquire(characteristic, member: "AcquireWrite", notify: false) {
+                    guard state.keep(socket, for: characteristic.id, notify: false) else {
+                        return .failure(.disconnected(state.endReason ?? .other("the link ended")))
+                    }
+                    acquiredMTU = acquiredMTU ?? mtu
+                } else {
+                    state.markAcquireRefused(for: characteristic.id)
+                    log("AcquireWrite refused on \(characteristic.id); writing with WriteValue(type: command)")
+                }
+            } catch {
+                if let observer = state.end(.other("connect abandoned")) { store.removeObserver(observer) }
+                return .failure(error)
+            }
+        }
+        let propertyMTU = store.tree.services(of: device.path).flatMap(\.characteristics).compactMap(\.mtu).max()
+        let mtu = acquiredMTU ?? propertyMTU ?? BlueZWriteCap.mtuRange.lowerBound
+        if acquiredMTU == nil, propertyMTU == nil { log("BlueZ reports no MTU; assuming the minimum, 23") }
+        let attMTU = BlueZWriteCap.clampedMTU(mtu)
+        let parameters = LinkParameters(
+            generation: generation, peer: peer, attMTU: attMTU,
+            maxWriteWithoutResponse: BlueZWriteCap.maxWriteWithoutResponse(attMTU: attMTU, capForBlueZPeers: capWritesForBlueZPeers))
+        return .success(BlueZLink(parameters: parameters, services: layout, events: events, client: client, state: state))
+    }
+}
