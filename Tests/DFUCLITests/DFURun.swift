@@ -13,8 +13,9 @@ struct DFURun: Sendable {
     var output: String { stdout + stderr }
 
     /// Runs `dfu arguments…` from the repository root and waits for it (at most `timeout` seconds,
-    /// then it is killed and the run reported as not exited).
-    static func run(_ arguments: [String], timeout: TimeInterval = 60,
+    /// then it is killed and the run reported as not exited). `environment` adds to (or replaces
+    /// entries of) the test process's own environment.
+    static func run(_ arguments: [String], timeout: TimeInterval = 60, environment: [String: String] = [:],
                     whileRunning: ((Process) -> Void)? = nil) throws -> DFURun {
         let binary = try DFUBinary.location.get()
         let scratch = FileManager.default.temporaryDirectory
@@ -39,6 +40,9 @@ struct DFURun: Sendable {
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = DFUBinary.repositoryRoot
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdoutHandle
         process.standardError = stderrHandle

@@ -138,6 +138,7 @@ import Testing
 
         let defaults = try parse(["--device", "sim", "--full-addresses"])
         #expect(defaults.target.bluetooth.adapter == nil)
+        #expect(try parse(["--device", "name:sensor-12", "--adapter", "hci2"]).target.bluetooth.adapter == "hci2")
         #expect(try parse(["--device", "C0:FF:EE:00:00:01", "--full-addresses"]).target.displayName == "C0:FF:EE:00:00:01")
     }
 
@@ -146,6 +147,9 @@ import Testing
         (["--device", "udp:1.2.3.4:0"], "invalid --device 'udp:1.2.3.4:0': port '0'"),
         (["--device", "sim", "--adapter", "bluetooth0"], "invalid --adapter 'bluetooth0': expected a BlueZ adapter name such as hci0"),
         (["--device", "sim", "--adapter", "hci"], "invalid --adapter 'hci'"),
+        // An adapter is for Bluetooth devices only: given with another device it is a mistake.
+        (["--device", "sim", "--adapter", "hci0"], "--adapter selects a Bluetooth adapter; it does not apply to --device sim"),
+        (["--device", "udp:10.0.0.2:1337", "--adapter", "hci1"], "it does not apply to --device udp:10.0.0.2:1337"),
         // Waits are each command's, named after what they wait for (flash --connect-timeout).
         (["--device", "sim", "--timeout", "5"], "unknown option '--timeout'"),
     ])

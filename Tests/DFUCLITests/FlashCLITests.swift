@@ -101,8 +101,6 @@ import Glibc
 
     @Test(arguments: [
         (["--device", "bogus"], "invalid --device 'bogus'"),
-        (["--device", "AA:BB:CC:DD:EE:FF"], "BlueZ transport, issue 4"),
-        (["--device", "name:Thingy"], "BlueZ transport, issue 4"),
         (["--device", "sim:battery=200"], "battery='200' is not valid"),
         (["--device", "sim:frobnicate=1"], "unknown virtual device option 'frobnicate'"),
         (["--device", "sim", "--mode", "fast"], "test-confirm, confirm-only, test-only, upload-only"),
@@ -113,6 +111,8 @@ import Glibc
         // One name per wait, after what it waits for: no catch-all --timeout.
         (["--device", "sim", "--timeout", "5"], "unknown option '--timeout'"),
         (["--device", "sim", "--adapter", "hci0"], "--adapter selects a Bluetooth adapter"),
+        (["--device", "udp:127.0.0.1:1337", "--adapter", "hci0"], "--adapter selects a Bluetooth adapter"),
+        (["--device", "AA:BB:CC:DD:EE:FF", "--adapter", "bt0"], "invalid --adapter 'bt0'"),
         ([], "missing option --device"),
     ] as [([String], String)])
     func badCommandLineExitsTwo(arguments: [String], message: String) throws {
@@ -146,6 +146,30 @@ import Glibc
         #expect(again.exitCode == 0)
         #expect(again.stderr.contains("already runs this image"))
         #expect(sim.stop().exitCode == 0)
+    }
+
+    /// A Bluetooth device goes through BlueZ: on a system bus where nobody owns org.bluez (a
+    /// private dbus-daemon), flash stops before the device with exit 5 and the one-line fix, after
+    /// reading the image and the key but before sending anything.
+    @Test(.enabled(if: ScanTestBus.daemonPath != nil, "dbus-daemon is not installed (make deps)"))
+    func bluetoothDeviceWithoutBluetoothdExitsFiveWithTheFix() throws {
+        try ScanTestBus.withBus { environment in
+            let run = try DFURun.run(["flash", Self.image, "--device", "C2:11:40:55:7A:01", "--key", Self.key],
+                                     timeout: 30, environment: environment)
+            #expect(run.exitCode == 5, "\(run.output)")
+            #expect(run.stderr.contains("dfu: error: bluetoothd is not running"), "\(run.stderr)")
+            #expect(run.stderr.contains("sudo systemctl start bluetooth"))
+            #expect(!run.stdout.contains("uploading"))
+
+            // --adapter is accepted for a Bluetooth device; by name too. --json: the result line.
+            let json = try DFURun.run(["flash", Self.image, "--device", "name:sensor-12", "--adapter", "hci1",
+                                       "--key", Self.key, "--json"], timeout: 30, environment: environment)
+            #expect(json.exitCode == 5, "\(json.output)")
+            #expect(json.stderr.isEmpty, "\(json.stderr)")
+            let result = try Self.object(try #require(json.stdoutLines.last))
+            #expect(result["event"] as? String == "result" && result["exit_code"] as? Int == 5)
+            #expect((result["error"] as? String)?.contains("bluetoothd is not running") == true)
+        }
     }
 
     @Test func testOnlyModeReportsTheImageUnconfirmed() throws {
@@ -191,7 +215,7 @@ import Glibc
     @Test func helpListsEveryFlashOption() throws {
         let run = try DFURun.run(["flash", "--help"])
         #expect(run.exitCode == 0)
-        for option in ["--device", "--key", "--mode", "--min-battery", "--allow-downgrade", "--allow-host-battery",
+        for option in ["--device", "--adapter", "--key", "--mode", "--min-battery", "--allow-downgrade", "--allow-host-battery",
                        "--json", "--verbose", "--full-addresses", "--connect-timeout", "--reboot-timeout",
                        "--chunk-timeout", "--first-chunk-timeout"] {
             #expect(run.stdout.contains(option), "help lacks \(option)")

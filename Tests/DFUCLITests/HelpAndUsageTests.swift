@@ -7,7 +7,9 @@ import Testing
         let run = try DFURun.run(["--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout.contains("USAGE: dfu <command> [options]"))
-        #expect(run.stdout.contains("\n  verify "))
+        for command in ["verify", "scan", "info", "flash", "sim"] {
+            #expect(run.stdout.contains("\n  \(command) "), "root help lacks \(command)")
+        }
         #expect(run.stdout.contains("--version"))
         #expect(run.stderr.isEmpty)
     }
@@ -35,6 +37,8 @@ import Testing
 
             COMMANDS:
               verify       Check a signed MCUboot image offline: format, hash, signature.
+              scan         List nearby Bluetooth LE devices that offer SMP (or Nordic DFU).
+              info         Show what a device reports: image slots, battery, MTU, MCUmgr.
               flash        Update a device's firmware with a signed MCUboot image over SMP.
               sim          Serve the virtual device over SMP/UDP for other tools to update.
               help         Show help for dfu or for one command.
@@ -43,11 +47,14 @@ import Testing
               -h, --help   Show this help.
               --version    Print the version of dfu.
 
-            Devices today: the built-in virtual device (--device sim) and SMP servers over
-            UDP (--device udp:HOST:PORT). Bluetooth LE devices through BlueZ are not
-            supported yet.
+            Devices: Bluetooth LE devices through BlueZ, by address or name:NAME ('dfu scan'
+            lists them); the built-in virtual device (--device sim); SMP servers over UDP
+            (--device udp:HOST:PORT).
 
             Examples:
+              dfu scan
+              dfu info --device C2:11:40:55:7A:01
+              dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key signing-pub.pem
               dfu verify app.signed.bin --key signing-pub.pem
               dfu flash app.signed.bin --device sim --key signing-pub.pem
               dfu sim --serve udp:127.0.0.1:1337
@@ -127,12 +134,14 @@ import Testing
               -h, --help              Show this help.
 
             DEVICE OPTIONS:
-              --device <DEVICE>       The device: sim[:KEY=VALUE,…] (the built-in virtual
-                                      device) or udp:HOST:PORT (an SMP server over UDP). A
-                                      Bluetooth address or name:NAME is refused until BlueZ
-                                      is supported.
-              --adapter <hciN>        BlueZ adapter, e.g. hci0, for Bluetooth devices (not
-                                      supported yet).
+              --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
+                                      'dfu scan' lists it) or name:NAME (its advertised
+                                      name), through BlueZ; sim[:KEY=VALUE,…], the built-in
+                                      virtual device; or udp:HOST:PORT, an SMP server over
+                                      UDP.
+              --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
+                                      ('bluetoothctl list'); by default the first powered
+                                      one.
               --full-addresses        Show Bluetooth addresses in full instead of shortened
                                       (…:EE:FF).
 
@@ -159,12 +168,16 @@ import Testing
             reset; test-only leaves it unconfirmed (the device reverts on its next reset);
             upload-only stops after the upload. An interrupted run resumes when run again.
 
-            Devices: sim[:KEY=VALUE,…] is the built-in virtual device, in real time (keys
-            such as version=1.0.0, battery=15, fault=disconnect@40%: README, "The virtual
-            device"); udp:HOST:PORT is any SMP server over UDP, such as 'dfu sim --serve' or
-            a Zephyr board with the UDP transport.
+            Devices: a Bluetooth LE device by address or by name:NAME, through BlueZ on
+            --adapter (by default the first powered adapter; 'dfu scan' lists devices and
+            their addresses); sim[:KEY=VALUE,…] is the built-in virtual device, in real time
+            (keys such as version=1.0.0, battery=15, fault=disconnect@40%: README, "The
+            virtual device"); udp:HOST:PORT is any SMP server over UDP, such as 'dfu sim
+            --serve' or a Zephyr board with the UDP transport.
 
             Examples:
+              dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key signing-pub.pem
+              dfu flash app.signed.bin --device name:sensor-12 --adapter hci1 --json
               dfu flash app.signed.bin --device sim --key signing-pub.pem
               dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
               dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
@@ -175,10 +188,120 @@ import Testing
               2    usage error
               3    the image or the key cannot be used (format, hash, signature)
               4    a precondition failed (battery, version, slot, host power): nothing sent
-              5    the device cannot be reached
+              5    the device cannot be reached, or BlueZ or the adapter cannot be used
               6    transfer interrupted: run the same command again to resume
               7    the device rejected the update or broke the protocol
               8    the device does not run the new image after the reboot (rolled back)
+              130  interrupted by SIGINT or SIGTERM
+
+            """)
+    }
+
+    @Test func scanHelpMatchesSnapshot() throws {
+        let run = try DFURun.run(["scan", "--help"])
+        #expect(run.exitCode == 0)
+        #expect(run.stdout == """
+            OVERVIEW: List nearby Bluetooth LE devices that offer SMP (or Nordic DFU).
+
+            USAGE: dfu scan [--timeout <SECONDS>] [--rssi-min <DBM>] [--all]
+                            [--adapter <hciN>] [--json] [--verbose]
+
+            OPTIONS:
+              --timeout <SECONDS>     How long to listen. (default: 10.0)
+              --rssi-min <DBM>        Leave out devices heard weaker than this, e.g. -70
+                                      (from -127 to 20).
+              --all                   List every device heard, not only those offering SMP
+                                      or Nordic DFU.
+              --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
+                                      ('bluetoothctl list'); by default the first powered
+                                      one.
+              --json                  Print one JSON object per line on stdout (NDJSON):
+                                      each device as it is found, then a result line;
+                                      nothing on stderr. Fields: docs/json-events.md.
+              -v, --verbose           Log each step on stderr (never key material or image
+                                      bytes).
+              -h, --help              Show this help.
+
+            Listens through BlueZ for --timeout seconds and lists each device advertising
+            the SMP service (8D53DC1D-1DB7-4CD3-868B-8A527460AA84), which dfu can update, or
+            Nordic Secure DFU (0xFE59), which it cannot update yet; --all lists every device
+            heard. Each row is the device's address, name, signal strength (RSSI, dBm) and
+            protocol. Addresses are shown in full: pass one to 'dfu info --device' or 'dfu
+            flash --device', or use name:NAME.
+
+            On a terminal each device is printed when it is first heard; otherwise the table
+            comes at the end, strongest first. Other programs may scan at the same time
+            (bluetoothctl, GNOME): BlueZ merges their scans, and dfu keeps only the devices
+            that pass its own filter.
+
+            Examples:
+              dfu scan
+              dfu scan --timeout 5 --rssi-min -70
+              dfu scan --all --adapter hci1 --json
+
+            Exit status:
+              0    the scan ran, whether or not devices were found
+              1    internal error (a bug in dfu)
+              2    usage error
+              5    BlueZ unusable (bluetoothd not running, access denied, adapter off)
+              130  interrupted by SIGINT or SIGTERM
+
+            """)
+    }
+
+    @Test func infoHelpMatchesSnapshot() throws {
+        let run = try DFURun.run(["info", "--help"])
+        #expect(run.exitCode == 0)
+        #expect(run.stdout == """
+            OVERVIEW: Show what a device reports: image slots, battery, MTU, MCUmgr.
+
+            USAGE: dfu info [--connect-timeout <SECONDS>] [--json] [--verbose]
+                            --device <DEVICE> [--adapter <hciN>] [--full-addresses]
+
+            OPTIONS:
+              --connect-timeout <SECONDS>
+                                      Seconds to connect, retries included. (default: 20.0)
+              --json                  Print the result as one JSON object on stdout instead
+                                      of text.
+              -v, --verbose           Log each step on stderr (never key material or image
+                                      bytes).
+              -h, --help              Show this help.
+
+            DEVICE OPTIONS:
+              --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
+                                      'dfu scan' lists it) or name:NAME (its advertised
+                                      name), through BlueZ; sim[:KEY=VALUE,…], the built-in
+                                      virtual device; or udp:HOST:PORT, an SMP server over
+                                      UDP.
+              --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
+                                      ('bluetoothctl list'); by default the first powered
+                                      one.
+              --full-addresses        Show Bluetooth addresses in full instead of shortened
+                                      (…:EE:FF).
+
+            Connects as 'dfu flash' does and reads, without changing anything: the link (ATT
+            MTU, largest write, and PHY and connection interval where the transport knows
+            them; BlueZ does not report them), the MCUmgr parameters (buffer size and count:
+            the upload window), every image slot with its version, hash and state (running,
+            pending for the next reset, confirmed), the slot size, the bootloader mode, the
+            Battery Service level and the Device Information firmware revision. What the
+            device does not report is shown as such.
+
+            Devices as for 'dfu flash': a Bluetooth address or name:NAME through BlueZ ('dfu
+            scan' lists them), sim[:KEY=VALUE,…] for the built-in virtual device,
+            udp:HOST:PORT for an SMP server over UDP.
+
+            Examples:
+              dfu info --device C2:11:40:55:7A:01
+              dfu info --device name:sensor-12 --adapter hci1 --json
+              dfu info --device sim:version=1.2.3,battery=55
+
+            Exit status:
+              0    the device answered; its information is printed
+              1    internal error (a bug in dfu)
+              2    usage error
+              5    the device cannot be reached, or BlueZ or the adapter cannot be used
+              7    the device refused the image list or broke the protocol
               130  interrupted by SIGINT or SIGTERM
 
             """)
@@ -226,6 +349,9 @@ import Testing
                                       64K-16M. (default: 0x60000)
               --reassembly <on|off>   Whether packets may span BLE writes. BLE only: UDP is
                                       one packet per datagram. (default: on)
+              --reset-ms <MS>         Milliseconds from the reset reply to the reset, as
+                                      Zephyr's CONFIG_MCUMGR_GRP_OS_RESET_MS, 0-60000.
+                                      (default: 250)
               --seed <N>              Seed for @random fault points. (default: 0)
               --fault <FAULT>         A fault to inject: disconnect@40%, reboot@60%,
                                       stall@N, corrupt@N, duplicate@N or delay@N:1500ms; N a
@@ -255,7 +381,8 @@ import Testing
     }
 
     /// Help is read in 80-column terminals: no line of any help is wider.
-    @Test(arguments: [["--help"], ["verify", "--help"], ["flash", "--help"], ["sim", "--help"]])
+    @Test(arguments: [["--help"], ["verify", "--help"], ["scan", "--help"], ["info", "--help"], ["flash", "--help"],
+                       ["sim", "--help"]])
     func everyHelpLineFitsEightyColumns(arguments: [String]) throws {
         let run = try DFURun.run(arguments)
         for line in run.stdoutLines {
@@ -268,8 +395,14 @@ import Testing
     @Test func jsonHelpSaysWhatEachCommandPrints() throws {
         let verify = try DFURun.run(["verify", "--help"]).stdout
         let flash = try DFURun.run(["flash", "--help"]).stdout
+        let scan = try DFURun.run(["scan", "--help"]).stdout
+        let info = try DFURun.run(["info", "--help"]).stdout
         #expect(verify.contains("--json                  Print the result as one JSON object on stdout"))
-        #expect(flash.contains("--json                  Print one JSON object per line on stdout (NDJSON)"))
+        #expect(info.contains("--json                  Print the result as one JSON object on stdout"))
+        #expect(flash.contains("--json                  Print one JSON object per line on stdout (NDJSON):\n"
+            + "                          each event, then a result line"))
+        #expect(scan.contains("--json                  Print one JSON object per line on stdout (NDJSON):\n"
+            + "                          each device as it is found, then a result line"))
         #expect(!flash.contains("Print the result as one JSON object"))
     }
 

@@ -173,11 +173,6 @@ struct UpdateProcedure {
 
     /// What `.connected` and `.reconnected` say about `link`.
     private func summary(_ link: any Link, window: Int) -> ConnectionSummary {
-        let parameters = link.parameters
-        var ceiling = parameters.writeCommandCeiling
-        if let radio = ceiling, let flash = engine.target.flashRate, flash.isFinite, flash > 0 { ceiling = min(radio, flash) }
-        return ConnectionSummary(device: device, attMTU: parameters.attMTU, maxWrite: parameters.maxWriteWithoutResponse,
-                                 phy: parameters.phy?.rawValue, connectionInterval: parameters.connectionInterval,
-                                 window: window, ceiling: ceiling)
+        ConnectionSummary(link: link, device: device, window: window, flashRate: engine.target.flashRate)
     }
 }

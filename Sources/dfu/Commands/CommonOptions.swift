@@ -13,6 +13,8 @@ struct CommonOptions: ParsableArguments {
         case result
         /// One JSON object per line, one per event, ending with a `result` line (`dfu flash`).
         case eventLines
+        /// One JSON object per line, one per device found, ending with a `result` line (`dfu scan`).
+        case deviceLines
 
         var help: String {
             switch self {
@@ -21,6 +23,9 @@ struct CommonOptions: ParsableArguments {
             case .eventLines:
                 return "Print one JSON object per line on stdout (NDJSON): each event, then a result line; "
                     + "nothing on stderr. Fields: docs/json-events.md."
+            case .deviceLines:
+                return "Print one JSON object per line on stdout (NDJSON): each device as it is found, then a "
+                    + "result line; nothing on stderr. Fields: docs/json-events.md."
             }
         }
     }

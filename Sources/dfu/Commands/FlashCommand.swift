@@ -15,11 +15,15 @@ struct FlashCommand: ParsableCommand {
         the reset; test-only leaves it unconfirmed (the device reverts on its next reset); \
         upload-only stops after the upload. An interrupted run resumes when run again.
 
-        Devices: sim[:KEY=VALUE,…] is the built-in virtual device, in real time (keys such as \
-        version=1.0.0, battery=15, fault=disconnect@40%: README, "The virtual device"); udp:HOST:PORT \
-        is any SMP server over UDP, such as 'dfu sim --serve' or a Zephyr board with the UDP transport.
+        Devices: a Bluetooth LE device by address or by name:NAME, through BlueZ on --adapter (by \
+        default the first powered adapter; 'dfu scan' lists devices and their addresses); \
+        sim[:KEY=VALUE,…] is the built-in virtual device, in real time (keys such as version=1.0.0, \
+        battery=15, fault=disconnect@40%: README, "The virtual device"); udp:HOST:PORT is any SMP \
+        server over UDP, such as 'dfu sim --serve' or a Zephyr board with the UDP transport.
 
         Examples:
+          dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key signing-pub.pem
+          dfu flash app.signed.bin --device name:sensor-12 --adapter hci1 --json
           dfu flash app.signed.bin --device sim --key signing-pub.pem
           dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
           dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
@@ -30,7 +34,7 @@ struct FlashCommand: ParsableCommand {
           2    usage error
           3    the image or the key cannot be used (format, hash, signature)
           4    a precondition failed (battery, version, slot, host power): nothing sent
-          5    the device cannot be reached
+          5    the device cannot be reached, or BlueZ or the adapter cannot be used
           6    transfer interrupted: run the same command again to resume
           7    the device rejected the update or broke the protocol
           8    the device does not run the new image after the reboot (rolled back)
@@ -69,22 +73,6 @@ struct FlashCommand: ParsableCommand {
         guard (0 ... 100).contains(minBattery) else { throw UsageError("--min-battery must be a percentage from 0 to 100") }
         try target.validate()
         try timeouts.validate()
-        let spec = try target.spec
-        switch spec {
-        case .address, .name:
-            throw UsageError(Self.bluetoothNotBuilt(spec))
-        case .simulator, .udp:
-            if target.bluetooth.adapter != nil {
-                throw UsageError("--adapter selects a Bluetooth adapter; it does not apply to --device \(spec)")
-            }
-        }
-    }
-
-    /// Why a Bluetooth `--device` is refused for now.
-    static func bluetoothNotBuilt(_ spec: DeviceSpec) -> String {
-        "--device \(spec.displayName(fullAddresses: false)): Bluetooth devices are reached through BlueZ, which dfu "
-            + "cannot do yet (it comes with the BlueZ transport, issue 4). Use --device sim[:KEY=VALUE,…] for the "
-            + "built-in virtual device or --device udp:HOST:PORT for an SMP server over UDP."
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
@@ -96,9 +84,9 @@ struct FlashCommand: ParsableCommand {
         // From here every outcome is rendered (a JSON result line with --json) and returned as a
         // status: thrown again, the CLI would print it a second time.
         let engine: UpdateEngine
-        let flashTarget: FlashTarget
+        let deviceTarget: DeviceTarget
         do throws(DFUError) {
-            (engine, flashTarget) = try await makeEngine()
+            (engine, deviceTarget) = try await makeEngine(console)
         } catch {
             return renderer.finish(.failure(error), at: .now)
         }
@@ -107,28 +95,33 @@ struct FlashCommand: ParsableCommand {
             renderer.render(event, at: .now)
         }
         let result = await run.result.value
-        withExtendedLifetime(flashTarget.simulator) {}
+        deviceTarget.close()
         return renderer.finish(result, at: .now)
     }
 
     /// Reads the image and the key, and sets up the device.
-    private func makeEngine() async throws(DFUError) -> (UpdateEngine, FlashTarget) {
+    private func makeEngine(_ console: Console) async throws(DFUError) -> (UpdateEngine, DeviceTarget) {
         let bytes = try FileReader.readAll(path: image)
         var publicKey: PublicKey?
         if let key {
             do throws(ImageError) { publicKey = try PublicKey.load(path: key) } catch { throw .image(error) }
         }
-        let flashTarget = try await FlashTarget.make(try spec(), fullAddresses: target.bluetooth.fullAddresses)
+        // The BlueZ connector's own lines (retries, rediscovery) are not engine events: with --json
+        // they are left out, as stderr stays empty then.
+        let console = console.verbose(common.verbose && !common.json)
+        let deviceTarget = try await DeviceTarget.make(try spec(), adapter: target.bluetooth.adapter,
+                                                       fullAddresses: target.bluetooth.fullAddresses,
+                                                       log: { console.log($0) })
         var options = UpdateOptions()
         options.mode = mode
         options.minimumBattery = minBattery
         options.allowDowngrade = allowDowngrade
         options.allowHostOnBattery = allowHostBattery
         options.deadlines = timeouts.deadlines
-        let hostPower = flashTarget.checksHostPower ? HostPowerReader().read() : .unknown
+        let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown
         let engine = UpdateEngine(image: bytes, imageName: Self.fileName(image), key: publicKey, options: options,
-                                  target: flashTarget.target, hostPower: hostPower, clock: flashTarget.clock)
-        return (engine, flashTarget)
+                                  target: deviceTarget.target, hostPower: hostPower, clock: deviceTarget.clock)
+        return (engine, deviceTarget)
     }
 
     private func spec() throws(DFUError) -> DeviceSpec {

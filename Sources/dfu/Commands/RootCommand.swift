@@ -3,10 +3,14 @@ enum RootCommand {
     static let name = "dfu"
     static let abstract = "Update the firmware of MCUboot devices over SMP (MCUmgr). dfu \(DFUVersion.current)."
     static let footer = """
-        Devices today: the built-in virtual device (--device sim) and SMP servers over UDP \
-        (--device udp:HOST:PORT). Bluetooth LE devices through BlueZ are not supported yet.
+        Devices: Bluetooth LE devices through BlueZ, by address or name:NAME ('dfu scan' \
+        lists them); the built-in virtual device (--device sim); SMP servers over UDP \
+        (--device udp:HOST:PORT).
 
         Examples:
+          dfu scan
+          dfu info --device C2:11:40:55:7A:01
+          dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key signing-pub.pem
           dfu verify app.signed.bin --key signing-pub.pem
           dfu flash app.signed.bin --device sim --key signing-pub.pem
           dfu sim --serve udp:127.0.0.1:1337
@@ -15,7 +19,7 @@ enum RootCommand {
         """
 
     static var subcommands: [any ParsableCommand.Type] {
-        [VerifyCommand.self, FlashCommand.self, SimCommand.self]
+        [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, SimCommand.self]
     }
 
     static func subcommand(named name: String) -> (any ParsableCommand.Type)? {

@@ -1,5 +1,5 @@
 /// How to reach the one device a command works on (`flash`, `info`): `--device` plus the adapter
-/// flags. `scan`, which looks for devices, takes `BluetoothOptions` alone.
+/// flags. `scan`, which looks for devices, takes `AdapterOption` alone.
 ///
 ///     struct FlashCommand: ParsableCommand {
 ///         var target = DeviceOptions()
@@ -8,16 +8,26 @@
 ///     }
 struct DeviceOptions: ParsableArguments {
     @Option(valueName: "DEVICE",
-            help: "The device: sim[:KEY=VALUE,…] (the built-in virtual device) or udp:HOST:PORT (an SMP server over UDP). A Bluetooth address or name:NAME is refused until BlueZ is supported.")
+            help: "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as 'dfu scan' lists it) or name:NAME (its advertised name), through BlueZ; sim[:KEY=VALUE,…], the built-in virtual device; or udp:HOST:PORT, an SMP server over UDP.")
     var device: String
 
     var bluetooth = BluetoothOptions()
 
     init() {}
 
+    /// Parses `--device` and checks the adapter flags; `--adapter` only applies to a Bluetooth
+    /// device (a sim or UDP device does not use one, and silently ignoring it would hide a mistake).
     func validate() throws(UsageError) {
-        _ = try spec
+        let spec = try spec
         try bluetooth.validate()
+        switch spec {
+        case .address, .name:
+            break
+        case .simulator, .udp:
+            if bluetooth.adapter != nil {
+                throw UsageError("--adapter selects a Bluetooth adapter; it does not apply to --device \(spec)")
+            }
+        }
     }
 
     /// `--device` parsed. After `validate()` this no longer throws.

@@ -1,0 +1,73 @@
+import DFUCore
+
+/// `dfu info --device DEVICE`: what a device reports about itself, read the way `dfu flash` reads
+/// it before an update (`DeviceInfoReader`), without changing anything on it.
+struct InfoCommand: ParsableCommand {
+    static let name = "info"
+    static let abstract = "Show what a device reports: image slots, battery, MTU, MCUmgr."
+    static let discussion = """
+        Connects as 'dfu flash' does and reads, without changing anything: the link (ATT MTU, \
+        largest write, and PHY and connection interval where the transport knows them; BlueZ does \
+        not report them), the MCUmgr parameters (buffer size and count: the upload window), every \
+        image slot with its version, hash and state (running, pending for the next reset, \
+        confirmed), the slot size, the bootloader mode, the Battery Service level and the Device \
+        Information firmware revision. What the device does not report is shown as such.
+
+        Devices as for 'dfu flash': a Bluetooth address or name:NAME through BlueZ ('dfu scan' \
+        lists them), sim[:KEY=VALUE,…] for the built-in virtual device, udp:HOST:PORT for an SMP \
+        server over UDP.
+
+        Examples:
+          dfu info --device C2:11:40:55:7A:01
+          dfu info --device name:sensor-12 --adapter hci1 --json
+          dfu info --device sim:version=1.2.3,battery=55
+
+        Exit status:
+          0    the device answered; its information is printed
+          1    internal error (a bug in dfu)
+          2    usage error
+          5    the device cannot be reached, or BlueZ or the adapter cannot be used
+          7    the device refused the image list or broke the protocol
+          130  interrupted by SIGINT or SIGTERM
+        """
+
+    @Option(valueName: "SECONDS", help: "Seconds to connect, retries included.")
+    var connectTimeout = FlashTimeouts().connectTimeout
+
+    var common = CommonOptions(json: .result)
+
+    @OptionGroup(title: "DEVICE OPTIONS")
+    var target = DeviceOptions()
+
+    func validate() throws(UsageError) {
+        try target.validate()
+        guard connectTimeout > 0, connectTimeout <= FlashTimeouts.maximum else {
+            throw UsageError("--connect-timeout must be more than 0 and at most \(Int(FlashTimeouts.maximum)) seconds")
+        }
+    }
+
+    func run(_ console: Console) async throws(DFUError) -> ExitStatus {
+        let console = console.verbose(common.verbose)
+        let spec: DeviceSpec
+        do throws(UsageError) { spec = try target.spec } catch { throw .usage(error.message) }
+        let reading = InfoReading(spec: spec, adapter: target.bluetooth.adapter,
+                                  fullAddresses: target.bluetooth.fullAddresses,
+                                  connectTimeout: .milliseconds(Int((connectTimeout * 1000).rounded())),
+                                  collectsWarnings: common.json)
+        let (result, warnings) = await reading.read(console)
+        if common.json {
+            // The engine's name for the device once connected (the virtual device's identity), else --device.
+            let device = (try? result.get().connection.device) ?? target.displayName
+            console.out(InfoOutput.json(device: device, result, warnings: warnings).encoded)
+            if case .failure(let error) = result { return error.exitStatus }
+            return .success
+        }
+        switch result {
+        case .failure(let error):
+            throw error
+        case .success(let info):
+            console.out(InfoOutput.table(info))
+            return .success
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import DFUCore
+import DeviceSim
+import Transport
+
+/// The device a command talks to (`flash`, `info`), ready for the engine: a connector, the peer to
+/// ask it for, how output names it, the clock the run measures with, and what must stay open while
+/// the run lasts.
+///
+/// - `sim[:…]`: the virtual device (`DeviceSim`) served in this process over the memory link, with
+///   the link profile its options give (`mtu`, `phy`, `interval`). Real time by default: the run
+///   is what the same update would look like on such a link. `timescale=0.05` runs the model 20
+///   times faster (deadlines and rates stay in model time); `timescale=0` runs it unpaced (as fast
+///   as the machine goes; deadlines then are real time, so they keep meaning).
+/// - `udp:HOST:PORT`: an SMP server over UDP (one SMP packet per datagram).
+/// - `AA:BB:CC:DD:EE:FF`, `name:NAME`: a Bluetooth LE device through BlueZ on `--adapter` (default:
+///   the first powered adapter). The connector rediscovers the device by its SMP service when it
+///   comes back under another address after a reboot.
+struct DeviceTarget {
+    let target: UpdateEngine.Target
+    let clock: EngineClock
+    /// Whether this computer's power source matters: not for the in-process virtual device, which
+    /// nothing can brick.
+    let checksHostPower: Bool
+    /// What the run keeps open: the in-process device, or the adapter's bus connection.
+    private let resource: Resource
+
+    private enum Resource {
+        case none
+        case simulator(VirtualPeripheral)
+        case bluez(BlueZCentral)
+    }
+
+    /// `log` gets the BlueZ connector's diagnostic lines (connect retries, rediscovery).
+    static func make(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool,
+                     log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> DeviceTarget {
+        switch spec {
+        case .simulator(let text):
+            return try await simulator(text.isEmpty ? "sim" : "sim:" + text, fullAddresses: fullAddresses)
+        case .udp(let endpoint):
+            let target = UpdateEngine.Target(connector: UDPConnector(), peer: PeerIdentity("udp:" + endpoint.description),
+                                             label: "udp:" + endpoint.description)
+            return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .none)
+        case .address, .name:
+            return try await bluetooth(spec, adapter: adapter, fullAddresses: fullAddresses, log: log)
+        }
+    }
+
+    /// Releases what the run kept open. Call once, after the run ended.
+    func close() {
+        switch resource {
+        case .none: break
+        case .simulator(let peripheral): withExtendedLifetime(peripheral) {}
+        case .bluez(let central): central.close()
+        }
+    }
+
+    private static func bluetooth(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool,
+                                  log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> DeviceTarget {
+        let central: BlueZCentral
+        do throws(BlueZError) {
+            central = try await BlueZCentral.open(adapter: adapter)
+        } catch {
+            throw .deviceUnreachable(error.description)
+        }
+        log("using adapter \(central.adapterName)")
+        // The canonical text is what the connector takes: "AA:BB:CC:DD:EE:FF" or "name:NAME".
+        let target = UpdateEngine.Target(connector: central.connector(expecting: [DFUServiceIDs.smp], log: log),
+                                         peer: PeerIdentity(spec.description),
+                                         label: spec.displayName(fullAddresses: fullAddresses))
+        return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .bluez(central))
+    }
+
+    private static func simulator(_ text: String, fullAddresses: Bool) async throws(DFUError) -> DeviceTarget {
+        let options: SimOptions
+        do throws(SimOptionsError) {
+            options = try SimOptions.parse(text)
+        } catch {
+            throw .usage("invalid --device '\(text)': \(error)")
+        }
+        let linkClock = options.timeScale == 1 ? LinkClock.realTime() : (LinkClock(timeScale: options.timeScale) ?? .realTime())
+        let connector = MemoryConnector(clock: linkClock)
+        let peripheral: VirtualPeripheral
+        do throws(SimOptionsError) {
+            peripheral = try await VirtualPeripheral.serve(options, on: connector)
+        } catch {
+            throw .usage("invalid --device '\(text)': \(error)")
+        }
+        let flashRate = await peripheral.snapshot.server.bootloader.secondary.timing.writeBytesPerSecond
+        let identity = peripheral.identity
+        let target = UpdateEngine.Target(connector: connector, peer: identity,
+                                         label: fullAddresses ? identity.rawValue : identity.redacted,
+                                         flashRate: flashRate.isFinite ? flashRate : nil)
+        // An unpaced model clock's sleeps return at once: deadlines must be real time then.
+        let clock = options.timeScale == 0 || options.timeScale == 1 ? EngineClock.continuous : EngineClock(linkClock)
+        return DeviceTarget(target: target, clock: clock, checksHostPower: false, resource: .simulator(peripheral))
+    }
+}

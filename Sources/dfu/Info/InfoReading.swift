@@ -1,0 +1,48 @@
+import DFUCore
+import Synchronization
+
+/// One read of `dfu info`: the device set up as `flash` sets it up (`DeviceTarget`), read through
+/// the engine's `DeviceInfoReader`, released again. Warnings (a battery level that is not a
+/// percentage) are printed on stderr as they come, or kept for the JSON object, which carries them
+/// because `--json` leaves stderr empty.
+struct InfoReading {
+    var spec: DeviceSpec
+    var adapter: String?
+    var fullAddresses: Bool
+    var connectTimeout: Duration
+    /// Keep warnings for the JSON object instead of printing them.
+    var collectsWarnings: Bool
+
+    func read(_ console: Console) async -> (result: Result<DeviceInfo, DFUError>, warnings: [String]) {
+        let warnings = WarningList()
+        let collects = collectsWarnings
+        let warn: @Sendable (String) -> Void = { message in
+            if collects { warnings.append(message) } else { console.error("warning: \(message)") }
+        }
+        let target: DeviceTarget
+        do throws(DFUError) {
+            target = try await DeviceTarget.make(spec, adapter: adapter, fullAddresses: fullAddresses,
+                                                 log: { console.log($0) })
+        } catch {
+            return (.failure(error), warnings.all)
+        }
+        let reader = DeviceInfoReader(target: target.target, connectTimeout: connectTimeout, clock: target.clock)
+        let result: Result<DeviceInfo, DFUError>
+        do throws(DFUError) {
+            result = .success(try await reader.read(log: { console.log($0) }, warn: warn))
+        } catch {
+            result = .failure(error)
+        }
+        target.close()
+        return (result, warnings.all)
+    }
+}
+
+/// Warnings gathered while the engine reads, from whatever task it reads in.
+private final class WarningList: Sendable {
+    private let list = Mutex<[String]>([])
+
+    func append(_ message: String) { list.withLock { $0.append(message) } }
+
+    var all: [String] { list.withLock { $0 } }
+}

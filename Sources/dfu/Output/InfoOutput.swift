@@ -1,0 +1,136 @@
+import DFUCore
+
+/// How `dfu info` shows a device: an aligned table for people, one JSON object for scripts
+/// (fields in docs/json-events.md). Both show the same facts. Text from the device (its firmware
+/// revision, versions) goes through `TerminalText` on the terminal.
+///
+///     device             …:89:39
+///     link               MTU 498, writes up to 495 bytes, 2M PHY, interval 7.5 ms
+///     MCUmgr buffers     4 × 2475 bytes (3 requests in flight)
+///     bootloader mode    swap without scratch
+///     slot size          385.0 kB (385024 bytes)
+///     battery            80 %
+///     firmware revision  1.0.0
+///     slot 0             1.0.0: running, confirmed
+///     slot 0 hash        8d6b90949b26d804567e1c7a273066596bf7320574da611f903d6d6365cb44fc
+///     slot 1             empty
+enum InfoOutput {
+    static func table(_ info: DeviceInfo) -> String {
+        var table = AlignedTable()
+        let link = info.connection
+        let facts = info.facts
+        table.add("device", link.device)
+        table.add("link", linkDescription(link))
+        if let size = facts.bufferSize, let count = facts.bufferCount {
+            let window = link.window == 1 ? "1 request" : "\(link.window) requests"
+            table.add("MCUmgr buffers", "\(count) × \(size) bytes (\(window) in flight)")
+        } else {
+            table.add("MCUmgr buffers", "not reported (one request at a time)")
+        }
+        table.add("bootloader mode", facts.bootloaderMode.map(TerminalText.sanitized) ?? "not reported")
+        table.add("slot size", facts.slotSize.map { "\(HumanUnits.bytes($0)) (\($0) bytes)" } ?? "not reported")
+        table.add("battery", facts.batteryLevel.map { "\($0) %" } ?? "not reported (no Battery Service)")
+        table.add("firmware revision", facts.firmwareRevision.map(TerminalText.sanitized) ?? "not reported")
+        let numbered = info.slots.contains { ($0.image ?? 0) != 0 }
+        for slot in info.slots {
+            let label = slotLabel(slot.image, slot.slot, numbered: numbered)
+            table.add(label, TerminalText.sanitized(slot.version) + ": " + flags(slot))
+            table.add(label + " hash", hex(slot.hash))
+        }
+        // MCUboot has two slots per image; Zephyr lists only those holding an image.
+        if info.slots.contains(where: { ($0.image ?? 0) == 0 && $0.slot == 0 }),
+           !info.slots.contains(where: { ($0.image ?? 0) == 0 && $0.slot == 1 }) {
+            table.add(slotLabel(0, 1, numbered: numbered), "empty")
+        }
+        return table.rendered
+    }
+
+    /// The one-line result. On failure only `device`, the status and `error` (as `verify` leaves out
+    /// the image fields when the image could not be read).
+    static func json(device: String, _ result: Result<DeviceInfo, DFUError>, warnings: [String]) -> JSONValue {
+        let status: ExitStatus
+        switch result {
+        case .success: status = .success
+        case .failure(let error): status = error.exitStatus
+        }
+        var fields = [
+            JSONField("event", .string("result")),
+            JSONField("command", .string(InfoCommand.name)),
+            JSONField("device", .string(device)),
+            JSONField("ok", .bool(status == .success)),
+            JSONField("exit_code", .int(Int(status.rawValue))),
+        ]
+        switch result {
+        case .failure(let error):
+            fields.append(JSONField("error", .string(error.description)))
+        case .success(let info):
+            let link = info.connection
+            let facts = info.facts
+            fields += [
+                JSONField("mtu", .int(link.attMTU)),
+                JSONField("max_write", .int(link.maxWrite)),
+                JSONField("phy", link.phy.map { .string($0) } ?? .null),
+                JSONField("interval_ms", link.connectionInterval.map {
+                    .number(HumanUnits.seconds($0) * 1000, maximumFractionDigits: 3)
+                } ?? .null),
+                JSONField("window", .int(link.window)),
+                JSONField("buf_size", facts.bufferSize.map { .int($0) } ?? .null),
+                JSONField("buf_count", facts.bufferCount.map { .int($0) } ?? .null),
+                JSONField("bootloader_mode", facts.bootloaderMode.map { .string($0) } ?? .null),
+                JSONField("slot_size", facts.slotSize.map { .int($0) } ?? .null),
+                JSONField("battery", facts.batteryLevel.map { .int($0) } ?? .null),
+                JSONField("firmware_revision", facts.firmwareRevision.map { .string($0) } ?? .null),
+                JSONField("running_version", facts.runningVersion.map { .string($0.description) } ?? .null),
+                JSONField("running_sha256", facts.runningHash.map { .string(hex($0)) } ?? .null),
+                JSONField("slots", .array(info.slots.map(slotJSON))),
+                JSONField("warnings", .array(warnings.map { .string($0) })),
+                JSONField("error", .null),
+            ]
+        }
+        return .object(fields)
+    }
+
+    private static func slotJSON(_ slot: ImageSlotState) -> JSONValue {
+        .object([
+            JSONField("image", .int(Int(clamping: slot.image ?? 0))),
+            JSONField("slot", .int(Int(clamping: slot.slot))),
+            JSONField("version", .string(slot.version)),
+            JSONField("sha256", .string(hex(slot.hash))),
+            JSONField("active", .bool(slot.active)),
+            JSONField("pending", .bool(slot.pending)),
+            JSONField("confirmed", .bool(slot.confirmed)),
+            JSONField("permanent", .bool(slot.permanent)),
+            JSONField("bootable", .bool(slot.bootable)),
+        ])
+    }
+
+    /// `MTU 498, writes up to 495 bytes, 2M PHY, interval 7.5 ms`; what the backend does not know
+    /// (BlueZ reports neither PHY nor interval over D-Bus) is left out.
+    private static func linkDescription(_ link: ConnectionSummary) -> String {
+        var parts = ["MTU \(link.attMTU)", "writes up to \(link.maxWrite) bytes"]
+        if let phy = link.phy { parts.append("\(phy) PHY") }
+        if let interval = link.connectionInterval { parts.append("interval " + HumanUnits.milliseconds(interval)) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// What the slot's flags mean for the next reset, in words.
+    private static func flags(_ slot: ImageSlotState) -> String {
+        var words: [String] = []
+        if slot.active { words.append("running") }
+        if slot.pending { words.append(slot.permanent ? "pending: permanent at the next reset" : "pending: test at the next reset") }
+        if slot.confirmed { words.append("confirmed") }
+        if !slot.bootable { words.append("not bootable") }
+        return words.isEmpty ? "inactive" : words.joined(separator: ", ")
+    }
+
+    private static func slotLabel(_ image: UInt64?, _ slot: UInt64, numbered: Bool) -> String {
+        numbered ? "image \(image ?? 0) slot \(slot)" : "slot \(slot)"
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+}
