@@ -1,0 +1,248 @@
+import DFUCore
+import Transport
+
+/// Serves one `VirtualDevice` as a BLE peripheral through bluetoothd's D-Bus API: the device's
+/// GATT database registered as a GATT application (GattManager1) and advertised, connectable
+/// and discoverable, with the SMP service UUID and a name (LEAdvertisingManager1). Any central,
+/// `dfu` included, can then scan for it, connect and update it like a Zephyr device.
+///
+///     let peripheral = try await BlueZPeripheral.serve(SimOptions.parse("sim:version=1.0.0"),
+///                                                      adapter: "hci0") { print($0) }
+///     print(peripheral.name, peripheral.address)      // dfu-sim-EEFF 00:AA:01:00:00:23
+///     …
+///     await peripheral.stop()
+///
+/// The thin driver around the sans-I/O device, like `VirtualPeripheral` (memory link) and
+/// `VirtualDeviceUDPServer`; it makes no protocol decisions. Its waits come from the model only:
+/// one timer at the device's `nextDeadline` and the `after` delay of a delayed reply.
+///
+/// How BlueZ's peripheral side maps onto the device's events:
+/// - A central's link starts when its Device1 object under our adapter goes `Connected` (or it
+///   first calls us); the device is told `.connected` at the first SMP write, sized by that
+///   call's `mtu` (`CentralTracker`). It ends with `Connected` false.
+/// - Each Write Command on the SMP characteristic is one `WriteValue` call, in arrival order
+///   (`ArrivalOrder`); each `.notify` is a PropertiesChanged of the characteristic's `Value`,
+///   sent only while bluetoothd has called StartNotify (a central subscribed).
+/// - `.dropLink`: Device1.Disconnect on the central (≈2 s in BlueZ 5.66). For a reset the
+///   advertisement is unregistered first, then the link dropped, then the application
+///   unregistered, so a central cannot find the device again before the reboot is over
+///   (reference §8); `.online` registers the application and the advertisement again.
+/// All of these go out one at a time, in the order the device asked for them.
+public actor BlueZPeripheral {
+    /// One thing to do on the bus, in order.
+    enum Outgoing: Sendable {
+        /// A notification for link number `generation` (not sent on a later link).
+        case notify([UInt8], after: Duration, generation: Int)
+        case disconnect(central: String)
+        case unregisterAdvertisement
+        case unregisterApplication
+        case register
+    }
+
+    public nonisolated let identity: PeerIdentity
+    /// The adapter served on (`hci0`).
+    public nonisolated let adapter: String
+    /// The advertised name.
+    public nonisolated let name: String
+    /// The adapter's address: what a central connects to.
+    public nonisolated let address: String
+
+    let connection: DBusConnection
+    let application: PeripheralApplication
+    let advertisement: PeripheralAdvertisement
+    let clock: LinkClock
+    let observer: @Sendable (BlueZPeripheralEvent) -> Void
+    var device: VirtualDevice
+    var order = ArrivalOrder<CheckedContinuation<Void, Never>>()
+    var centrals = CentralTracker()
+    /// Characteristics bluetoothd called StartNotify on (and not StopNotify since).
+    var notifying: Set<CharacteristicID> = []
+    var uploads = UploadWatch()
+    var applicationRegistered = false
+    var advertised = false
+    var outbox: [Outgoing] = []
+    var draining = false
+    private var timer: Task<Void, Never>?
+    var watchers: [Task<Void, Never>] = []
+    var finished = false
+    /// Why the server stopped by itself; nil while serving or after `stop()`.
+    public private(set) var failure: BlueZServeError?
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Where our objects live on the bus; one server per adapter and process.
+    static func objectRoot(for adapter: String) -> String { "/org/dfu/sim/" + adapter }
+
+    init(device: VirtualDevice, connection: DBusConnection, adapter: String, address: String, name: String,
+         clock: LinkClock, observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void) {
+        self.device = device
+        self.connection = connection
+        self.adapter = adapter
+        self.address = address
+        self.name = name
+        self.clock = clock
+        self.observer = observer
+        identity = device.identity
+        let root = Self.objectRoot(for: adapter)
+        application = PeripheralApplication(root: root + "/app")
+        advertisement = PeripheralAdvertisement(path: root + "/advertisement", name: name)
+    }
+
+    /// Builds the device `options` describe, checks the adapter, exports the GATT application and
+    /// the advertisement, registers both, and starts serving. `name` defaults to `dfu-sim-` and
+    /// the end of the device identity. Throws before anything is registered when bluetoothd, the
+    /// bus or the adapter is not usable.
+    public static func serve(_ options: SimOptions, adapter: String, name: String? = nil,
+                             bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
+                             observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
+        async throws(BlueZServeError) -> BlueZPeripheral {
+        let device: VirtualDevice
+        do throws(SimOptionsError) {
+            device = try options.makeDevice()
+        } catch {
+            throw .options(error)
+        }
+        let connection: DBusConnection
+        do {
+            connection = try await DBusConnection.connect(to: bus)
+        } catch {
+            throw .busUnreachable("\(error)")
+        }
+        do throws(BlueZServeError) {
+            let address = try await BlueZAdapterCheck.check(adapter, on: connection)
+            let peripheral = BlueZPeripheral(device: device, connection: connection, adapter: adapter,
+                                             address: address,
+                                             name: name ?? PeripheralAdvertisement.defaultName(for: device.identity),
+                                             clock: clock, observer: observer)
+            try await peripheral.start()
+            return peripheral
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    /// The device as it is now (a copy): slots, upload session, boots, battery.
+    public var snapshot: VirtualDevice { device }
+
+    /// The objects, the signal watches (before registering, so a quick central is not missed),
+    /// then the registrations.
+    private func start() async throws(BlueZServeError) {
+        let handler: DBusMethodHandler = { [weak self] call in
+            guard let self else {
+                throw DBusError.remote(name: BlueZNames.Error.notPermitted, message: "the device is gone")
+            }
+            return try await self.receive(call)
+        }
+        do {
+            for object in application.objects(handler: handler) {
+                try await connection.export(object)
+            }
+            try await connection.exportObjectManager(at: application.root)
+            try await connection.export(advertisement.object(handler: handler))
+            try await watchSignals()
+        } catch {
+            throw BlueZServeError.classify(error, operation: "setting up the GATT application")
+        }
+        try await register()
+        armTimer()
+    }
+
+    /// Registers the application, then the advertisement (a central that finds the device must
+    /// find its services).
+    func register() async throws(BlueZServeError) {
+        let adapterPath = BlueZNames.adapterPath(adapter)
+        if !applicationRegistered {
+            try await callBlueZ(adapterPath, BlueZNames.gattManager, "RegisterApplication",
+                                [.objectPath(application.root), .properties([:])])
+            applicationRegistered = true
+        }
+        if !advertised {
+            try await callBlueZ(adapterPath, BlueZNames.advertisingManager, "RegisterAdvertisement",
+                                [.objectPath(advertisement.path), .properties([:])])
+            advertised = true
+        }
+    }
+
+    /// A call to bluetoothd; its own refusals (`org.bluez.Error.*`) become `.refused`.
+    func callBlueZ(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue],
+                   timeout: Duration = .seconds(30)) async throws(BlueZServeError) {
+        do {
+            _ = try await connection.call(destination: BlueZNames.service, path: path, interface: interface,
+                                          member: member, arguments: arguments, timeout: timeout)
+        } catch {
+            if let error = error as? DBusError, error.remoteName?.hasPrefix("org.bluez.Error.") == true {
+                throw .refused(operation: member, error)
+            }
+            throw BlueZServeError.classify(error, operation: member)
+        }
+    }
+
+    /// Stops serving: unregisters the advertisement and the application (bluetoothd would drop
+    /// both when we leave the bus anyway; asking is quicker), closes the connection. Idempotent.
+    public func stop() async {
+        guard !finished else { return }
+        finish(failure: nil)
+        let adapterPath = BlueZNames.adapterPath(adapter)
+        if advertised {
+            advertised = false
+            try? await callBlueZ(adapterPath, BlueZNames.advertisingManager, "UnregisterAdvertisement",
+                                 [.objectPath(advertisement.path)], timeout: .seconds(5))
+        }
+        if applicationRegistered {
+            applicationRegistered = false
+            try? await callBlueZ(adapterPath, BlueZNames.gattManager, "UnregisterApplication",
+                                 [.objectPath(application.root)], timeout: .seconds(5))
+        }
+        connection.close()
+    }
+
+    /// Returns once the server has stopped: `stop()`, or a failure (`failure` says which).
+    public func waitUntilStopped() async {
+        if finished { return }
+        await withCheckedContinuation { finishWaiters.append($0) }
+    }
+
+    /// The server cannot go on (bluetoothd or the adapter went away).
+    func fail(_ reason: BlueZServeError) {
+        guard !finished else { return }
+        finish(failure: reason)
+        connection.close()
+    }
+
+    private func finish(failure: BlueZServeError?) {
+        finished = true
+        self.failure = failure
+        timer?.cancel()
+        timer = nil
+        for watcher in watchers { watcher.cancel() }
+        watchers = []
+        outbox.removeAll()
+        let waiters = finishWaiters
+        finishWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: - Time
+
+    func tick() {
+        timer = nil
+        guard !finished else { return }
+        perform(device.handle(.tick, now: clock.now))
+    }
+
+    /// One timer at the device's next deadline, replaced whenever the device changes.
+    func armTimer() {
+        timer?.cancel()
+        timer = nil
+        guard !finished, let deadline = device.nextDeadline else { return }
+        let clock = clock
+        timer = Task { [weak self] in
+            do {
+                try await clock.sleep(until: deadline)
+            } catch {
+                return
+            }
+            await self?.tick()
+        }
+    }
+}

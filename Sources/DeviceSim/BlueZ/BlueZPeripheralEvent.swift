@@ -1,0 +1,101 @@
+import DFUCore
+import Transport
+
+/// What a `BlueZPeripheral` reports as it serves: the device's life (centrals coming and going,
+/// uploads, resets, boots, faults, advertising), which `dfu sim` always prints, and each write and
+/// notification, which it prints with `--verbose`. Reports only; nothing is decided from them.
+/// Central addresses are shortened (`…:EE:FF`) unless `fullAddresses` is set by the caller's
+/// formatting (`description(fullAddresses:)`).
+public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
+    /// A central connected (its Device1 object under our adapter).
+    case centralConnected(PeerIdentity)
+    case centralDisconnected(PeerIdentity)
+    /// A second central connected while the device serves another: it is not served.
+    case centralIgnored(PeerIdentity)
+    /// A Write Command reached the SMP characteristic; `header` is its SMP header when it starts
+    /// with a valid one (a write may continue a packet).
+    case written(size: Int, header: SMPHeader?)
+    /// A notification left (a PropertiesChanged of `Value`).
+    case notified(size: Int, header: SMPHeader?)
+    /// A reply was not sent: the central had not subscribed, or its link is gone.
+    case notificationLost(size: Int, reason: String)
+    case read(CharacteristicID, size: Int)
+    /// The device threw something away without a reply.
+    case dropped(SMPDrop)
+    case uploadStarted(length: Int)
+    case uploadCompleted(length: Int, image: SlotImage?)
+    case uploadLost(offset: Int, length: Int)
+    case rebooting(BootReport)
+    case online(running: SlotImage?, boot: Int)
+    case faultInjected(SimFault)
+    /// The device dropped the link (reset, or a disconnect fault): Device1.Disconnect was called.
+    case disconnecting(PeerIdentity, reason: String)
+    /// The application and advertisement are registered again after a boot.
+    case advertising(name: String)
+    /// bluetoothd released the advertisement by itself (it no longer advertises).
+    case advertisementReleased
+    /// A call to bluetoothd failed; the server carries on.
+    case bluezCallFailed(operation: String, reason: String)
+
+    /// Whether `dfu sim` prints it without `--verbose`: the device's life, not its traffic.
+    public var isLifecycle: Bool {
+        switch self {
+        case .written, .notified, .notificationLost, .read, .dropped:
+            return false
+        default:
+            return true
+        }
+    }
+
+    public var description: String { description(fullAddresses: false) }
+
+    public func description(fullAddresses: Bool) -> String {
+        func show(_ central: PeerIdentity) -> String { fullAddresses ? central.rawValue : central.redacted }
+        switch self {
+        case .centralConnected(let central):
+            return "central \(show(central)) connected"
+        case .centralDisconnected(let central):
+            return "central \(show(central)) disconnected"
+        case .centralIgnored(let central):
+            return "central \(show(central)) connected but is not served: the device serves one central at a time"
+        case .written(let size, let header):
+            return "← \(size) bytes" + (header.map { ": \($0)" } ?? "")
+        case .notified(let size, let header):
+            return "→ \(size) bytes" + (header.map { ": \($0)" } ?? "")
+        case .notificationLost(let size, let reason):
+            return "a \(size)-byte notification was not sent: \(reason)"
+        case .read(let characteristic, let size):
+            return "read of \(characteristic): \(size) bytes"
+        case .dropped(let drop):
+            return drop.description
+        case .uploadStarted(let length):
+            return "upload started: \(length) bytes"
+        case .uploadCompleted(let length, let image):
+            let holds = image.map { ", slot 1 holds \($0.versionString) (hash \(UDPServerEvent.shortHex($0.hash)))" } ?? ""
+            return "upload complete: \(length) bytes\(holds)"
+        case .uploadLost(let offset, let length):
+            return "upload session lost at \(offset) of \(length) bytes"
+        case .rebooting(let report):
+            return "resetting: \(report)"
+        case .online(let running, let boot):
+            return "up again (boot \(boot)), running \(running?.versionString ?? "no valid image")"
+        case .faultInjected(let fault):
+            return "fault injected: \(fault)"
+        case .disconnecting(let central, let reason):
+            return "dropping the link to \(show(central)) (\(reason))"
+        case .advertising(let name):
+            return "advertising again as \(name)"
+        case .advertisementReleased:
+            return "bluetoothd released the advertisement: the device is no longer advertised"
+        case .bluezCallFailed(let operation, let reason):
+            return "\(operation) failed: \(reason)"
+        }
+    }
+
+    /// The central's address from its Device1 path (`…/dev_AA_BB_CC_DD_EE_FF`).
+    static func central(at path: String) -> PeerIdentity {
+        let last = path.split(separator: "/").last.map(String.init) ?? path
+        guard last.hasPrefix("dev_") else { return PeerIdentity(last) }
+        return PeerIdentity(last.dropFirst(4).split(separator: "_", omittingEmptySubsequences: false).joined(separator: ":"))
+    }
+}

@@ -1,0 +1,83 @@
+import Transport
+
+/// The virtual device's GATT database (`DeviceGATT.services`) as a BlueZ GATT application: one
+/// object per service and characteristic below an ObjectManager root, the shape
+/// GattManager1.RegisterApplication reads (doc/gatt-api.txt, "GATT Application hierarchy").
+///
+/// Characteristics offer exactly the flags `DeviceGATT` gives them. None offers `WriteAcquired`
+/// or `NotifyAcquired`: with `WriteAcquired`, bluetoothd 5.66 hands writes over an AcquireWrite
+/// socket whose first burst arrives corrupted (reference §8), and with neither, every Write
+/// Command comes as one WriteValue call and every notification goes out as a PropertiesChanged
+/// of `Value`.
+struct PeripheralApplication: Sendable {
+    struct Characteristic: Sendable, Hashable {
+        let id: CharacteristicID
+        let path: String
+        let flags: [String]
+    }
+
+    /// The ObjectManager root passed to RegisterApplication.
+    let root: String
+    let characteristics: [Characteristic]
+    private let services: [(path: String, id: ServiceID, characteristics: [Characteristic])]
+
+    /// `root` must be a valid object path no other object of the connection uses.
+    init(root: String, services: [GATTService] = DeviceGATT.services) {
+        self.root = root
+        var laidOut: [(path: String, id: ServiceID, characteristics: [Characteristic])] = []
+        for (serviceIndex, service) in services.enumerated() {
+            let servicePath = "\(root)/service\(serviceIndex)"
+            let characteristics = service.characteristics.enumerated().map { index, characteristic in
+                Characteristic(id: characteristic.id, path: "\(servicePath)/char\(index)",
+                               flags: Self.flags(characteristic.properties))
+            }
+            laidOut.append((servicePath, service.id, characteristics))
+        }
+        self.services = laidOut
+        characteristics = laidOut.flatMap(\.characteristics)
+    }
+
+    func characteristic(at path: String) -> Characteristic? {
+        characteristics.first { $0.path == path }
+    }
+
+    func path(of id: CharacteristicID) -> String? {
+        characteristics.first { $0.id == id }?.path
+    }
+
+    /// The objects to export: services with `UUID` and `Primary`, characteristics with `UUID`,
+    /// `Service` and `Flags`, each characteristic's methods answered by `handler`.
+    func objects(handler: @escaping DBusMethodHandler) -> [DBusExportedObject] {
+        var objects: [DBusExportedObject] = []
+        for service in services {
+            objects.append(DBusExportedObject(path: service.path, interfaces: [
+                DBusExportedInterface(name: BlueZNames.gattService, properties: [
+                    "UUID": .string(service.id.uuid.description),
+                    "Primary": .bool(true),
+                ]),
+            ]))
+            for characteristic in service.characteristics {
+                let methods = ["ReadValue", "WriteValue", "StartNotify", "StopNotify"]
+                objects.append(DBusExportedObject(path: characteristic.path, interfaces: [
+                    DBusExportedInterface(
+                        name: BlueZNames.gattCharacteristic,
+                        methods: Dictionary(uniqueKeysWithValues: methods.map { ($0, handler) }),
+                        properties: [
+                            "UUID": .string(characteristic.id.uuid.description),
+                            "Service": .objectPath(service.path),
+                            "Flags": .strings(characteristic.flags),
+                        ]),
+                ]))
+            }
+        }
+        return objects
+    }
+
+    /// BlueZ's flag strings (doc/gatt-api.txt) for the properties dfu uses.
+    static func flags(_ properties: CharacteristicProperties) -> [String] {
+        let names: [(CharacteristicProperties, String)] = [
+            (.read, "read"), (.write, "write"), (.writeWithoutResponse, "write-without-response"), (.notify, "notify"),
+        ]
+        return names.filter { properties.contains($0.0) }.map(\.1)
+    }
+}
