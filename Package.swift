@@ -22,12 +22,15 @@ let package = Package(
         .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
         .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
+        // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
+        // without a rig (test support, not shipped).
+        .target(name: "BlueZStandIn", dependencies: ["Transport"], path: "Tests/Support/BlueZStandIn"),
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
         .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "BlueZStandIn"]),
         .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,142 @@
+import Transport
+
+/// One adapter the stand-in exports as `/org/bluez/<name>` (Adapter1).
+public struct BlueZStandInAdapter: Sendable, Hashable {
+    /// "hci0".
+    public var name: String
+    /// "AA:BB:CC:DD:EE:FF".
+    public var address: String
+    /// Powered off: StartDiscovery/StopDiscovery/SetDiscoveryFilter answer NotReady.
+    public var powered: Bool
+
+    public init(name: String = "hci0", address: String = "00:AA:01:00:00:00", powered: Bool = true) {
+        self.name = name
+        self.address = address
+        self.powered = powered
+    }
+}
+
+/// What a device advertises: what Device1 shows once the adapter heard it.
+public struct BlueZStandInAdvertisement: Sendable, Hashable {
+    /// Complete local name; nil: none (Alias then falls back to the address with dashes).
+    public var name: String?
+    /// Advertised service UUIDs (Device1.UUIDs, and what a discovery filter's UUIDs match).
+    public var services: [ServiceID]
+    /// Heard at this strength (dBm, −127…20; 0 means "no RSSI" to BlueZ, so avoid it).
+    public var rssi: Int16
+    /// "public" or "random".
+    public var addressType: String
+    /// Company id → bytes (Device1.ManufacturerData `a{qv}`, each value `ay`).
+    public var manufacturerData: [UInt16: [UInt8]]
+    /// LE General Discoverable flag: without it, a device is only reported to filtered discovery
+    /// (adapter.c `device_is_discoverable`).
+    public var discoverable: Bool
+
+    public init(name: String? = nil, services: [ServiceID] = [], rssi: Int16 = -50, addressType: String = "random",
+                manufacturerData: [UInt16: [UInt8]] = [:], discoverable: Bool = true) {
+        self.name = name
+        self.services = services
+        self.rssi = rssi
+        self.addressType = addressType
+        self.manufacturerData = manufacturerData
+        self.discoverable = discoverable
+    }
+}
+
+/// How a GATT `Acquire*` call is refused when a test forces the fallback path.
+public enum BlueZStandInRefusal: Sendable, Hashable {
+    /// `org.bluez.Error.NotSupported` "Operation is not supported".
+    case notSupported
+    /// `org.bluez.Error.Failed` with this text.
+    case failed(String)
+    /// `org.freedesktop.DBus.Error.UnknownMethod`, as from a bluetoothd without the method.
+    case unknownMethod
+}
+
+/// A device the stand-in can hear and connect to: the radio side is any `Connector` and the peer
+/// it knows the device by (e.g. a `MemoryConnector` with DeviceSim's `VirtualPeripheral`).
+public struct BlueZStandInDevice: Sendable {
+    /// The Bluetooth address it advertises under ("C2:11:40:55:7A:01").
+    public var address: String
+    public var advertisement: BlueZStandInAdvertisement
+    public var connector: any Connector
+    public var peer: PeerIdentity
+    /// The adapter that hears it.
+    public var adapter: String
+
+    // Knobs.
+    /// The next N Device1.Connect calls fail with `org.bluez.Error.Failed` `connectFailureMessage`
+    /// (without touching the connector), as a busy controller's `le-connection-abort-by-local` does.
+    public var connectFailures: Int
+    public var connectFailureMessage: String
+    /// After the link drops other than by Device1.Disconnect (a reboot), the device advertises
+    /// under this address: a new Device1; the old address is never heard again.
+    public var addressAfterReboot: String?
+    /// AcquireWrite refused: the central must fall back to WriteValue(type: command).
+    public var refuseAcquireWrite: BlueZStandInRefusal?
+    /// AcquireNotify refused: the central must fall back to StartNotify.
+    public var refuseAcquireNotify: BlueZStandInRefusal?
+
+    public init(address: String, advertisement: BlueZStandInAdvertisement, connector: any Connector,
+                peer: PeerIdentity, adapter: String = "hci0", connectFailures: Int = 0,
+                connectFailureMessage: String = "le-connection-abort-by-local", addressAfterReboot: String? = nil,
+                refuseAcquireWrite: BlueZStandInRefusal? = nil, refuseAcquireNotify: BlueZStandInRefusal? = nil) {
+        self.address = address.uppercased()
+        self.advertisement = advertisement
+        self.connector = connector
+        self.peer = peer
+        self.adapter = adapter
+        self.connectFailures = connectFailures
+        self.connectFailureMessage = connectFailureMessage
+        self.addressAfterReboot = addressAfterReboot?.uppercased()
+        self.refuseAcquireWrite = refuseAcquireWrite
+        self.refuseAcquireNotify = refuseAcquireNotify
+    }
+}
+
+/// Timing of the stand-in. Short by default so tests stay fast; real bluetoothd's are longer.
+public struct BlueZStandInTiming: Sendable, Hashable {
+    /// How often, while discovering, every advertising device is heard.
+    public var advertisingInterval: Duration
+    /// From the Connect reply to ServicesResolved=true (GATT discovery time).
+    public var servicesResolveDelay: Duration
+    /// How long Device1.Connect waits for a device that does not answer (not advertising, or an
+    /// address that is gone) before `Failed: le-connection-abort-by-local`.
+    public var connectAttemptTimeout: Duration
+    /// SO_SNDBUF of the AcquireWrite fd handed out: small, so a writer meets back-pressure
+    /// (EAGAIN) after a few datagrams, while the device side is still busy.
+    public var writeSocketBuffer: Int
+
+    public init(advertisingInterval: Duration = .milliseconds(20), servicesResolveDelay: Duration = .milliseconds(10),
+                connectAttemptTimeout: Duration = .seconds(3), writeSocketBuffer: Int = 4096) {
+        self.advertisingInterval = advertisingInterval
+        self.servicesResolveDelay = servicesResolveDelay
+        self.connectAttemptTimeout = connectAttemptTimeout
+        self.writeSocketBuffer = writeSocketBuffer
+    }
+}
+
+/// What the stand-in saw for one device (by its first address), for tests to assert on.
+public struct BlueZStandInStatistics: Sendable, Hashable {
+    /// Device1.Connect calls, and those that produced a link.
+    public var connectCalls = 0
+    public var connections = 0
+    public var disconnectCalls = 0
+    /// AcquireWrite fd datagrams handed to the link, and those dropped (too long for the MTU).
+    public var fdWrites = 0
+    public var fdWritesDropped = 0
+    /// WriteValue by type.
+    public var writeCommands = 0
+    public var writeRequests = 0
+    public var reads = 0
+    public var acquireWriteCalls = 0
+    public var acquireNotifyCalls = 0
+    public var startNotifyCalls = 0
+    /// Notifications delivered through the AcquireNotify fd, and as PropertiesChanged(Value).
+    public var fdNotifications = 0
+    public var signalNotifications = 0
+    /// Links that ended other than by Device1.Disconnect.
+    public var linkLosses = 0
+
+    public init() {}
+}
