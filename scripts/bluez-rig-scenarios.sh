@@ -43,7 +43,8 @@ expected_version() {  # image -> version expected.tsv gives it with $KEY, e.g. 1
 }
 NEW_VERSION=$(expected_version "$IMAGE")
 GUARD=150            # seconds: a dfu command that runs longer than this hangs
-SIM_ARGS=(--version "$OLD_VERSION" --key "$KEY")
+SIM_NAME=dfu-rig-sim   # what the sim advertises (--name), and what flash-by-name asks for
+SIM_ARGS=(--version "$OLD_VERSION" --key "$KEY" --name "$SIM_NAME")
 
 tag=""; [ "${RIG_EATT:-0}" = 1 ] && tag=" [EATT]"
 passed=0 failed=0
@@ -60,7 +61,6 @@ fail() {  # name why [file...]: the files' last lines follow, indented
 wanted() { [ -z "$ONLY" ] || [[ $ONLY == *",$1,"* ]]; }
 
 # dfu scan prints addresses in full (it is how a user learns them)
-addr_suffix=${RIG_ADDR_A: -6}
 shows_a() { grep -i -F -e "$RIG_ADDR_A" "$@"; }
 
 # run NAME CMD...: run a dfu command with a hang guard; output in $LOGS/NAME.out and .err, status in $rc
@@ -207,13 +207,12 @@ if wanted scan; then
     fi
 fi
 
-device_name=""
-if wanted scan-json || wanted flash-by-name; then
+if wanted scan-json; then
     run scan-json "$DFU" scan --timeout 10 --adapter "$RIG_HCI_B" --json
-    # every line JSON; one object names A (an address field) with protocol SMP; its name is kept
-    verdict=$(python3 - "$LOGS/scan-json.out" "$RIG_ADDR_A" "$addr_suffix" <<'EOF'
+    # every line JSON; a device object with A's address, protocol smp and the sim's name; result ok
+    verdict=$(python3 - "$LOGS/scan-json.out" "$RIG_ADDR_A" "$SIM_NAME" <<'EOF'
 import json, sys
-path, full, suffix = sys.argv[1], sys.argv[2].upper(), sys.argv[3].upper()
+path, full, name = sys.argv[1], sys.argv[2].upper(), sys.argv[3]
 found, bad = None, 0
 for line in open(path, encoding="utf-8", errors="replace"):
     if not line.strip():
@@ -234,16 +233,16 @@ if bad:
     print(f"bad {bad} lines are not JSON or a failed result")
 elif found is None:
     print("bad no device object with A's address and protocol smp")
+elif found.get("name") != name:
+    print(f"bad A's name is {found.get('name')!r}, the sim advertises {name!r}")
 else:
-    print("ok", found.get("name") or "")
+    print("ok", found.get("name"), found.get("rssi"))
 EOF
 )
     if hung; then fail scan-json "no end within ${GUARD}s (hang guard)" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
     elif [ "$rc" -ne 0 ]; then fail scan-json "exit $rc" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
     elif [[ $verdict != ok* ]]; then fail scan-json "${verdict#bad }" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
-    else
-        device_name=${verdict#ok}; device_name=${device_name# }
-        wanted scan-json && pass scan-json "name '${device_name}'"
+    else read -r _ name rssi <<< "$verdict"; pass scan-json "name $name, RSSI $rssi"
     fi
 fi
 
@@ -328,12 +327,9 @@ fi
 
 # --- 5. a whole update by name ----------------------------------------------------------------------
 if wanted flash-by-name; then
-    if ! sim_restart flash-by-name "${SIM_ARGS[@]}"; then :
-    elif [ -z "$device_name" ]; then
-        fail flash-by-name "no device name known (dfu scan --json gave none)"
-    else
-        run flash-by-name "$DFU" flash "$IMAGE" --device "name:$device_name" "${flash_args[@]}"
-        if flash_ok flash-by-name; then pass flash-by-name "name:$device_name, $fl_version confirmed"
+    if sim_restart flash-by-name "${SIM_ARGS[@]}"; then
+        run flash-by-name "$DFU" flash "$IMAGE" --device "name:$SIM_NAME" "${flash_args[@]}"
+        if flash_ok flash-by-name; then pass flash-by-name "name:$SIM_NAME, $fl_version confirmed"
         else fail flash-by-name "$flash_ok_why" "$LOGS/flash-by-name.out" "$LOGS/flash-by-name.err" "$sim_log"
         fi
     fi
