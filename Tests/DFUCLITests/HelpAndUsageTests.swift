@@ -40,7 +40,7 @@ import Testing
               scan         List nearby Bluetooth LE devices that offer SMP (or Nordic DFU).
               info         Show what a device reports: image slots, battery, MTU, MCUmgr.
               flash        Update a device's firmware with a signed MCUboot image over SMP.
-              sim          Serve the virtual device over SMP/UDP for other tools to update.
+              sim          Serve the virtual device over UDP or BLE for others to update.
               help         Show help for dfu or for one command.
 
             OPTIONS:
@@ -311,16 +311,21 @@ import Testing
         let run = try DFURun.run(["sim", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: Serve the virtual device over SMP/UDP for other tools to update.
+            OVERVIEW: Serve the virtual device over UDP or BLE for others to update.
 
-            USAGE: dfu sim --serve <udp:HOST:PORT> [options]
+            USAGE: dfu sim --serve <udp:HOST:PORT|bluez:hciN> [options]
 
             OPTIONS:
-              --serve <udp:HOST:PORT>
-                                      Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337;
-                                      port 0 picks a free port. (BLE comes with BlueZ
-                                      serving.)
-              -v, --verbose           Also log every datagram in and out, and requests the
+              --serve <udp:HOST:PORT|bluez:hciN>
+                                      Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337
+                                      (port 0 picks a free port), or bluez:hci0 to be a BLE
+                                      peripheral on that adapter.
+              --name <NAME>           The name to advertise with bluez: (at most 29 bytes).
+                                      (default: dfu-sim- and the last 4 characters of the
+                                      device ID)
+              --full-addresses        Show central and adapter addresses in full; they are
+                                      shortened (…:EE:FF) by default.
+              -v, --verbose           Also log every packet in and out, and requests the
                                       device dropped, on stderr.
               -h, --help              Show this help.
 
@@ -359,23 +364,42 @@ import Testing
                                       joins several in one value. (can be repeated)
 
             The device is the one '--device sim:KEY=VALUE,…' builds (a Zephyr application
-            with MCUmgr on MCUboot, two slots), serving one SMP packet per datagram as
-            Zephyr's UDP transport does. Its slots, upload session and boots last as long as
-            the server, so several clients can talk to it in turn. When ready it prints 'dfu
-            sim: serving SMP over UDP on HOST:PORT (device ID, version V)', with the port
-            the system chose for port 0, then one line per upload, reset, boot and injected
-            fault (--verbose adds every datagram on stderr). smpclient and smpmgr always use
-            port 1337: run several servers on 127.0.0.2, 127.0.0.3, …
+            with MCUmgr on MCUboot, two slots). Its slots, upload session and boots last as
+            long as the server, so several clients can talk to it in turn.
+
+            udp:HOST:PORT serves one SMP packet per datagram, as Zephyr's UDP transport
+            does. When ready it prints 'dfu sim: serving SMP over UDP on HOST:PORT (device
+            ID, version V)', with the port the system chose for port 0. smpclient and smpmgr
+            always use port 1337: run several servers on 127.0.0.2, 127.0.0.3, …
+
+            bluez:hciN registers the device with bluetoothd as a GATT application (the SMP
+            service, Battery, Device Information) on adapter hciN and advertises it,
+            connectable, with the SMP service UUID and a name (--name; default dfu-sim- and
+            the end of the device ID). When ready it prints 'dfu sim: serving SMP over BLE
+            on hciN as NAME (address ADDR, device ID, version V)'. A reset drops the link
+            and stops advertising until the device is up again. The MTU is the one the
+            central and bluetoothd agree on; notifications carry at most 510 bytes (BlueZ up
+            to 5.68 drops longer values). Needs a powered LE adapter, and root or membership
+            of the 'bluetooth' group (bluetoothd's D-Bus policy). --mtu, --phy and
+            --interval only shape the in-process link (--device sim) and the device ID here.
+
+            Either way it then prints one line per connection, upload, reset, boot and
+            injected fault (--verbose adds every packet in and out on stderr).
 
             Examples:
               dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0
               dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
               dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
+              sudo dfu sim --serve bluez:hci0 --name sensor-12
+              dfu flash app.signed.bin --device name:sensor-12     # from another computer
 
             Exit status:
               0    stopped by SIGINT or SIGTERM (for a server, the normal end)
-              1    the server stopped by itself (a socket error)
+              1    the UDP server stopped by itself (a socket error)
               2    usage error, including an address that cannot be bound
+              5    BlueZ cannot be used: no system bus, bluetoothd not running, access
+                   denied, no such adapter, adapter powered off, a registration refused;
+                   or bluetoothd or the adapter went away while serving
 
             """)
     }

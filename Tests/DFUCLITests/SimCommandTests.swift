@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 /// `dfu sim --serve udp:…` as a user runs it: the built binary in the background, its ready line,
-/// SMP over the port it names, a clean stop on a signal, and usage errors for bad options.
+/// SMP over the port it names, a clean stop on a signal, and usage errors for bad options. Serving
+/// over BlueZ: its errors here (the peripheral itself is tested in DeviceSimTests against a
+/// stand-in bluetoothd, and on the real one in `make test-bluez`).
 @Suite struct SimCommandTests {
     @Test(arguments: [SIGTERM, SIGINT])
     func servesOnTheReportedPortUntilASignalThenExitsZero(signal: Int32) throws {
@@ -68,8 +70,15 @@ import Testing
     }
 
     @Test(arguments: [
-        (["sim"], "missing option --serve <udp:HOST:PORT>"),
-        (["sim", "--serve", "bluez:hci0"], "issue 4"),
+        (["sim"], "missing option --serve <udp:HOST:PORT|bluez:hciN>"),
+        (["sim", "--serve", "tcp:127.0.0.1:1337"], "--serve 'tcp' is not a way to serve"),
+        (["sim", "--serve", "bluez:"], "invalid --serve 'bluez:': give an adapter name like bluez:hci0"),
+        (["sim", "--serve", "bluez:usb0"], "invalid --serve 'bluez:usb0'"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--name", "x"], "--name is for --serve bluez:hciN"),
+        (["sim", "--serve", "bluez:hci0", "--name", String(repeating: "n", count: 30)],
+         "invalid --name: '\(String(repeating: "n", count: 30))' is 30 bytes; a BLE scan response holds at most 29"),
+        (["sim", "--serve", "bluez:hci0", "--battery", "150"],
+         "invalid value '150' for --battery: expected a percentage from 0 to 100"),
         (["sim", "--serve", "udp:127.0.0.1"], "invalid --serve 'udp:127.0.0.1'"),
         (["sim", "--serve", "udp:127.0.0.1:70000"], "invalid --serve"),
         (["sim", "--serve", "udp:127.0.0.1:0", "--battery", "150"],
@@ -87,6 +96,27 @@ import Testing
         #expect(run.stderr.hasPrefix("dfu: error: "))
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stderr.contains("see 'dfu sim --help'"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    /// BlueZ being unusable is exit 5 with a one-line reason, and nothing is served: no bus at all,
+    /// or a bus where nobody owns org.bluez (bluetoothd not running).
+    @Test func bluezServingWithoutABusIsExitFive() throws {
+        let run = try DFURun.run(["sim", "--serve", "bluez:hci0"], timeout: 20,
+                                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/dfu-sim-test-bus"])
+        #expect(run.exitCode == 5, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("dfu: error: cannot reach the system D-Bus"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test(.enabled(if: ScanTestBus.daemonPath != nil, "dbus-daemon is not installed"))
+    func bluezServingWithoutBluetoothdIsExitFive() throws {
+        let run = try ScanTestBus.withBus { environment in
+            try DFURun.run(["sim", "--serve", "bluez:hci0"], timeout: 20, environment: environment)
+        }
+        #expect(run.exitCode == 5, "\(run.stderr)")
+        #expect(run.stderr == "dfu: error: bluetoothd is not running: start it (sudo systemctl start bluetooth)\n")
         #expect(run.stdout.isEmpty)
     }
 

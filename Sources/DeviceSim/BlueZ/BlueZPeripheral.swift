@@ -69,6 +69,12 @@ public actor BlueZPeripheral {
     public private(set) var failure: BlueZServeError?
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
 
+    /// Why `name` cannot be advertised whole (empty, or longer than a scan response holds), or
+    /// nil when it can; checked before serving so a bad `--name` is a usage error.
+    public static func problem(withName name: String) -> String? {
+        PeripheralAdvertisement.problem(with: name)
+    }
+
     /// Where our objects live on the bus; one server per adapter and process.
     static func objectRoot(for adapter: String) -> String { "/org/dfu/sim/" + adapter }
 

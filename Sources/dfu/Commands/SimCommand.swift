@@ -1,55 +1,80 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import DFUCore
 import DeviceSim
 import Transport
 
-/// `dfu sim --serve udp:HOST:PORT [device options]`: the virtual device (`--device sim`) as a
-/// long-running SMP-over-UDP server, so smpclient, smpmgr or another `dfu` can update it like a
-/// Zephyr device. The device options are the `sim:` keys as flags (`SimDeviceFlags`).
+/// `dfu sim --serve udp:HOST:PORT | bluez:hciN [device options]`: the virtual device
+/// (`--device sim`) as a long-running server, so smpclient, smpmgr, another `dfu` or any BLE
+/// central can update it like a Zephyr device: over UDP, or as a BLE peripheral through
+/// bluetoothd. The device options are the `sim:` keys as flags (`SimDeviceFlags`).
 struct SimCommand: ParsableCommand {
     static let name = "sim"
-    static let abstract = "Serve the virtual device over SMP/UDP for other tools to update."
+    static let abstract = "Serve the virtual device over UDP or BLE for others to update."
     static let discussion = """
         The device is the one '--device sim:KEY=VALUE,…' builds (a Zephyr application with MCUmgr on \
-        MCUboot, two slots), serving one SMP packet per datagram as Zephyr's UDP transport does. Its \
-        slots, upload session and boots last as long as the server, so several clients can talk to it \
-        in turn. When ready it prints 'dfu sim: serving SMP over UDP on HOST:PORT (device ID, version \
-        V)', with the port the system chose for port 0, then one line per upload, reset, boot and \
-        injected fault (--verbose adds every datagram on stderr). smpclient and smpmgr always use port \
-        1337: run several servers on 127.0.0.2, 127.0.0.3, …
+        MCUboot, two slots). Its slots, upload session and boots last as long as the server, so \
+        several clients can talk to it in turn.
+
+        udp:HOST:PORT serves one SMP packet per datagram, as Zephyr's UDP transport does. When ready \
+        it prints 'dfu sim: serving SMP over UDP on HOST:PORT (device ID, version V)', with the port \
+        the system chose for port 0. smpclient and smpmgr always use port 1337: run several servers \
+        on 127.0.0.2, 127.0.0.3, …
+
+        bluez:hciN registers the device with bluetoothd as a GATT application (the SMP service, \
+        Battery, Device Information) on adapter hciN and advertises it, connectable, with the SMP \
+        service UUID and a name (--name; default dfu-sim- and the end of the device ID). When ready \
+        it prints 'dfu sim: serving SMP over BLE on hciN as NAME (address ADDR, device ID, version \
+        V)'. A reset drops the link and stops advertising until the device is up again. The MTU \
+        is the one the central and bluetoothd agree on; notifications carry at most 510 bytes (BlueZ \
+        up to 5.68 drops longer values). Needs a powered LE adapter, and root or membership of the \
+        'bluetooth' group (bluetoothd's D-Bus policy). --mtu, --phy and --interval only shape the \
+        in-process link (--device sim) and the device ID here.
+
+        Either way it then prints one line per connection, upload, reset, boot and injected fault \
+        (--verbose adds every packet in and out on stderr).
 
         Examples:
           dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0
           dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
           dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
+          sudo dfu sim --serve bluez:hci0 --name sensor-12
+          dfu flash app.signed.bin --device name:sensor-12     # from another computer
 
         Exit status:
           0    stopped by SIGINT or SIGTERM (for a server, the normal end)
-          1    the server stopped by itself (a socket error)
+          1    the UDP server stopped by itself (a socket error)
           2    usage error, including an address that cannot be bound
+          5    BlueZ cannot be used: no system bus, bluetoothd not running, access
+               denied, no such adapter, adapter powered off, a registration refused;
+               or bluetoothd or the adapter went away while serving
         """
 
-    @Option(valueName: "udp:HOST:PORT",
-            help: "Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337; port 0 picks a free port. (BLE comes with BlueZ serving.)")
+    @Option(valueName: "udp:HOST:PORT|bluez:hciN",
+            help: "Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337 (port 0 picks a free port), or bluez:hci0 to be a BLE peripheral on that adapter.")
     var serve: String
 
-    @Flag(short: "v", help: "Also log every datagram in and out, and requests the device dropped, on stderr.")
+    @Option(valueName: "NAME", help: "The name to advertise with bluez: (at most 29 bytes). (default: dfu-sim- and the last 4 characters of the device ID)")
+    var name: String?
+
+    @Flag(help: "Show central and adapter addresses in full; they are shortened (…:EE:FF) by default.")
+    var fullAddresses = false
+
+    @Flag(short: "v", help: "Also log every packet in and out, and requests the device dropped, on stderr.")
     var verbose = false
 
     @OptionGroup(title: "VIRTUAL DEVICE OPTIONS (the sim:KEY=VALUE keys as flags)")
     var device = SimDeviceFlags()
 
     func validate() throws(UsageError) {
-        _ = try address()
+        let target = try ServeTarget(parsing: serve)
+        if let name {
+            guard case .bluez = target else { throw UsageError("--name is for --serve bluez:hciN (a UDP server has no name)") }
+            if let problem = BlueZPeripheral.problem(withName: name) { throw UsageError("invalid --name: \(problem)") }
+        }
         let options = try device.options()
         // Building the device reads the key and checks the options fit together (the slot holds the
         // running image), so every option problem is a usage error before anything is bound.
         do throws(SimOptionsError) {
-            _ = try options.makeDevice(framing: .datagram)
+            _ = try options.makeDevice(framing: target.framing)
         } catch {
             throw device.usageError(error)
         }
@@ -57,10 +82,10 @@ struct SimCommand: ParsableCommand {
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
         let console = console.verbose(verbose)
-        let address: HostAndPort
+        let target: ServeTarget
         let options: SimOptions
         do throws(UsageError) {
-            address = try self.address()
+            target = try ServeTarget(parsing: serve)
             options = try device.options()
         } catch {
             throw .usage(error.message)
@@ -68,83 +93,19 @@ struct SimCommand: ParsableCommand {
         // From here a signal stops the server instead of ending dfu with 130: for a server, being
         // told to stop is how a run ends well.
         let stopSignals = StopSignals.install()
-        let server: VirtualDeviceUDPServer
-        do throws(UDPServeError) {
-            server = try await VirtualDeviceUDPServer.serve(options, at: address.description) { event in
-                if event.isLifecycle {
-                    console.out("dfu sim: \(event)")
-                } else {
-                    console.log("sim: \(event)")
-                }
-            }
-        } catch {
-            switch error {
-            case .options(let optionsError): throw .usage(device.usageError(optionsError).message)
-            case .socket(let socketError): throw .usage("cannot serve on \(address): \(socketError)")
-            }
-        }
-        let device = await server.snapshot
-        console.out("dfu sim: serving SMP over UDP on \(HostAndPort(server.localAddress)) "
-            + "(device \(device.identity), version \(device.firmwareRevision))")
-        console.log("sim: device options \(options.canonicalText)")
-
-        let ending = await Self.firstEnding(of: server, signals: stopSignals)
-        let snapshot = await server.snapshot
-        switch ending {
-        case .signal(let name):
-            console.out("dfu sim: stopped by \(name) after \(snapshot.boots.count) reset(s), "
-                + "running \(snapshot.firmwareRevision)")
-            return .success
-        case .serverEnded:
-            let reason = server.failure.map { "\($0)" } ?? "the socket closed"
-            throw .internalError("the UDP server stopped by itself: \(reason)")
+        switch target {
+        case .udp(let address):
+            return try await serveUDP(options, at: address, console: console, signals: stopSignals)
+        case .bluez(let adapter):
+            return try await serveBlueZ(options, adapter: adapter, console: console, signals: stopSignals)
         }
     }
+}
 
-    private enum Ending: Sendable {
-        case signal(String)
-        case serverEnded
-    }
-
-    /// Whichever comes first: a stop signal, or the server ending on its own (a socket error).
-    /// Either way the server is stopped when this returns, which also ends the other child task
-    /// (the group waits for both).
-    private static func firstEnding(of server: VirtualDeviceUDPServer, signals: StopSignals) async -> Ending {
-        await withTaskGroup(of: Ending?.self) { group in
-            group.addTask {
-                await server.waitUntilStopped()
-                return .serverEnded
-            }
-            group.addTask {
-                for await number in signals.received {
-                    await server.stop()
-                    return .signal(number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)")
-                }
-                return nil
-            }
-            // The first answer ends the wait for signals too (cancelling the stream's iteration).
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            var ending = first ?? .serverEnded
-            // A signal's answer wins over the server's, which may come first because of it.
-            for await case let result? in group {
-                if case .signal = result { ending = result }
-            }
-            return ending
-        }
-    }
-
-    /// `--serve udp:HOST:PORT`, parsed but not resolved.
-    private func address() throws(UsageError) -> HostAndPort {
-        guard serve.lowercased().hasPrefix("udp:") else {
-            let kind = serve.firstIndex(of: ":").map { "'\(serve[..<$0])'" } ?? "'\(serve)'"
-            throw UsageError("--serve \(kind) is not served yet: give udp:HOST:PORT (e.g. udp:127.0.0.1:1337). "
-                + "Serving the device as a BLE peripheral through BlueZ comes with issue 4")
-        }
-        do throws(UDPAddressError) {
-            return try HostAndPort(parsing: String(serve.dropFirst(4)))
-        } catch {
-            throw UsageError("invalid --serve '\(serve)': \(error)")
-        }
+private extension ServeTarget {
+    /// UDP carries one packet per datagram; BLE keeps the `reassembly` option's framing.
+    var framing: SMPServerConfiguration.Framing? {
+        if case .udp = self { return .datagram }
+        return nil
     }
 }
