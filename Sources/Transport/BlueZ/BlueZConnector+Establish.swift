@@ -16,6 +16,17 @@ extension BlueZConnector {
     /// use up the rest.
     func establish(_ device: BlueZDeviceInfo, connectBy: ContinuousClock.Instant,
                    deadline: ContinuousClock.Instant) async throws(LinkError) -> Establishment {
+        var device = device
+        if device.connected, lastLinkEnded(at: device.path) {
+            // Our link to it just ended: wait (≤ 5 s) for bluetoothd to report the disconnection
+            // rather than mistake the old connection for a usable one.
+            let path = device.path
+            let grace = min(deadline, ContinuousClock.now.advanced(by: .seconds(5)))
+            if case .satisfied(let tree) = await client.store.wait(until: grace, for: { $0.device(at: path)?.connected != true }) {
+                guard let now = tree.device(at: path) else { return .vanished }
+                device = now
+            }
+        }
         if device.connected {
             log("\(PeerIdentity(device.address).redacted) is already connected; not calling Connect")
         } else {
@@ -23,6 +34,7 @@ extension BlueZConnector {
             let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
             do throws(DBusError) {
                 _ = try await client.call(device.path, BlueZName.device, "Connect", timeout: timeout)
+                if let outcome = await connectedShowsUp(device, deadline: deadline) { return outcome }
             } catch {
                 if let outcome = try await connectFailed(error, device: device) { return outcome }
             }
@@ -45,6 +57,23 @@ extension BlueZConnector {
             throw .cancelled
         case .busLost:
             throw .backend(BlueZError.busUnavailable("the connection to the system bus was lost").description)
+        }
+    }
+
+    /// Connect's reply overtakes the Connected=true signal (bluetoothd sends property changes from
+    /// an idle callback, §2), so the tree may still say "disconnected" right after a successful
+    /// Connect: wait (≤ 5 s) for Connected=true before judging the connection. nil when it came.
+    private func connectedShowsUp(_ device: BlueZDeviceInfo, deadline: ContinuousClock.Instant) async -> Establishment? {
+        let path = device.path
+        let grace = min(deadline, ContinuousClock.now.advanced(by: .seconds(5)))
+        switch await client.store.wait(until: grace, for: { $0.device(at: path)?.connected != false }) {
+        case .satisfied(let tree):
+            return tree.device(at: path) == nil ? .vanished : nil
+        case .timedOut:
+            await abort(device)
+            return .retry("Connect succeeded but bluetoothd never reported the connection")
+        case .cancelled, .busLost:
+            return nil  // the wait below reports these
         }
     }
 

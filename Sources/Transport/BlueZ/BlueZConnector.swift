@@ -24,6 +24,9 @@ public final class BlueZConnector: Connector {
         /// Names of devices we connected to, by address: a device that comes back under another
         /// address is found by this name and an expected service.
         var knownNames: [String: String] = [:]
+        /// The newest link to each device path, to tell a leftover connection from one that has
+        /// just dropped while bluetoothd has not said so yet.
+        var lastLinks: [String: BlueZLinkState] = [:]
     }
 
     init(client: BlueZClient, adapter: BlueZAdapterInfo, expecting services: [ServiceID],
@@ -60,6 +63,7 @@ public final class BlueZConnector: Connector {
                 let generation = reserveGeneration()
                 switch await openLink(device: device, tree: tree, peer: peer, generation: generation) {
                 case .success(let link):
+                    state.withLock { $0.lastLinks[device.path] = link.state }
                     log("connected to \(PeerIdentity(device.address).redacted) (\(generation), ATT MTU \(link.parameters.attMTU), writes ≤ \(link.parameters.maxWriteWithoutResponse) bytes)")
                     return link
                 case .failure(.disconnected(let reason)):
@@ -89,6 +93,12 @@ public final class BlueZConnector: Connector {
 
     func knownName(for address: String) -> String? {
         state.withLock { $0.knownNames[address] }
+    }
+
+    /// Whether our newest link to `path` has ended (a hang-up on its fd often comes before
+    /// bluetoothd's Connected=false).
+    func lastLinkEnded(at path: String) -> Bool {
+        state.withLock { $0.lastLinks[path]?.endReason != nil }
     }
 
     /// The next generation, strictly higher than every earlier one.
