@@ -97,6 +97,11 @@ public final class BlueZStandIn: Sendable {
         await core.dropLink(address: address)
     }
 
+    /// Returns once a client has a discovery session on `adapter` (the code under test scans).
+    public func waitUntilDiscovering(adapter: String = "hci0") async {
+        await core.waitUntilDiscovering(adapter)
+    }
+
     /// What the stand-in saw for the device first added under `address`.
     public func statistics(address: String) async -> BlueZStandInStatistics {
         await core.statistics(firstAddress: address)

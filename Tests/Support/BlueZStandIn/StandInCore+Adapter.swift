@@ -53,8 +53,17 @@ extension StandInCore {
             setProperties(adapter.path, StandInName.adapter, ["Discovering": .bool(true)])
         }
         startTicker()
+        let waiters = discoveryWaiters.filter { $0.adapter == name }
+        discoveryWaiters.removeAll { $0.adapter == name }
+        for waiter in waiters { waiter.continuation.resume() }
         await outbox.flush()
         return []
+    }
+
+    /// Returns once some client discovers on `name` (at once if one does).
+    func waitUntilDiscovering(_ name: String) async {
+        if adapters[name]?.sessions.isEmpty == false { return }
+        await withCheckedContinuation { discoveryWaiters.append((name, $0)) }
     }
 
     func stopDiscovery(_ name: String, sender: String) async throws -> [DBusValue] {

@@ -81,6 +81,8 @@ actor StandInCore {
     var statistics: [Int: BlueZStandInStatistics] = [:]
     var lastID: UInt64 = 0
     var discoveryTicker: Task<Void, Never>?
+    /// `waitUntilDiscovering` callers, resumed when a discovery session starts.
+    var discoveryWaiters: [(adapter: String, continuation: CheckedContinuation<Void, Never>)] = []
     var stopped = false
 
     init(outbox: StandInOutbox, timing: BlueZStandInTiming) {

@@ -1,0 +1,155 @@
+import BlueZStandIn
+import Testing
+import Transport
+
+/// `BlueZConnector` against the stand-in: finding and connecting a device, services by UUID, the
+/// MTU, retries, and reconnecting after the device rebooted (same address, or a new one).
+@Suite(.enabled(if: standInAvailable, standInSkipReason))
+struct BlueZBusConnectTests {
+    @Test func connectFindsTheDeviceAndReportsServicesAndMTU() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address)
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            let link = try await BlueZBus.connect(connector)
+            #expect(link.parameters.generation == LinkGeneration(1))
+            #expect(link.parameters.peer == PeerIdentity(BlueZBus.address))
+            #expect(link.parameters.attMTU == 498)
+            #expect(link.parameters.maxWriteWithoutResponse == 495)
+            #expect(link.parameters.phy == nil)
+            #expect(Set(link.services) == Set(BlueZTestPeripheral.services))
+            #expect(try await link.read(BlueZTestPeripheral.battery) == [80])
+            await link.disconnect()
+            #expect(try await bench.requireStandIn().statistics(address: BlueZBus.address).connections == 1)
+            central.close()
+        }
+    }
+
+    /// At MTU 517 a write may carry 514 bytes by ATT, but BlueZ's fd path cuts at 512 and a BlueZ
+    /// ≤ 5.68 peer drops over 510 (§8): 510 by default, 512 when told the peer is not such a BlueZ.
+    @Test func writesAreCappedAtMTU517() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address, profile: try LinkProfile(attMTU: 517))
+            let central = try await BlueZBus.open(bench)
+            let capped = try await BlueZBus.connect(central.connector(expecting: [BlueZBus.smpService]))
+            #expect(capped.parameters.attMTU == 517)
+            #expect(capped.parameters.maxWriteWithoutResponse == 510)
+            await capped.disconnect()
+            let uncapped = try await BlueZBus.connect(central.connector(expecting: [BlueZBus.smpService],
+                                                                        capWritesForBlueZPeers: false))
+            #expect(uncapped.parameters.maxWriteWithoutResponse == 512)
+            await uncapped.disconnect()
+            central.close()
+        }
+    }
+
+    @Test func connectRetriesLeConnectionAbortByLocal() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address) { $0.connectFailures = 2 }
+            let central = try await BlueZBus.open(bench)
+            let link = try await BlueZBus.connect(central.connector(expecting: [BlueZBus.smpService]))
+            let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
+            #expect(statistics.connectCalls == 3)
+            #expect(statistics.connections == 1)
+            #expect(link.parameters.attMTU == 498)
+            await link.disconnect()
+            central.close()
+        }
+    }
+
+    @Test func aDeviceThatNeverAnswersTimesOut() async throws {
+        let timing = BlueZStandInTiming(connectAttemptTimeout: .milliseconds(200))
+        try await BlueZStandInBench.run(timing: timing) { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address)
+            try await bench.requireStandIn().setAdvertising(false, address: BlueZBus.address)
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            let error = await HangGuardResult.of {
+                try await connector.connect(to: PeerIdentity(BlueZBus.address), deadline: .now + .seconds(1))
+            }
+            #expect(error == .timeout)
+            central.close()
+        }
+    }
+
+    /// The device reboots (drops the link itself, comes back at the same address): one
+    /// `.disconnected`, then a new link with a higher generation on new GATT paths.
+    @Test func reconnectAfterRebootGetsANewGeneration() async throws {
+        try await BlueZStandInBench.run { bench in
+            let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address)
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            let first = try await BlueZBus.connect(connector)
+            try await first.writeWithoutResponse([1], to: BlueZBus.smp)
+            try await HangGuard.within("the first write") { await peripheral.waitForWrites(1) }
+            await peripheral.dropLink()
+            let events = try await BlueZBus.eventsUntilDisconnected(first)
+            #expect(events.count == 1)
+            #expect(events.allSatisfy { $0.generation == first.parameters.generation })
+
+            let second = try await BlueZBus.connect(connector)
+            #expect(second.parameters.generation > first.parameters.generation)
+            #expect(connector.latestGeneration == second.parameters.generation)
+            try await second.writeWithoutResponse([2], to: BlueZBus.smp)
+            try await HangGuard.within("the second write") { await peripheral.waitForWrites(2) }
+            #expect(await peripheral.writes.map(\.value) == [[1], [2]])
+            #expect(await peripheral.connections == 2)
+            await second.disconnect()
+            central.close()
+        }
+    }
+
+    /// The device comes back under another address: the connector finds it by name and the
+    /// expected service once the old address has stayed silent for half the deadline (so this
+    /// test takes at least 7 s; the other half leaves room for the connector's backoff pauses).
+    @Test func reconnectByNameWhenTheAddressChanged() async throws {
+        let moved = "C2:11:40:55:7A:99"
+        let timing = BlueZStandInTiming(connectAttemptTimeout: .milliseconds(300))
+        try await BlueZStandInBench.run(timing: timing) { bench in
+            let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address, name: "sensor-12") {
+                $0.addressAfterReboot = moved
+            }
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            let first = try await BlueZBus.connect(connector)
+            await peripheral.dropLink()
+            _ = try await BlueZBus.eventsUntilDisconnected(first)
+
+            let second = try await BlueZBus.connect(connector, within: .seconds(14))
+            #expect(second.parameters.generation > first.parameters.generation)
+            try await second.writeWithoutResponse([7], to: BlueZBus.smp)
+            try await HangGuard.within("the write after the move") { await peripheral.waitForWrites(1) }
+            #expect(await peripheral.connections == 2)
+            await second.disconnect()
+            central.close()
+        }
+    }
+
+    @Test func connectByName() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: "C2:00:00:00:00:07", name: "other")
+            let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address, name: "sensor-12")
+            let central = try await BlueZBus.open(bench)
+            let link = try await BlueZBus.connect(central.connector(expecting: [BlueZBus.smpService]), "name:sensor-12")
+            try await link.writeWithoutResponse([9], to: BlueZBus.smp)
+            try await HangGuard.within("the write") { await peripheral.waitForWrites(1) }
+            await link.disconnect()
+            central.close()
+        }
+    }
+}
+
+/// The `LinkError` a connect ends with (hang-guarded), nil when it gave a link.
+enum HangGuardResult {
+    static func of(_ connect: @escaping @Sendable () async throws -> any Link) async -> LinkError? {
+        do {
+            let link = try await HangGuard.within("connect") { try await connect() }
+            await link.disconnect()
+            return nil
+        } catch let error as LinkError {
+            return error
+        } catch {
+            return .backend("\(error)")
+        }
+    }
+}
