@@ -24,7 +24,7 @@ struct BlueZGATTCalls: Sendable {
     /// AcquireNotify on `info`; true when notifications now arrive on a socket.
     func acquireNotify(_ info: BlueZCharacteristicInfo) async throws(LinkError) -> Bool {
         guard let (socket, _) = try await acquire(info, member: "AcquireNotify", notify: true) else { return false }
-        guard state.keep(socket, for: info.id, notify: true) else { throw .disconnected(state.endReason ?? .localHostTerminated) }
+        guard state.keep(socket, for: info.id, notify: true) else { throw .disconnected(state.closingReason ?? .localHostTerminated) }
         return true
     }
 

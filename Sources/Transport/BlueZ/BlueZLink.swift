@@ -64,7 +64,7 @@ public final class BlueZLink: Link {
             case .failure(.cancelled): throw .cancelled
             case .failure(.ended(let end)):
                 _ = state.handleSocket(.ended(end), notifying: nil).map(client.store.removeObserver)
-                throw .disconnected(state.endReason ?? .other("the link's socket closed"))
+                throw .disconnected(state.closingReason ?? .other("the link's socket closed"))
             }
         }
         try await gatt.writeValue(bytes, to: info, type: "command")

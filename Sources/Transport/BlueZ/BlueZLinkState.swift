@@ -34,9 +34,15 @@ final class BlueZLinkState: Sendable {
     /// Why the link ended; nil while it is up.
     var endReason: DisconnectReason? { state.withLock { $0.end } }
 
-    /// Throws `.disconnected` once the link has ended.
+    /// Throws `.disconnected` once the link has ended (or `disconnect()` has begun).
     func checkOpen() throws(LinkError) {
-        if let end = endReason { throw .disconnected(end) }
+        if let end = closingReason { throw .disconnected(end) }
+    }
+
+    /// Why operations fail now: the end's reason, `.localHostTerminated` while `disconnect()` runs,
+    /// nil while the link is up.
+    var closingReason: DisconnectReason? {
+        state.withLock { $0.end ?? ($0.disconnecting ? .localHostTerminated : nil) }
     }
 
     func setObserver(_ id: UInt64) -> Bool {

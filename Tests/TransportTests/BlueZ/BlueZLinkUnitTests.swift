@@ -76,6 +76,8 @@ struct BlueZLinkUnitTests {
     @Test func aDisconnectWeAskedForEndsAsLocalHostTerminated() async {
         let (state, events) = Self.makeState(generation: 3)
         #expect(state.beginDisconnect())
+        // Operations fail at once while bluetoothd takes the link down.
+        #expect(throws: LinkError.disconnected(.localHostTerminated)) { try state.checkOpen() }
         _ = state.handle(Self.changed(Self.device, "org.bluez.Device1", ["Connected": .bool(false)]))
         #expect(!state.beginDisconnect())
         let all = await Self.collect(events)
