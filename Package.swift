@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
-        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu"],
+        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "BlueZStandIn"]),
         .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore"]),

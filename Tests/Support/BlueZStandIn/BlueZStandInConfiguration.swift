@@ -118,8 +118,10 @@ public struct BlueZStandInTiming: Sendable, Hashable {
 
 /// What the stand-in saw for one device (by its first address), for tests to assert on.
 public struct BlueZStandInStatistics: Sendable, Hashable {
-    /// Device1.Connect calls, and those that produced a link.
+    /// Device1.Connect calls (on any address the device had), and those that produced a link.
     public var connectCalls = 0
+    /// The address of each Device1.Connect call, in order.
+    public var connectAddresses: [String] = []
     public var connections = 0
     public var disconnectCalls = 0
     /// AcquireWrite fd datagrams handed to the link, and those dropped (too long for the MTU).

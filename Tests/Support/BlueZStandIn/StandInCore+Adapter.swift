@@ -236,7 +236,8 @@ extension StandInCore {
     /// appears, with neither name nor RSSI nor UUIDs, as adapter.c creates it before filtering.
     private func createDevice(path: String, address: String, adapter: AdapterState, peripheral: Int,
                               heard advertisement: BlueZStandInAdvertisement?) {
-        var state = DeviceState(path: path, address: address, adapter: adapter.name, peripheral: peripheral)
+        var state = DeviceState(path: path, address: address, adapter: adapter.name, peripheral: peripheral,
+                                owner: peripheral)
         var properties: [String: DBusValue] = [
             "Address": .string(address),
             "AddressType": .string(peripherals[peripheral]?.spec.advertisement.addressType ?? "random"),

@@ -14,7 +14,10 @@ extension StandInCore {
     /// channel is up; services resolve after the reply (`resolveServices`).
     func connect(_ path: String) async throws -> [DBusValue] {
         guard let device = devices[path] else { throw StandInError.doesNotExist }
-        stats(device.peripheral) { $0.connectCalls += 1 }
+        stats(device.owner) {
+            $0.connectCalls += 1
+            $0.connectAddresses.append(device.address)
+        }
         guard adapters[device.adapter]?.powered == true else {
             // bt_io_connect fails on a down controller; device_connect_le returns -EIO
             // (inference from device.c; not measured).
@@ -100,7 +103,7 @@ extension StandInCore {
     /// connected is success; else the reply waits until the link is down.
     func disconnect(_ path: String, counted: Bool = true) async -> [DBusValue] {
         guard let device = devices[path] else { return [] }
-        if counted { stats(device.peripheral) { $0.disconnectCalls += 1 } }
+        if counted { stats(device.owner) { $0.disconnectCalls += 1 } }
         if let attempt = device.pendingConnect {
             devices[path]?.pendingConnect = nil
             pendingConnectTasks[attempt]?.cancel()

@@ -33,6 +33,8 @@ actor StandInCore {
         let adapter: String
         /// The device behind this address; nil once it moved to another address.
         var peripheral: Int?
+        /// The device this address first belonged to (for statistics, also after it moved).
+        let owner: Int
         var pendingConnect: UInt64?
         var connection: UInt64?
         var connectionCount = 0
