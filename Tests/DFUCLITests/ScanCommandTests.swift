@@ -62,6 +62,15 @@ import Transport
         #expect(ScanOutput.row(other, nameWidth: 9) == "00:11:22:33:44:55  a-rather-long-device-name     ?  -")
     }
 
+    /// 127 is HCI's "RSSI not available" (virtual controllers send it): not a signal of +127 dBm.
+    @Test func rssiNotAvailableIsShownAsUnknown() {
+        let device = BlueZDiscoveredDevice(address: "00:AA:01:00:00:00", name: "sensor-12", rssi: 127, services: [Self.smp])
+        #expect(ScanOutput.row(device, nameWidth: 9) == "00:AA:01:00:00:00  sensor-12     ?  SMP")
+        #expect(ScanOutput.json(device).encoded.contains(#""rssi":null"#))
+        let weakest = BlueZDiscoveredDevice(address: "00:AA:01:00:00:01", rssi: -127)
+        #expect(ScanOutput.json(weakest).encoded.contains(#""rssi":-127"#))
+    }
+
     /// A name comes from the air: it must not be able to move the cursor or forge a line.
     @Test func namesCannotCarryControlCharacters() {
         let device = BlueZDiscoveredDevice(address: "C2:11:40:55:7A:01", name: "evil\u{1b}[2J\nOK", rssi: -40,

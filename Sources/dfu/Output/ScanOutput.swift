@@ -19,7 +19,7 @@ enum ScanOutput {
     }
 
     static func row(_ device: BlueZDiscoveredDevice, nameWidth: Int) -> String {
-        columns(device.address, name(device), device.rssi.map(String.init) ?? "?",
+        columns(device.address, name(device), rssi(device).map(String.init) ?? "?",
                 ScanProtocol(services: device.services).column, nameWidth: nameWidth)
     }
 
@@ -36,7 +36,7 @@ enum ScanOutput {
             JSONField("address", .string(device.address)),
             JSONField("address_type", device.addressType.map { .string($0) } ?? .null),
             JSONField("name", device.name.map { .string($0) } ?? .null),
-            JSONField("rssi", device.rssi.map { .int($0) } ?? .null),
+            JSONField("rssi", rssi(device).map { .int($0) } ?? .null),
             JSONField("protocol", found.jsonName.map { .string($0) } ?? .null),
             JSONField("supported", .bool(found.isSupported)),
             JSONField("connected", .bool(device.connected)),
@@ -86,6 +86,13 @@ enum ScanOutput {
             let noun = devices.count == 1 ? "device" : "devices"
             return "\(devices.count) \(noun) found \(place): " + counts.joined(separator: ", ")
         }
+    }
+
+    /// The RSSI when it is a measurement: HCI reports 127 for "not available" (Core Specification,
+    /// LE Advertising Report), which BlueZ passes on as it is (seen with the rig's virtual
+    /// controllers); real values lie from -127 to 20 dBm.
+    static func rssi(_ device: BlueZDiscoveredDevice) -> Int? {
+        device.rssi.flatMap { ScanCommand.rssiRange.contains($0) ? $0 : nil }
     }
 
     private static func name(_ device: BlueZDiscoveredDevice) -> String {
