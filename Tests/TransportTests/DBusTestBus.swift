@@ -1,105 +1,31 @@
+import BlueZStandIn
 import Foundation
 import Testing
 import Transport
 
-/// A private `dbus-daemon` for one test: started on a unix socket in a fresh temp dir with a config
-/// we write (everyone may own and send anything), stopped by `withBus` on every path, including
-/// failures. Only the process started here is ever signalled.
+/// A private `dbus-daemon` for one test (`PrivateDBusDaemon` from the BlueZStandIn support
+/// target: a fresh temp dir, a config where everyone may own and send anything, SIGKILL on stop),
+/// stopped by `withBus` on every path, including failures.
 final class DBusTestBus: Sendable {
     /// dbus-daemon's path, or nil when it is not installed (`make deps` installs it).
-    static let daemonPath: String? = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon", "/usr/local/bin/dbus-daemon"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let daemonPath = PrivateDBusDaemon.daemonPath
 
-    struct StartFailed: Error, CustomStringConvertible {
-        var description: String
-    }
+    private let daemon: PrivateDBusDaemon
 
-    let address: String
-    private let process: Process
-    private let directory: URL
+    var address: String { daemon.address }
 
-    private init(address: String, process: Process, directory: URL) {
-        self.address = address
-        self.process = process
-        self.directory = directory
+    private init(daemon: PrivateDBusDaemon) {
+        self.daemon = daemon
     }
 
     /// Runs `body` with a fresh bus and always stops it afterwards.
     static func withBus<T: Sendable>(_ body: (DBusTestBus) async throws -> T) async throws -> T {
-        let bus = try start()
-        do {
-            let result = try await body(bus)
-            bus.stop()
-            return result
-        } catch {
-            bus.stop()
-            throw error
-        }
-    }
-
-    private static func start() throws -> DBusTestBus {
-        guard let daemonPath else { throw StartFailed(description: "dbus-daemon is not installed") }
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("dfu-dbus-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let config = directory.appendingPathComponent("bus.conf")
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(directory.path)/bus</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """.write(to: config, atomically: true, encoding: .utf8)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: daemonPath)
-        process.arguments = ["--config-file=\(config.path)", "--print-address", "--nofork", "--nopidfile"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            try? FileManager.default.removeItem(at: directory)
-            throw error
-        }
-        // The daemon prints its address once it listens; EOF means it died first. Either way this
-        // read ends (no fixed wait).
-        var printed = Data()
-        while !printed.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed.append(chunk)
-        }
-        let address = String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let bus = DBusTestBus(address: address, process: process, directory: directory)
-        guard address.hasPrefix("unix:") else {
-            bus.stop()
-            throw StartFailed(description: "dbus-daemon printed no address: '\(address)'")
-        }
-        return bus
+        try await PrivateDBusDaemon.withDaemon { daemon in try await body(DBusTestBus(daemon: daemon)) }
     }
 
     /// Kills the daemon at once (SIGKILL), as a crash would; waits for it to be gone.
     func kill() {
-        if process.isRunning {
-            _ = Foundation.kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-    }
-
-    /// SIGKILL, not SIGTERM: the daemon inherits the test process's blocked signal mask (SIGTERM
-    /// included), and a private test bus has nothing to flush.
-    private func stop() {
-        kill()
-        try? FileManager.default.removeItem(at: directory)
+        daemon.kill()
     }
 
     func connect() async throws -> DBusConnection {
