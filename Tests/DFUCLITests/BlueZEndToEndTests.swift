@@ -118,6 +118,14 @@ struct BlueZEndToEndTests {
         }
     }
 
+    @Test func busPolicyRefusingBluezExitsFiveNamingTheGroup() async throws {
+        try await BlueZStandInBench.run(policyDeniesBluez: true) { bench in
+            let run = try await BlueZDFUProcess.run(["info", "--device", Self.address], bus: bench.busAddress)
+            #expect(run.exitCode == 5, "\(run.output)")
+            #expect(run.stderr.contains("'bluetooth' group"), "\(run.stderr)")
+        }
+    }
+
     @Test func poweredOffAdapterExitsFiveWithTheFix() async throws {
         try await BlueZStandInBench.run(adapters: [BlueZStandInAdapter(powered: false)]) { bench in
             let run = try await BlueZDFUProcess.run(["scan", "--timeout", "1"], bus: bench.busAddress)

@@ -18,13 +18,15 @@ public final class BlueZStandInBench: Sendable {
         self.connector = connector
     }
 
-    /// Runs `body` with a fresh bench. `bluetoothd: false` leaves `org.bluez` without an owner.
+    /// Runs `body` with a fresh bench. `bluetoothd: false` leaves `org.bluez` without an owner;
+    /// `policyDeniesBluez` makes the bus refuse every call to it (AccessDenied), as the system
+    /// bus does for a user outside the `bluetooth` group.
     public static func run<T: Sendable>(adapters: [BlueZStandInAdapter] = [BlueZStandInAdapter()],
                                         timing: BlueZStandInTiming = BlueZStandInTiming(),
-                                        bluetoothd: Bool = true,
+                                        bluetoothd: Bool = true, policyDeniesBluez: Bool = false,
                                         connector: MemoryConnector = MemoryConnector(clock: .unpaced()),
                                         _ body: (BlueZStandInBench) async throws -> T) async throws -> T {
-        try await PrivateDBusDaemon.withDaemon { daemon in
+        try await PrivateDBusDaemon.withDaemon(denyingSendsTo: policyDeniesBluez ? ["org.bluez"] : []) { daemon in
             let standIn = bluetoothd ? try await BlueZStandIn.start(bus: daemon.address, adapters: adapters, timing: timing) : nil
             let bench = BlueZStandInBench(daemon: daemon, standIn: standIn, connector: connector)
             do {

@@ -24,9 +24,11 @@ public final class PrivateDBusDaemon: Sendable {
         self.directory = directory
     }
 
-    /// Runs `body` with a fresh daemon and always stops it afterwards.
-    public static func withDaemon<T: Sendable>(_ body: (PrivateDBusDaemon) async throws -> T) async throws -> T {
-        let daemon = try start()
+    /// Runs `body` with a fresh daemon and always stops it afterwards. `denyingSendsTo` names
+    /// destinations no client may call (a system bus whose policy keeps the user from bluetoothd).
+    public static func withDaemon<T: Sendable>(denyingSendsTo denied: [String] = [],
+                                               _ body: (PrivateDBusDaemon) async throws -> T) async throws -> T {
+        let daemon = try start(denyingSendsTo: denied)
         do {
             let result = try await body(daemon)
             daemon.stop()
@@ -38,7 +40,7 @@ public final class PrivateDBusDaemon: Sendable {
     }
 
     /// Starts a daemon; the caller must `stop()` it.
-    public static func start() throws -> PrivateDBusDaemon {
+    public static func start(denyingSendsTo denied: [String] = []) throws -> PrivateDBusDaemon {
         guard let daemonPath else { throw StartFailed(description: "dbus-daemon is not installed") }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("dfu-dbus-\(UUID().uuidString)", isDirectory: true)
@@ -56,6 +58,7 @@ public final class PrivateDBusDaemon: Sendable {
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
             <allow own="*"/>
+        \(denied.map { "    <deny send_destination=\"\($0)\"/>" }.joined(separator: "\n"))
           </policy>
         </busconfig>
         """.write(to: config, atomically: true, encoding: .utf8)

@@ -12,6 +12,18 @@ struct BlueZBusAdapterTests {
         }
     }
 
+    @Test func busPolicyRefusingBluezIsAccessDenied() async throws {
+        try await BlueZStandInBench.run(policyDeniesBluez: true) { bench in
+            let error = await BlueZBus.openError(bench)
+            guard case .accessDenied(let detail)? = error else {
+                Issue.record("expected .accessDenied, got \(String(describing: error))")
+                return
+            }
+            #expect(detail.contains("AccessDenied"))
+            #expect(error?.description.contains("'bluetooth' group") == true)
+        }
+    }
+
     @Test func noAdapterAtAll() async throws {
         try await BlueZStandInBench.run(adapters: []) { bench in
             #expect(await BlueZBus.openError(bench) == .noAdapter)
