@@ -107,12 +107,19 @@ public struct BlueZStandInTiming: Sendable, Hashable {
     /// (EAGAIN) after a few datagrams, while the device side is still busy.
     public var writeSocketBuffer: Int
 
+    /// After a link loss (not Device1.Disconnect), how long the Connected=false signal trails the
+    /// hang-up of the acquired sockets: bluetoothd shuts them at once but sends property changes
+    /// from an idle callback (§2). Zero: together. (Properties.Get shows the old value meanwhile.)
+    public var linkLossSignalDelay: Duration
+
     public init(advertisingInterval: Duration = .milliseconds(20), servicesResolveDelay: Duration = .milliseconds(10),
-                connectAttemptTimeout: Duration = .seconds(3), writeSocketBuffer: Int = 4096) {
+                connectAttemptTimeout: Duration = .seconds(3), writeSocketBuffer: Int = 4096,
+                linkLossSignalDelay: Duration = .zero) {
         self.advertisingInterval = advertisingInterval
         self.servicesResolveDelay = servicesResolveDelay
         self.connectAttemptTimeout = connectAttemptTimeout
         self.writeSocketBuffer = writeSocketBuffer
+        self.linkLossSignalDelay = linkLossSignalDelay
     }
 }
 

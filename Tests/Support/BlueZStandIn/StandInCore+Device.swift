@@ -127,7 +127,15 @@ extension StandInCore {
         connection.commands.finish()
         let path = connection.device
         devices[path]?.connection = nil
-        setProperties(path, StandInName.device, ["ServicesResolved": .bool(false), "Connected": .bool(false)])
+        let delay = connection.disconnectRequested ? .zero : timing.linkLossSignalDelay
+        if delay == .zero {
+            announceLinkDown(path)
+        } else {
+            Task { [weak self] in
+                try? await Task.sleep(for: delay)
+                await self?.announceLinkDown(path)
+            }
+        }
         for charPath in characteristics.keys.sorted() where characteristics[charPath]?.connection == id {
             characteristics[charPath]?.writeSocket?.shutDown()
             characteristics[charPath]?.notifySocket?.shutDown()
@@ -140,6 +148,12 @@ extension StandInCore {
         }
         for waiter in connection.downWaiters { waiter.resume() }
         for waiter in connection.readyWaiters { waiter.resume(returning: false) }
+    }
+
+    /// ServicesResolved and Connected false, unless the device is connected again by now.
+    private func announceLinkDown(_ path: String) {
+        guard let device = devices[path], device.connection == nil else { return }
+        setProperties(path, StandInName.device, ["ServicesResolved": .bool(false), "Connected": .bool(false)])
     }
 
     /// `addressAfterReboot`: from now on the device advertises under its new address.
