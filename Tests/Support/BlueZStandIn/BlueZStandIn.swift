@@ -158,6 +158,9 @@ extension StandInCore {
         stopped = true
         discoveryTicker?.cancel()
         discoveryTicker = nil
+        // Nobody will discover on a stand-in that left the bus: let waiters go.
+        for waiter in discoveryWaiters { waiter.continuation.resume() }
+        discoveryWaiters = []
         for task in pendingConnectTasks.values { task.cancel() }
         for path in devices.keys.sorted() where devices[path]?.connection != nil {
             _ = await disconnect(path, counted: false)
