@@ -3,22 +3,26 @@
 # serves the virtual device as a BLE peripheral on controller A, and dfu scan, info and flash reach
 # it from controller B through the real bluetoothd.
 #
-#   bluez-rig-scenarios.sh [DFU] [--only NAME[,NAME...]]
+#   bluez-rig-scenarios.sh [DFU] [--only NAME[,NAME...]] [--logs DIR]
 #
 # DFU is the dfu binary (default .build/test-bluez/dfu: a static release build, see
 # scripts/test-bluez.sh). Prints `PASS name` or `FAIL name: why` (with output excerpts below it)
 # per scenario, then one `bluez-rig-scenarios: N passed, N failed` line. Exit 0 when all passed,
 # 1 when any failed, 125 when the rig itself failed (B does not see A advertise: neither dfu sim's
 # advertisement nor bluetoothctl's), so the caller may boot again. With RIG_EATT=1 (the rig's EATT
-# setting) every name gets " [EATT]". Needs RIG_HCI_A/B and RIG_ADDR_A/B from the rig.
+# setting) every name gets " [EATT]". --logs DIR: copy every command's output and the sim's log
+# there at the end (e.g. a folder under /host). DFU_ARGS (environment) is added to every dfu scan,
+# info and flash command, e.g. DFU_ARGS=--verbose; DBUS_MONITOR=1 records the system bus
+# (dbus-monitor) into dbus-monitor.log. Needs RIG_HCI_A/B and RIG_ADDR_A/B from the rig.
 set -u
 
 DFU=.build/test-bluez/dfu
-ONLY=""
+ONLY="" KEEP_LOGS=""
 while [ $# -gt 0 ]; do
     case $1 in
         --only) ONLY=",${2:?--only needs names},"; shift 2 ;;
         --only=*) ONLY=",${1#--only=},"; shift ;;
+        --logs) KEEP_LOGS=${2:?--logs needs a folder}; shift 2 ;;
         -*) echo "bluez-rig-scenarios: unknown option $1" >&2; exit 2 ;;
         *) DFU=$1; shift ;;
     esac
@@ -67,7 +71,8 @@ shows_a() { grep -i -F -e "$RIG_ADDR_A" "$@"; }
 run() {
     local name=$1; shift
     echo "\$ dfu ${*:2}" > "$LOGS/$name.cmd"
-    timeout -k 5 "$GUARD" "$@" > "$LOGS/$name.out" 2> "$LOGS/$name.err" < /dev/null
+    # shellcheck disable=SC2086  # DFU_ARGS: words to add, as given
+    timeout -k 5 "$GUARD" "$@" ${DFU_ARGS:-} > "$LOGS/$name.out" 2> "$LOGS/$name.err" < /dev/null
     rc=$?
 }
 hung() { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }
@@ -98,7 +103,13 @@ sim_stop() {  # SIGINT, as a user stops it; the advertisement and GATT applicati
     wait "$sim_pid" 2>/dev/null
     sim_pid=""
 }
-trap 'sim_stop' EXIT
+monitor_pid=""
+if [ "${DBUS_MONITOR:-0}" = 1 ]; then
+    dbus-monitor --system > "$LOGS/dbus-monitor.log" 2>&1 &
+    monitor_pid=$!
+fi
+keep_logs() { [ -z "$KEEP_LOGS" ] || { mkdir -p "$KEEP_LOGS" && cp -r "$LOGS"/. "$KEEP_LOGS"/; }; }
+trap 'sim_stop; [ -z "$monitor_pid" ] || kill "$monitor_pid" 2>/dev/null; keep_logs' EXIT
 
 # flash_facts FILE: the facts of a `dfu flash --json` output as shell assignments (fl_*)
 flash_facts() {

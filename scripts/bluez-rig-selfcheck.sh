@@ -61,13 +61,20 @@ remove_a_from_b() {
 }
 
 # watch SECONDS: LE discovery on B until it sees A or the time is up. Status 0 when seen.
+# btvirt reports an advertiser once per scan start, at once; when that report reaches the kernel
+# before its discovery is under way, it is dropped and B hears nothing more until the scan starts
+# again (btmon shows the report before MGMT Start Discovery's reply). So start it again every 4 s.
 watch() {
-    local seconds=$1 seen=1 end
+    local seconds=$1 seen=1 end restart
     ctl_start scan
     ctl_send scan "select $RIG_ADDR_B" "menu scan" "transport le" "back" "scan on"
-    end=$((SECONDS + seconds))
+    end=$((SECONDS + seconds)) restart=$((SECONDS + 4))
     while [ $SECONDS -lt $end ]; do
         if b_sees_a; then seen=0; break; fi
+        if [ $SECONDS -ge $restart ]; then
+            ctl_send scan "scan off" "scan on"
+            restart=$((SECONDS + 4))
+        fi
         sleep 0.25
     done
     ctl_send scan "scan off"

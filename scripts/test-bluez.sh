@@ -14,8 +14,8 @@
 # Environment: DFU_BLUEZ_RIG (required), TEST_BLUEZ_SCRATCH (swift build --scratch-path, default
 # .build), TEST_BLUEZ_ONLY (comma-separated scenario names for the first boot, default all),
 # TEST_BLUEZ_EATT (0 skips the EATT boot), SWIFT, and the rig's own RIG_* settings.
-# Logs: .build/test-bluez/<boot>.log, and each boot's rig logs (bluetoothd.log, ...) in
-# .build/test-bluez/<boot>-rig/.
+# Logs: .build/test-bluez/<boot>.log, each command's output and the sim's log in
+# .build/test-bluez/<boot>-scenarios/, the rig's logs (bluetoothd.log, ...) in .build/test-bluez/<boot>-rig/.
 set -euo pipefail
 
 rig=${DFU_BLUEZ_RIG:-}
@@ -41,7 +41,7 @@ build=("$swift" build -c release --static-swift-stdlib --scratch-path "$scratch"
 echo "test-bluez: ${build[*]} --product dfu"
 "${build[@]}" --product dfu
 mkdir -p "$out"
-rm -rf "$out"/*.log "$out"/*-rig
+rm -rf "$out"/*.log "$out"/*-rig "$out"/*-scenarios
 cp "$("${build[@]}" --show-bin-path)/dfu" "$out/dfu"
 
 summaries=()
@@ -51,9 +51,11 @@ boot() {
     local label=$1 attempt rc; shift
     for attempt in 1 2 3; do
         echo "test-bluez: $label: booting the rig (attempt $attempt of 3)"
+        rm -rf "${out:?}/$label-scenarios"
         set +e
         RIG_SHARE=$repo RIG_TIMEOUT=${RIG_TIMEOUT:-900} \
-            "$rig" ./scripts/bluez-rig-scenarios.sh "$out/dfu" "$@" | tee "$out/$label.log"
+            "$rig" ./scripts/bluez-rig-scenarios.sh "$out/dfu" --logs "$out/$label-scenarios" "$@" \
+            | tee "$out/$label.log"
         rc=${PIPESTATUS[0]}
         set -e
         rm -rf "${out:?}/$label-rig"
