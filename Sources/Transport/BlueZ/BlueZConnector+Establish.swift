@@ -106,26 +106,42 @@ extension BlueZConnector {
         }
     }
 
-    /// ServicesResolved can flip before the service objects are exported (bluez/bluez#1489): give
-    /// the expected services a moment (≤ 2 s) to appear. A layout still without them is returned
-    /// as it is; the link then reports the missing characteristic by name.
+    /// The GATT layout to use once ServicesResolved is true. Our tree may lag: bluetoothd queues
+    /// InterfacesAdded and property changes for idle time, and on the rig ServicesResolved=true
+    /// arrived before the SMP characteristic's InterfacesAdded (bluez/bluez#1489 reports the same
+    /// for whole services). `GetManagedObjects` answers from bluetoothd's live objects, so the
+    /// layout is read from it. If an expected service (with at least one characteristic) is still
+    /// missing, its objects get 2 s to appear; a layout still without them is returned as it is, and
+    /// the link then reports the missing characteristic by name.
     private func withExpectedServices(path: String, tree: BlueZObjectTree,
                                       deadline: ContinuousClock.Instant) async -> Establishment {
         let expected = expectedServices
         let complete: @Sendable (BlueZObjectTree) -> Bool = { tree in
-            let present = Set(tree.services(of: path).map(\.id))
-            return expected.allSatisfy(present.contains)
+            let services = tree.services(of: path)
+            return expected.allSatisfy { id in services.contains { $0.id == id && !$0.characteristics.isEmpty } }
         }
-        if complete(tree) { return .ready(tree) }
+        let snapshot = await liveTree() ?? tree
+        if complete(snapshot) { return .ready(snapshot) }
         let grace = min(deadline, ContinuousClock.now.advanced(by: .seconds(2)))
-        switch await client.store.wait(until: grace, for: { complete($0) || $0.device(at: path)?.connected != true }) {
-        case .satisfied(let later):
-            guard let now = later.device(at: path) else { return .vanished }
-            guard now.connected else { return .retry("the device disconnected while its services were exported") }
-            return .ready(later)
-        default:
-            log("the device offers none of \(expected.map(\.description).joined(separator: ", ")) after its services were resolved")
-            return .ready(client.store.tree)
+        let outcome = await client.store.wait(until: grace, for: { complete($0) || $0.device(at: path)?.connected != true })
+        if case .satisfied(let later) = outcome, later.device(at: path)?.connected != true {
+            return later.device(at: path) == nil ? .vanished : .retry("the device disconnected while its services were exported")
+        }
+        let final = await liveTree() ?? client.store.tree
+        if !complete(final) {
+            log("the device's services lack \(expected.map(\.description).joined(separator: ", ")) after they were resolved")
+        }
+        return .ready(final)
+    }
+
+    /// bluetoothd's objects as they are now; nil when the call fails (the tree we have is used).
+    private func liveTree() async -> BlueZObjectTree? {
+        do throws(DBusError) {
+            let reply = try await client.call("/", DBusStandardInterface.objectManager, "GetManagedObjects",
+                                              timeout: .seconds(10))
+            return reply.first.map(BlueZObjectTree.init(managedObjects:))
+        } catch {
+            return nil
         }
     }
 

@@ -2,28 +2,22 @@
 /// objects of unconnected devices vanish 30 s after they were last heard, and a rebooted device
 /// may come back under a new address).
 extension BlueZConnector {
-    func find(_ target: BlueZPeerTarget, peer: PeerIdentity, halfway: ContinuousClock.Instant,
+    func find(_ plan: BlueZPeerMemory.SearchPlan, peer: PeerIdentity, halfway: ContinuousClock.Instant,
               deadline: ContinuousClock.Instant) async throws(LinkError) -> BlueZDeviceInfo {
-        let tree = client.store.tree
-        switch target {
-        case .address(let address):
-            let name = knownName(for: address)
-            // By address alone while the name is unknown or half the time is left; then by either.
-            if name == nil || ContinuousClock.now < halfway {
-                if let device = tree.device(address: address, adapter: adapter.path) { return device }
-                log("looking for \(peer.redacted)")
-                let until = name == nil ? deadline : halfway
-                if let device = try await discover(until: until, filter: BlueZScanFilter(),
-                                                   where: { $0.address == address }) {
-                    return device
-                }
+        // By address alone while there is no name or half the time is left; then by either.
+        if let address = plan.address, plan.name == nil || ContinuousClock.now < halfway {
+            if let device = client.store.tree.device(address: address, adapter: adapter.path) { return device }
+            log("looking for \(PeerIdentity(address).redacted)")
+            let until = plan.name == nil ? deadline : halfway
+            if let device = try await discover(until: until, filter: BlueZScanFilter(), where: { $0.address == address }) {
+                return device
             }
-            guard let name else { throw .timeout }
-            log("\(peer.redacted) did not come back; looking for it or a device named \"\(name)\" with the expected service")
-            return try await findByName(name, or: address, peer: peer, deadline: deadline)
-        case .name(let name):
-            return try await findByName(name, or: nil, peer: peer, deadline: deadline)
         }
+        guard let name = plan.name else { throw .timeout }
+        if let address = plan.address {
+            log("\(PeerIdentity(address).redacted) did not come back; looking for it or a device named \"\(name)\" with the expected service")
+        }
+        return try await findByName(name, or: plan.address, peer: peer, deadline: deadline)
     }
 
     /// A heard (RSSI present) or connected device with this name that offers an expected service,

@@ -38,7 +38,8 @@ extension BlueZConnector {
                 return .failure(error)
             }
         }
-        let propertyMTU = store.tree.services(of: device.path).flatMap(\.characteristics).compactMap(\.mtu).max()
+        let propertyMTU = (tree.services(of: device.path) + store.tree.services(of: device.path))
+            .flatMap(\.characteristics).compactMap(\.mtu).max()
         let mtu = acquiredMTU ?? propertyMTU ?? BlueZWriteCap.mtuRange.lowerBound
         if acquiredMTU == nil, propertyMTU == nil { log("BlueZ reports no MTU; assuming the minimum, 23") }
         let attMTU = BlueZWriteCap.clampedMTU(mtu)

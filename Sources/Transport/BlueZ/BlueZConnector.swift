@@ -21,9 +21,8 @@ public final class BlueZConnector: Connector {
 
     private struct State {
         var lastGeneration = LinkGeneration(0)
-        /// Names of devices we connected to, by address: a device that comes back under another
-        /// address is found by this name and an expected service.
-        var knownNames: [String: String] = [:]
+        /// Where each peer was reached, for the next connect to it.
+        var memory = BlueZPeerMemory()
         /// The newest link to each device path, to tell a leftover connection from one that has
         /// just dropped while bluetoothd has not said so yet.
         var lastLinks: [String: BlueZLinkState] = [:]
@@ -51,19 +50,17 @@ public final class BlueZConnector: Connector {
         while true {
             if Task.isCancelled { throw .cancelled }
             guard ContinuousClock.now < deadline else { throw .timeout }
-            let device = try await find(target, peer: peer, halfway: halfway, deadline: deadline)
-            if let name = device.name { remember(name, for: device.address) }
+            let plan = plan(for: target)
+            let device = try await find(plan, peer: peer, halfway: halfway, deadline: deadline)
             var connectBy = deadline
-            if case .address(let address) = target, knownName(for: address) != nil, ContinuousClock.now < halfway {
-                connectBy = halfway
-            }
+            if plan.address != nil, plan.name != nil, ContinuousClock.now < halfway { connectBy = halfway }
             let outcome = try await establish(device, connectBy: connectBy, deadline: deadline)
             switch outcome {
             case .ready(let tree):
                 let generation = reserveGeneration()
                 switch await openLink(device: device, tree: tree, peer: peer, generation: generation) {
                 case .success(let link):
-                    state.withLock { $0.lastLinks[device.path] = link.state }
+                    remember(device, reachedFor: target, link: link.state)
                     log("connected to \(PeerIdentity(device.address).redacted) (\(generation), ATT MTU \(link.parameters.attMTU), writes ≤ \(link.parameters.maxWriteWithoutResponse) bytes)")
                     return link
                 case .failure(.disconnected(let reason)):
@@ -87,12 +84,16 @@ public final class BlueZConnector: Connector {
         }
     }
 
-    func remember(_ name: String, for address: String) {
-        state.withLock { $0.knownNames[address] = name }
+    func plan(for target: BlueZPeerTarget) -> BlueZPeerMemory.SearchPlan {
+        state.withLock { $0.memory.plan(for: target) }
     }
 
-    func knownName(for address: String) -> String? {
-        state.withLock { $0.knownNames[address] }
+    /// Records how a peer was reached, for the next `connect` to it.
+    private func remember(_ device: BlueZDeviceInfo, reachedFor target: BlueZPeerTarget, link: BlueZLinkState) {
+        state.withLock { state in
+            state.lastLinks[device.path] = link
+            state.memory.record(target, reachedAt: device.address, name: device.name)
+        }
     }
 
     /// Whether our newest link to `path` has ended (a hang-up on its fd often comes before

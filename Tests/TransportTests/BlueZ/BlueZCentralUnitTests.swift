@@ -122,4 +122,29 @@ struct BlueZCentralUnitTests {
         backoff.reset()
         #expect(backoff.pause(now: now, deadline: far) == .milliseconds(250))
     }
+
+    // MARK: - Where a reconnect looks
+
+    @Test func anAddressPeerIsLookedForWhereItWasLastReachedThenByItsName() {
+        var memory = BlueZPeerMemory()
+        let peer = BlueZPeerTarget.address("C2:11:40:55:7A:01")
+        #expect(memory.plan(for: peer) == .init(address: "C2:11:40:55:7A:01", name: nil))
+        memory.record(peer, reachedAt: "C2:11:40:55:7A:01", name: "sensor-12")
+        #expect(memory.plan(for: peer) == .init(address: "C2:11:40:55:7A:01", name: "sensor-12"))
+        // Once connected BlueZ shows the GAP name; the advertised one is kept.
+        memory.record(peer, reachedAt: "C2:11:40:55:7A:01", name: "Zephyr")
+        #expect(memory.plan(for: peer).name == "sensor-12")
+        // Back under a new address (found by name): the next connect tries that one first.
+        memory.record(peer, reachedAt: "D0:00:00:00:00:09", name: "sensor-12")
+        #expect(memory.plan(for: peer) == .init(address: "D0:00:00:00:00:09", name: "sensor-12"))
+    }
+
+    @Test func aNamePeerIsLookedForAtTheAddressItWasReachedAt() {
+        var memory = BlueZPeerMemory()
+        let peer = BlueZPeerTarget.name("dfu-rig-sim")
+        #expect(memory.plan(for: peer) == .init(address: nil, name: "dfu-rig-sim"))
+        memory.record(peer, reachedAt: "00:AA:01:00:00:00", name: "BlueZ 5.66")
+        #expect(memory.plan(for: peer) == .init(address: "00:AA:01:00:00:00", name: "dfu-rig-sim"))
+        #expect(memory.plan(for: .address("00:AA:01:00:00:00")).name == "dfu-rig-sim")
+    }
 }
