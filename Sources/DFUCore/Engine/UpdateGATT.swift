@@ -14,10 +14,12 @@ enum UpdateGATT {
     static let deviceInformationService = ServiceID(short: 0x180A)
     static let firmwareRevision = CharacteristicID(short: 0x2A26)
 
-    /// `characteristic` of `service` as discovered, if the device has it.
+    /// `characteristic` of `service` as discovered, if the device has it. Every instance of the
+    /// service is searched: a device may have two, e.g. a Linux peripheral where bluetoothd's own
+    /// Device Information (PnP ID only) comes before the application's (with the firmware revision).
     static func find(_ characteristic: CharacteristicID, in service: ServiceID,
                      of services: [GATTService]) -> GATTCharacteristic? {
-        services.first { $0.id == service }?.characteristics.first { $0.id == characteristic }
+        services.lazy.filter { $0.id == service }.compactMap { $0.characteristics.first { $0.id == characteristic } }.first
     }
 
     /// Nil when `services` carry SMP as an update needs it; else what is missing, for the error.
