@@ -91,6 +91,17 @@ actor FakeBlueZ {
         await withCheckedContinuation { callWaiters.append((count, $0)) }
     }
 
+    /// The adapter is powered off (its Powered property goes false, as bluetoothd signals it).
+    func powerOff() async throws {
+        try await connection.setProperty(path: Self.adapterPath, interface: "org.bluez.Adapter1",
+                                         name: "Powered", value: .bool(false))
+    }
+
+    /// The adapter goes away (InterfacesRemoved from bluetoothd's ObjectManager).
+    func removeAdapter() async throws {
+        try await connection.unexport(path: Self.adapterPath)
+    }
+
     // MARK: - The central
 
     /// A central connects: its Device1 appears, then goes Connected=true, as in bluetoothd.

@@ -224,6 +224,22 @@ struct BlueZPeripheralTests {
         }
     }
 
+    @Test func theAdapterPoweringOffStopsTheServer() async throws {
+        try await withPeripheral { bluez, peripheral in
+            try await bluez.powerOff()
+            await peripheral.waitUntilStopped()
+            #expect(await peripheral.failure == .poweredOff("hci0"))
+        }
+    }
+
+    @Test func theAdapterGoingAwayStopsTheServer() async throws {
+        try await withPeripheral { bluez, peripheral in
+            try await bluez.removeAdapter()
+            await peripheral.waitUntilStopped()
+            #expect(await peripheral.failure == .adapterRemoved("hci0"))
+        }
+    }
+
     /// The first whole SMP frame in `notifications`.
     static func firstFrame(of notifications: AsyncStream<[UInt8]>) async throws -> SMPFrame {
         let frame: SMPFrame? = try await PeripheralWait.within {
