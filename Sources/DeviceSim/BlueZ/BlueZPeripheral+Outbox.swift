@@ -69,6 +69,10 @@ extension BlueZPeripheral {
 
     private func carryOut(_ item: Outgoing) async {
         let adapterPath = BlueZNames.adapterPath(adapter)
+        // A call cut short because the server stopped meanwhile is not worth a line.
+        func failed(_ operation: String, _ reason: String) {
+            if !finished { observer(.bluezCallFailed(operation: operation, reason: reason)) }
+        }
         switch item {
         case .notify(let bytes, let after, let generation):
             if after > .zero { try? await clock.sleep(until: clock.now.advanced(by: after)) }
@@ -87,13 +91,13 @@ extension BlueZPeripheral {
                                                  name: "Value", value: .bytes(bytes))
                 observer(.notified(size: bytes.count, header: try? SMPHeader(decoding: bytes)))
             } catch {
-                observer(.bluezCallFailed(operation: "notification", reason: "\(error)"))
+                failed("notification", "\(error)")
             }
         case .disconnect(let central):
             do throws(BlueZServeError) {
                 try await callBlueZ(central, BlueZNames.device, "Disconnect", [])
             } catch {
-                observer(.bluezCallFailed(operation: "Device1.Disconnect", reason: error.description))
+                failed("Device1.Disconnect", error.description)
             }
         case .unregisterAdvertisement:
             guard advertised else { return }
@@ -102,7 +106,7 @@ extension BlueZPeripheral {
                 try await callBlueZ(adapterPath, BlueZNames.advertisingManager, "UnregisterAdvertisement",
                                     [.objectPath(advertisement.path)])
             } catch {
-                observer(.bluezCallFailed(operation: "UnregisterAdvertisement", reason: error.description))
+                failed("UnregisterAdvertisement", error.description)
             }
         case .unregisterApplication:
             guard applicationRegistered else { return }
@@ -113,14 +117,14 @@ extension BlueZPeripheral {
                 try await callBlueZ(adapterPath, BlueZNames.gattManager, "UnregisterApplication",
                                     [.objectPath(application.root)])
             } catch {
-                observer(.bluezCallFailed(operation: "UnregisterApplication", reason: error.description))
+                failed("UnregisterApplication", error.description)
             }
         case .register:
             do throws(BlueZServeError) {
                 try await register()
                 observer(.advertising(name: name))
             } catch {
-                observer(.bluezCallFailed(operation: "registering again", reason: error.description))
+                failed("registering again", error.description)
             }
         }
     }
