@@ -301,8 +301,9 @@ wanted info && info_check info "$OLD_VERSION"
 # --- 3. a whole update by address ------------------------------------------------------------------
 eatt_watch_pid=""
 if [ -n "$tag" ]; then
-    # evidence that EATT is in use: L2CAP channels on the EATT PSM (0x27 = 39) during the update
-    ( max=0; while :; do n=$(awk '$4 == 39' /proc/net/bluetooth/l2cap 2>/dev/null | wc -l)
+    # evidence that EATT is in use: connected L2CAP channels (state 1) on the EATT PSM (0x27 = 39)
+    # during the update; debugfs lines: src (type) dst (type) state psm scid dcid imtu omtu sec mode
+    ( max=0; while :; do n=$(awk '$5 == 1 && $6 == 39' /sys/kernel/debug/bluetooth/l2cap 2>/dev/null | wc -l)
         [ "$n" -gt "$max" ] && { max=$n; echo "$max" > "$LOGS/eatt-channels"; }; sleep 0.2; done ) &
     eatt_watch_pid=$!
 fi
@@ -314,7 +315,7 @@ if wanted flash; then
     fi
     if [ -n "$eatt_watch_pid" ]; then
         kill "$eatt_watch_pid" 2>/dev/null; wait "$eatt_watch_pid" 2>/dev/null
-        echo "EATT: up to $(cat "$LOGS/eatt-channels" 2>/dev/null || echo 0) L2CAP channels on PSM 0x27 seen during the update"
+        echo "EATT: up to $(cat "$LOGS/eatt-channels" 2>/dev/null || echo 0) connected L2CAP channels on PSM 0x27 (both ends) seen during the update"
     fi
     wait_link_down
     wanted info && info_json_check info-after-flash "${NEW_VERSION%+0}"
