@@ -20,8 +20,4 @@ struct BlueZBackoff: Sendable, Equatable {
         next = min(next * 2, limit)
         return pause
     }
-
-    mutating func reset() {
-        next = first
-    }
 }

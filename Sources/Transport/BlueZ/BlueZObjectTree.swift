@@ -102,16 +102,6 @@ struct BlueZObjectTree: Sendable, Equatable {
         objects = [:]
     }
 
-    /// One property's value, nil when the object, interface or property is absent.
-    func property(_ name: String, of interface: String, at path: String) -> DBusValue? {
-        objects[path]?[interface]?[name]
-    }
-
-    /// Whether the object at `path` has `interface`.
-    func has(_ interface: String, at path: String) -> Bool {
-        objects[path]?[interface] != nil
-    }
-
     /// The paths carrying `interface`, sorted (BlueZ's GATT paths sort in handle order: 4 hex digits).
     func paths(with interface: String) -> [String] {
         objects.compactMap { $0.value[interface] == nil ? nil : $0.key }.sorted()

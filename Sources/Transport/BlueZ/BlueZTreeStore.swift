@@ -55,8 +55,6 @@ final class BlueZTreeStore: Sendable {
 
     var tree: BlueZObjectTree { state.withLock { $0.tree } }
 
-    var isBusLost: Bool { state.withLock { $0.busLost } }
-
     // MARK: - Feeding
 
     /// Applies a bluetoothd signal; wakes waiters whose predicate now holds; tells observers.

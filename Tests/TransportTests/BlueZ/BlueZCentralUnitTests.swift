@@ -119,8 +119,6 @@ struct BlueZCentralUnitTests {
         #expect(pauses == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(2), .seconds(2)])
         #expect(backoff.pause(now: now, deadline: now.advanced(by: .milliseconds(300))) == .milliseconds(300))
         #expect(backoff.pause(now: now, deadline: now.advanced(by: .seconds(-1))) == .zero)
-        backoff.reset()
-        #expect(backoff.pause(now: now, deadline: far) == .milliseconds(250))
     }
 
     // MARK: - Where a reconnect looks
