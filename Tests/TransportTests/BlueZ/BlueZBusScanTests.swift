@@ -26,7 +26,8 @@ struct BlueZBusScanTests {
             let seen = Recorded<String>()
             let filter = BlueZScanFilter(services: [BlueZBus.smpService], minimumRSSI: -65)
             let devices = try await HangGuard.within("the scan") {
-                try await central.scan(filter, timeout: .milliseconds(800), found: { seen.append($0.address) })
+                // Long enough for every device to advertise many times even on a loaded machine.
+                try await central.scan(filter, timeout: .seconds(3), found: { seen.append($0.address) })
             }
             #expect(devices.map(\.address) == [Self.nearer, Self.near])
             #expect(devices.map(\.name) == ["nearer", "near"])
@@ -49,8 +50,11 @@ struct BlueZBusScanTests {
         try await BlueZStandInBench.run { bench in
             try await addDevices(bench)
             let central = try await BlueZBus.open(bench)
-            let devices = try await HangGuard.within("the scan") {
-                try await central.scan(BlueZScanFilter(), timeout: .milliseconds(800))
+            let heard = Recorded<String>()
+            let devices = try await HangGuard.within("the scan", .seconds(30)) {
+                // Ends once all five were heard, so a loaded machine only makes it slower.
+                try await central.scan(BlueZScanFilter(), timeout: .seconds(20),
+                                       stopWhen: { _ in Set(heard.all).count == 5 }, found: { heard.append($0.address) })
             }
             #expect(Set(devices.map(\.address)) == [Self.near, Self.nearer, Self.far, Self.other, Self.unnamed])
             #expect(devices.first { $0.address == Self.unnamed }?.name == nil)
