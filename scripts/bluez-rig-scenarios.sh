@@ -8,8 +8,8 @@
 # DFU is the dfu binary (default .build/test-bluez/dfu: a static release build, see
 # scripts/test-bluez.sh). Prints `PASS name` or `FAIL name: why` (with output excerpts below it)
 # per scenario, then one `bluez-rig-scenarios: N passed, N failed` line. Exit 0 when all passed,
-# 1 when any failed, 125 when the rig itself failed (B does not see A advertise: neither dfu sim's
-# advertisement nor bluetoothctl's), so the caller may boot again. With RIG_EATT=1 (the rig's EATT
+# 1 when any failed, 125 when the rig itself failed (B does not see A's bluetoothctl advertisement:
+# bluez-rig-selfcheck.sh), so the caller may boot again. With RIG_EATT=1 (the rig's EATT
 # setting) every name gets " [EATT]". --logs DIR: copy every command's output and the sim's log
 # there at the end (e.g. a folder under /host). DFU_ARGS (environment) is added to every dfu scan,
 # info and flash command, e.g. DFU_ARGS=--verbose; DBUS_MONITOR=1 records the system bus
@@ -32,6 +32,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 LOGS=/tmp/scenarios
 mkdir -p "$LOGS"
 export SELFCHECK_LOGS=$LOGS
+# shellcheck source=bluez-rig-selfcheck.sh  # its functions: watch_*, remove_a_from_b, wait_b_discovering
+. "$here/bluez-rig-selfcheck.sh"
 
 # The sim runs 1.0.0 and trusts the sample ECDSA key; the image is the 1.1.0 sample signed with it
 # (firmware-samples/expected.tsv). The link-kill scenario needs an upload long enough to interrupt
@@ -169,59 +171,71 @@ flash_ok() {
 }
 
 flash_args=(--adapter "$RIG_HCI_B" --key "$KEY" --json)
-wait_link_down() {  # let the last run's connection end (B's Device1.Connected) before the next step
-    local i
-    for i in $(seq 40); do
-        dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}" \
-            org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Connected 2>/dev/null \
-            | grep -q 'boolean true' || return 0
-        sleep 0.25
-    done
-}
-# sim_restart SCENARIO ARGS...: a fresh sim for a scenario; when it does not start, the scenario fails
-sim_restart() {
-    local name=$1; shift
+
+# run_fresh NAME CMD...: CMD against a new sim started with "${fresh_sim[@]}". The old sim is
+# stopped and B forgets A; CMD starts; the sim starts once B discovers (CMD looking for it) or
+# after 5 s. So A's advertising begins while B listens, as a real advertiser that repeats would be
+# heard: the rig reports an advertiser once, and that report is lost when it comes with the start
+# of B's scan (bluez-rig-selfcheck.sh header). Output and $rc as run; $sim_started 0 when the sim
+# ended at start.
+fresh_sim=()
+run_fresh() {
+    local name=$1 pid; shift
     sim_stop
-    sim_start "$@" && return 0
-    fail "$name" "dfu sim --serve bluez:$RIG_HCI_A $* ended at start" "$sim_log"
-    return 1
+    remove_a_from_b
+    echo "\$ dfu ${*:2}" > "$LOGS/$name.cmd"
+    # shellcheck disable=SC2086  # DFU_ARGS: words to add, as given
+    timeout -k 5 "$GUARD" "$@" ${DFU_ARGS:-} > "$LOGS/$name.out" 2> "$LOGS/$name.err" < /dev/null &
+    pid=$!
+    wait_b_discovering 5
+    sim_started=1
+    sim_start "${fresh_sim[@]}" || sim_started=0
+    wait "$pid"
+    rc=$?
+}
+# sim_failed NAME: the scenario fails when its sim ended at start (status 0 then)
+sim_failed() {
+    [ "$sim_started" = 0 ] || return 1
+    fail "$1" "dfu sim --serve bluez:$RIG_HCI_A ${fresh_sim[*]} ended at start" "$sim_log" "$LOGS/$1.out"
 }
 
-# --- 0. the rig and the sim's advertisement -----------------------------------------------------
+# --- 0. the rig, and the sim's advertisement ----------------------------------------------------
 echo "rig: A=$RIG_HCI_A $RIG_ADDR_A  B=$RIG_HCI_B $RIG_ADDR_B${RIG_EATT:+  RIG_EATT=$RIG_EATT}; dfu $("$DFU" --version 2>&1)"
+# B must hear A advertise (bluetoothctl on both sides, no dfu): else the boot is unusable, exit 125
+bash "$here/bluez-rig-selfcheck.sh" || exit 125
+# The same check with dfu sim as the advertiser: what fails now is dfu's
+watch_start
 if ! sim_start "${SIM_ARGS[@]}"; then
-    # dfu sim ended by itself: a tool failure. Is the rig sound, so the verdict means something?
-    bash "$here/bluez-rig-selfcheck.sh" || exit 125
+    watch_stop
     fail sim-advertises "dfu sim --serve bluez:$RIG_HCI_A ended at start" "$sim_log"
-    echo "bluez-rig-scenarios: $passed passed, $failed failed (nothing else can run without the sim)"
+    echo "bluez-rig-scenarios: $passed passed, $failed failed$tag (nothing else can run without the sim)"
     exit 1
 fi
-if bash "$here/bluez-rig-selfcheck.sh" --watch 15; then
-    pass sim-advertises "$RIG_HCI_B saw it within 15 s"
+if watch_wait 15; then
+    pass sim-advertises "$RIG_HCI_B saw it within 15 s, named $(property "$(a_on_b_path)" org.bluez.Device1 Name | sed 's/^string //')"
 else
-    # Nothing seen: ask an independent advertiser (bluetoothctl) whether B can see A at all.
-    sim_stop
-    bash "$here/bluez-rig-selfcheck.sh" || exit 125
-    fail sim-advertises "$RIG_HCI_B saw bluetoothctl's advertisement from $RIG_HCI_A but not dfu sim's within 15 s" \
+    fail sim-advertises "$RIG_HCI_B, scanning before dfu sim started, did not see it within 15 s (bluetoothctl's advertisement it saw)" \
         "$sim_log" "$LOGS/selfcheck-scan.log"
-    sim_start "${SIM_ARGS[@]}"
 fi
+watch_stop
 
-# --- 1. scan ---------------------------------------------------------------------------------------
+# --- 1. scan -------------------------------------------------------------------------------------
+fresh_sim=("${SIM_ARGS[@]}")
 if wanted scan; then
-    run scan "$DFU" scan --timeout 10 --adapter "$RIG_HCI_B"
-    if hung; then fail scan "no end within ${GUARD}s (hang guard)" "$LOGS/scan.out" "$LOGS/scan.err"
+    run_fresh scan "$DFU" scan --timeout 10 --adapter "$RIG_HCI_B"
+    if sim_failed scan; then :
+    elif hung; then fail scan "no end within ${GUARD}s (hang guard)" "$LOGS/scan.out" "$LOGS/scan.err"
     elif [ "$rc" -ne 0 ]; then fail scan "exit $rc" "$LOGS/scan.out" "$LOGS/scan.err"
-    elif ! shows_a "$LOGS/scan.out" | grep -qi 'smp'; then
+    elif ! shows_a "$LOGS/scan.out" | grep -q 'SMP'; then
         fail scan "no line with A's address ($RIG_ADDR_A) and SMP" "$LOGS/scan.out" "$LOGS/scan.err"
     else pass scan "$(shows_a "$LOGS/scan.out" | head -n 1 | tr -s ' ')"
     fi
 fi
 
 if wanted scan-json; then
-    run scan-json "$DFU" scan --timeout 10 --adapter "$RIG_HCI_B" --json
+    run_fresh scan-json "$DFU" scan --timeout 10 --adapter "$RIG_HCI_B" --json
     # every line JSON; a device object with A's address, protocol smp and the sim's name; result ok
-    verdict=$(python3 - "$LOGS/scan-json.out" "$RIG_ADDR_A" "$SIM_NAME" <<'EOF'
+    verdict=$(python3 - "$LOGS/scan-json.out" "$RIG_ADDR_A" "$SIM_NAME" <<'EOF2'
 import json, sys
 path, full, name = sys.argv[1], sys.argv[2].upper(), sys.argv[3]
 found, bad = None, 0
@@ -247,19 +261,20 @@ elif found is None:
 elif found.get("name") != name:
     print(f"bad A's name is {found.get('name')!r}, the sim advertises {name!r}")
 else:
-    print("ok", found.get("name"), found.get("rssi"))
-EOF
+    print("ok", found.get("name"), json.dumps(found.get("rssi")))
+EOF2
 )
-    if hung; then fail scan-json "no end within ${GUARD}s (hang guard)" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
+    if sim_failed scan-json; then :
+    elif hung; then fail scan-json "no end within ${GUARD}s (hang guard)" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
     elif [ "$rc" -ne 0 ]; then fail scan-json "exit $rc" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
     elif [[ $verdict != ok* ]]; then fail scan-json "${verdict#bad }" "$LOGS/scan-json.out" "$LOGS/scan-json.err"
     else read -r _ name rssi <<< "$verdict"; pass scan-json "name $name, RSSI $rssi"
     fi
 fi
 
-# --- 2. info -----------------------------------------------------------------------------------------
-info_check() {  # NAME VERSION: dfu info shows slot 0 running VERSION and the battery (80 %, the sim's default)
-    run "$1" "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B"
+# --- 2. info ---------------------------------------------------------------------------------------
+# info_judge NAME VERSION: the text output shows slot 0 running VERSION and the battery (80 %, the sim's default)
+info_judge() {
     if hung; then fail "$1" "no end within ${GUARD}s (hang guard)" "$LOGS/$1.out" "$LOGS/$1.err"
     elif [ "$rc" -ne 0 ]; then fail "$1" "exit $rc" "$LOGS/$1.out" "$LOGS/$1.err"
     elif ! grep -E '^slot 0 ' "$LOGS/$1.out" | grep -F "$2" | grep -q 'running'; then
@@ -269,8 +284,8 @@ info_check() {  # NAME VERSION: dfu info shows slot 0 running VERSION and the ba
     else pass "$1" "$(grep -E '^slot 0 ' "$LOGS/$1.out" | head -n 1 | tr -s ' '), battery 80 %"
     fi
 }
-info_json_check() {  # NAME VERSION: dfu info --json gives running_version VERSION and battery 80
-    run "$1" "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B" --json
+# info_json_judge NAME VERSION: dfu info --json gave running_version VERSION and battery 80
+info_json_judge() {
     local verdict
     verdict=$(python3 - "$LOGS/$1.out" "$2" <<'EOF2'
 import json, sys
@@ -296,7 +311,10 @@ EOF2
     else pass "$1" "running_version ${verdict#ok }, battery 80"
     fi
 }
-wanted info && info_check info "$OLD_VERSION"
+if wanted info; then
+    run_fresh info "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B"
+    sim_failed info || info_judge info "$OLD_VERSION"
+fi
 
 # --- 3. a whole update by address ------------------------------------------------------------------
 eatt_watch_pid=""
@@ -308,25 +326,29 @@ if [ -n "$tag" ]; then
     eatt_watch_pid=$!
 fi
 if wanted flash; then
-    run flash "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
-    if flash_ok flash; then
-        pass flash "$(basename "$IMAGE"): uploaded, rebooted, $fl_version confirmed"
+    run_fresh flash "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
+    if sim_failed flash; then :
+    elif flash_ok flash; then pass flash "$(basename "$IMAGE"): uploaded, rebooted, $fl_version confirmed"
     else fail flash "$flash_ok_why" "$LOGS/flash.out" "$LOGS/flash.err" "$sim_log"
     fi
     if [ -n "$eatt_watch_pid" ]; then
         kill "$eatt_watch_pid" 2>/dev/null; wait "$eatt_watch_pid" 2>/dev/null
         echo "EATT: up to $(cat "$LOGS/eatt-channels" 2>/dev/null || echo 0) connected L2CAP channels on PSM 0x27 (both ends) seen during the update"
     fi
-    wait_link_down
-    wanted info && info_json_check info-after-flash "${NEW_VERSION%+0}"
+    if wanted info; then
+        # the same sim, which now runs what was flashed (B still knows A: it connects at once)
+        run info-after-flash "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B" --json
+        info_json_judge info-after-flash "${NEW_VERSION%+0}"
+    fi
 fi
 
 # --- 4. refused for low battery ----------------------------------------------------------------------
 if wanted low-battery; then
-    sim_restart low-battery "${SIM_ARGS[@]}" --battery 10 && {
-    run low-battery "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
+    fresh_sim=("${SIM_ARGS[@]}" --battery 10)
+    run_fresh low-battery "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
     eval "$(flash_facts "$LOGS/low-battery.out")"
-    if hung; then fail low-battery "no result within ${GUARD}s (hang guard)" "$LOGS/low-battery.out" "$sim_log"
+    if sim_failed low-battery; then :
+    elif hung; then fail low-battery "no result within ${GUARD}s (hang guard)" "$LOGS/low-battery.out" "$sim_log"
     elif [ "$rc" -ne 4 ]; then fail low-battery "exit $rc, expected 4: ${fl_result_error}" "$LOGS/low-battery.out" "$sim_log"
     elif [[ " $fl_failure_checks " != *" battery "* ]]; then
         fail low-battery "exit 4 but the failed checks are '$fl_failure_checks', not battery" "$LOGS/low-battery.out"
@@ -334,62 +356,67 @@ if wanted low-battery; then
         fail low-battery "refused, but the upload had begun" "$LOGS/low-battery.out" "$sim_log"
     else pass low-battery "exit 4, battery check failed, nothing sent"
     fi
-    wait_link_down; }
 fi
 
 # --- 5. a whole update by name ----------------------------------------------------------------------
 if wanted flash-by-name; then
-    if sim_restart flash-by-name "${SIM_ARGS[@]}"; then
-        run flash-by-name "$DFU" flash "$IMAGE" --device "name:$SIM_NAME" "${flash_args[@]}"
-        if flash_ok flash-by-name; then pass flash-by-name "name:$SIM_NAME, $fl_version confirmed"
-        else fail flash-by-name "$flash_ok_why" "$LOGS/flash-by-name.out" "$LOGS/flash-by-name.err" "$sim_log"
-        fi
+    fresh_sim=("${SIM_ARGS[@]}")
+    run_fresh flash-by-name "$DFU" flash "$IMAGE" --device "name:$SIM_NAME" "${flash_args[@]}"
+    if sim_failed flash-by-name; then :
+    elif flash_ok flash-by-name; then pass flash-by-name "name:$SIM_NAME, $fl_version confirmed"
+    else fail flash-by-name "$flash_ok_why" "$LOGS/flash-by-name.out" "$LOGS/flash-by-name.err" "$sim_log"
     fi
-    wait_link_down
 fi
 
-# resumed_ok NAME: a run that was cut and finished: its own reconnect (a resumed event), or a second
-# run of the same command that resumed from where the device was (first progress well past 0)
-resumed_ok() {  # NAME CMD...
+# resumed_judge NAME CMD...: the run in $LOGS/NAME.out was cut; it passes when it reconnected and
+# resumed by itself (a resumed event at a non-zero offset, and the upload finished), or when it
+# exited 6 and CMD run again (same sim) exits 0 having resumed (a resumed event, or its first
+# progress past a fifth of the image). $cut describes the cut; with $expect_version set, the run
+# that ends must report that version running after the reboot.
+resumed_judge() {
     local name=$1; shift
-    run "$name" "$@"
     eval "$(flash_facts "$LOGS/$name.out")"
-    if [ "$rc" -eq 0 ] && [ "$fl_resumed_offset" -gt 0 ]; then
-        flash_ok "$name" || { fail "$name" "$flash_ok_why" "$LOGS/$name.out" "$sim_log"; return; }
-        pass "$name" "link lost; the same run reconnected and resumed at $fl_resumed_offset of $fl_total"
+    if [ "$rc" -eq 0 ] && [ -n "$expect_version" ] && [ "$fl_version" != "$expect_version" ]; then
+        fail "$name" "${cut}exit 0, but after the reboot the device reports '$fl_version', expected $expect_version" "$LOGS/$name.out"
+    elif [ "$rc" -eq 0 ] && [ "$fl_resumed_offset" -gt 0 ] && [ "$fl_last_progress" -eq "$fl_total" ]; then
+        pass "$name" "${cut}the same run reconnected and resumed at $fl_resumed_offset of $fl_total"
     elif [ "$rc" -eq 0 ]; then
-        fail "$name" "exit 0 without a resumed event: the link was not cut, or the cut went unnoticed" "$LOGS/$name.out" "$sim_log"
+        fail "$name" "${cut}exit 0 without a resumed event: the link was not cut, or the cut went unnoticed" "$LOGS/$name.out" "$sim_log"
     elif [ "$rc" -eq 6 ]; then
-        local first_total=$fl_total
         run "$name-again" "$@"
         eval "$(flash_facts "$LOGS/$name-again.out")"
         if [ "$rc" -ne 0 ]; then
-            fail "$name" "exit 6, then the second run exited $rc: ${fl_result_error}" "$LOGS/$name.out" "$LOGS/$name-again.out" "$sim_log"
-        elif [ "$fl_resumed_offset" -le 0 ] && [ "$fl_first_progress" -lt $((first_total / 5)) ]; then
-            fail "$name" "the second run started over (first progress $fl_first_progress of $fl_total)" "$LOGS/$name-again.out"
-        elif [ "${fl_version:-}" != "$NEW_VERSION" ] && [ "$fl_result_version" != "$NEW_VERSION" ]; then
-            fail "$name" "the second run ended with version '$fl_result_version'" "$LOGS/$name-again.out"
-        else pass "$name" "exit 6, the same command again resumed at $((fl_resumed_offset > fl_first_progress ? fl_resumed_offset : fl_first_progress)) of $fl_total"
+            fail "$name" "${cut}exit 6, then the second run exited $rc: ${fl_result_error}" "$LOGS/$name.out" "$LOGS/$name-again.out" "$sim_log"
+        elif [ "$fl_resumed_offset" -le 0 ] && [ "$fl_first_progress" -lt $((fl_total / 5)) ]; then
+            fail "$name" "${cut}the second run started over (first progress $fl_first_progress of $fl_total)" "$LOGS/$name-again.out"
+        elif [ -n "$expect_version" ] && [ "$fl_version" != "$expect_version" ]; then
+            fail "$name" "${cut}exit 6, then exit 0, but the device reports '$fl_version', expected $expect_version" "$LOGS/$name-again.out"
+        else pass "$name" "${cut}exit 6, the same command again resumed at $((fl_resumed_offset > fl_first_progress ? fl_resumed_offset : fl_first_progress)) of $fl_total"
         fi
     else
-        fail "$name" "exit $rc (expected 0 after a reconnect, or 6): ${fl_result_error}" "$LOGS/$name.out" "$LOGS/$name.err" "$sim_log"
+        fail "$name" "${cut}exit $rc (expected 0 after a reconnect, or 6): ${fl_result_error}" "$LOGS/$name.out" "$LOGS/$name.err" "$sim_log"
     fi
 }
 
 # --- 6. cut by the device dropping the link (sim fault) ---------------------------------------------
 if wanted link-drop; then
-    if sim_restart link-drop "${SIM_ARGS[@]}" --fault 'disconnect@40%'; then
-        resumed_ok link-drop "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
-        wait_link_down
+    fresh_sim=("${SIM_ARGS[@]}" --fault 'disconnect@40%')
+    cmd=("$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}")
+    run_fresh link-drop "${cmd[@]}"
+    if ! sim_failed link-drop; then
+        cut="" expect_version=$NEW_VERSION
+        resumed_judge link-drop "${cmd[@]}"
     fi
 fi
 
 # --- 7. cut by a link loss at the controller (btmgmt, behind BlueZ's back) --------------------------
 # The 512 KiB sample, upload only (a swap of 512 KiB on the modelled flash takes about a minute):
 # A's controller disconnects B once a quarter is acknowledged, as a device that goes out of range.
-if wanted link-kill && sim_restart link-kill "${SIM_ARGS[@]}" --slot-size 1M; then
-    big_args=("$BIG_IMAGE" --device "$RIG_ADDR_A" --mode upload-only "${flash_args[@]}")
-    ( for i in $(seq 600); do
+if wanted link-kill; then
+    fresh_sim=("${SIM_ARGS[@]}" --slot-size 1M)
+    cmd=("$DFU" flash "$BIG_IMAGE" --device "$RIG_ADDR_A" --mode upload-only "${flash_args[@]}")
+    rm -f "$LOGS/link-kill.cut"
+    ( for i in $(seq 1200); do
           b=$(grep '"event":"progress"' "$LOGS/link-kill.out" 2>/dev/null | tail -n 1 | sed -n 's/.*"bytes":\([0-9]*\).*"total":\([0-9]*\).*/\1 \2/p')
           if [ -n "$b" ] && [ "${b% *}" -ge $(( ${b#* } / 4 )) ]; then
               echo "at ${b% *} of ${b#* }" > "$LOGS/link-kill.cut"
@@ -400,28 +427,16 @@ if wanted link-kill && sim_restart link-kill "${SIM_ARGS[@]}" --slot-size 1M; th
           sleep 0.1
       done ) &
     killer=$!
-    run link-kill "$DFU" flash "${big_args[@]}"
+    run_fresh link-kill "${cmd[@]}"
     [ -s "$LOGS/link-kill.cut" ] || kill "$killer" 2>/dev/null
     wait "$killer" 2>/dev/null
-    if [ ! -s "$LOGS/link-kill.cut" ]; then
+    if sim_failed link-kill; then :
+    elif [ ! -s "$LOGS/link-kill.cut" ]; then
         eval "$(flash_facts "$LOGS/link-kill.out")"
         fail link-kill "the link was never cut: the upload did not reach a quarter (exit $rc: ${fl_result_error})" "$LOGS/link-kill.out" "$sim_log"
     else
-        # judge the run that was cut (already done) as resumed_ok does, without running it again
-        eval "$(flash_facts "$LOGS/link-kill.out")"
-        cut="(btmgmt disconnect $(cat "$LOGS/link-kill.cut"))"
-        if [ "$rc" -eq 0 ] && [ "$fl_resumed_offset" -gt 0 ] && [ "$fl_last_progress" -eq "$fl_total" ]; then
-            pass link-kill "$cut; the same run reconnected and resumed at $fl_resumed_offset of $fl_total"
-        elif [ "$rc" -eq 6 ]; then
-            run link-kill-again "$DFU" flash "${big_args[@]}"
-            eval "$(flash_facts "$LOGS/link-kill-again.out")"
-            if [ "$rc" -eq 0 ] && { [ "$fl_resumed_offset" -gt 0 ] || [ "$fl_first_progress" -ge $((fl_total / 5)) ]; }; then
-                pass link-kill "$cut; exit 6, the same command again resumed at $((fl_resumed_offset > fl_first_progress ? fl_resumed_offset : fl_first_progress)) of $fl_total"
-            else fail link-kill "$cut; exit 6, then exit $rc, first progress $fl_first_progress: ${fl_result_error}" "$LOGS/link-kill-again.out" "$sim_log"
-            fi
-        else
-            fail link-kill "$cut; exit $rc, resumed at ${fl_resumed_offset}: ${fl_result_error}" "$LOGS/link-kill.out" "$LOGS/link-kill.btmgmt" "$sim_log"
-        fi
+        cut="btmgmt disconnect $(cat "$LOGS/link-kill.cut"); " expect_version=""
+        resumed_judge link-kill "${cmd[@]}"
     fi
 fi
 

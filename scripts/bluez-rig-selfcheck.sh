@@ -1,16 +1,21 @@
 #!/bin/bash
-# Rig self-check, run inside the BlueZ rig (../shared/rig; docs/test-bluez.md): does controller B see
-# controller A advertise? About one boot in eleven the rig's central never sees an advertisement
-# (reference §8); this tells such a boot apart from a failing tool. Only BlueZ's own bluetoothctl
-# and dbus-send are used, no dfu code.
+# Rig self-check, run inside the BlueZ rig (../shared/rig; docs/test-bluez.md): can controller B
+# see controller A advertise? A boot where it cannot says nothing about dfu; this tells it apart
+# from a failing tool. Only BlueZ's own bluetoothctl and dbus-send are used, no dfu code.
 #
-#   bluez-rig-selfcheck.sh              advertise on A with bluetoothctl, watch from B for 15 s:
-#                                       exit 0 when B saw A, 125 (the rig failed) when not
-#   bluez-rig-selfcheck.sh --watch [S]  only watch from B for S seconds (default 15), something else
-#                                       advertises on A: exit 0 when B saw A, 1 when not
+#   bluez-rig-selfcheck.sh     B scans (bluetoothctl), then A advertises (bluetoothctl): exit 0
+#                              when B sees A within 15 s, 125 (the rig failed) when not
+#   . bluez-rig-selfcheck.sh   (sourced) only defines the functions below, for the scenario script
 #
-# Either way A's Device1 object on B is removed afterwards, so what runs next starts with B knowing
-# nothing about A. Needs RIG_HCI_B, RIG_ADDR_A, RIG_ADDR_B (set by the rig). Logs: /tmp/selfcheck-*.log.
+# Why B scans first: btvirt reports an advertiser to a scanner once, at the instant the scan is
+# enabled or the advertising is (no repeats, and the controller's duplicate filter is on). A report
+# sent with the scan enable can reach the kernel before its discovery is under way (btmon shows it
+# before MGMT Start Discovery's reply), and the kernel drops it: that discovery then hears nothing
+# at all, which on some boots happens again and again. Advertising that starts while B is already
+# discovering is always reported. A real advertiser repeats every interval, so this is the rig's
+# artefact. Afterwards A's Device1 object on B is removed, so what runs next starts with B knowing
+# nothing of A. Needs RIG_HCI_B, RIG_ADDR_A, RIG_ADDR_B (set by the rig). Logs: $SELFCHECK_LOGS
+# (default /tmp)/selfcheck-*.log.
 set -u
 
 : "${RIG_HCI_B:?run inside the rig}" "${RIG_ADDR_A:?run inside the rig}" "${RIG_ADDR_B:?run inside the rig}"
@@ -39,7 +44,6 @@ ctl_stop() {
     kill -KILL "${!pid_var}" 2>/dev/null
     wait "${!pid_var}" 2>/dev/null
 }
-
 # ctl_excerpt NAME LABEL: what bluetoothctl said (events and results, not its help or colours)
 ctl_excerpt() {
     sed 's/\x1b\[[0-9;]*[a-zA-Z]//g; s/\r//g' "$SELFCHECK_LOGS/selfcheck-$1.log" \
@@ -47,50 +51,59 @@ ctl_excerpt() {
         | sed 's/^[^#]*# *//; s/^ *//' | tail -n 15 | sed "s/^/  $2: /"
 }
 
-device_path() { echo "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}"; }
-
-# True once B has received an advertisement from A in this discovery: BlueZ sets RSSI then.
-b_sees_a() {
-    dbus-send --system --print-reply --dest=org.bluez "$(device_path)" \
-        org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:RSSI > /dev/null 2>&1
+a_on_b_path() { echo "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}"; }
+# property OBJECT INTERFACE NAME: the value as dbus-send prints it ("boolean true", "int16 -60"), or nothing
+property() {
+    dbus-send --system --print-reply --dest=org.bluez "$1" org.freedesktop.DBus.Properties.Get \
+        "string:$2" "string:$3" 2>/dev/null | awk 'NR == 2 { $1 = ""; print substr($0, 2) }'
 }
-
+# True once B has received an advertisement from A in this discovery: BlueZ sets RSSI then.
+b_sees_a() { [ -n "$(property "$(a_on_b_path)" org.bluez.Device1 RSSI)" ]; }
+b_discovering() { [ "$(property "/org/bluez/$RIG_HCI_B" org.bluez.Adapter1 Discovering)" = "boolean true" ]; }
+# wait_b_discovering SECONDS: until some client's discovery runs on B (status 1 if it never did)
+wait_b_discovering() {
+    local end=$((SECONDS + $1))
+    until b_discovering; do [ $SECONDS -lt "$end" ] || return 1; sleep 0.2; done
+}
 remove_a_from_b() {
     dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B" \
-        org.bluez.Adapter1.RemoveDevice "objpath:$(device_path)" > /dev/null 2>&1
+        org.bluez.Adapter1.RemoveDevice "objpath:$(a_on_b_path)" > /dev/null 2>&1
 }
 
-# watch SECONDS: LE discovery on B until it sees A or the time is up. Status 0 when seen.
-# btvirt reports an advertiser once per scan start, at once; when that report reaches the kernel
-# before its discovery is under way, it is dropped and B hears nothing more until the scan starts
-# again (btmon shows the report before MGMT Start Discovery's reply). So start it again every 4 s.
-watch() {
-    local seconds=$1 seen=1 end restart
+# watch_start: LE discovery on B (bluetoothctl), returns once it runs
+watch_start() {
     ctl_start scan
     ctl_send scan "select $RIG_ADDR_B" "menu scan" "transport le" "back" "scan on"
-    end=$((SECONDS + seconds)) restart=$((SECONDS + 4))
+    wait_b_discovering 10
+}
+# watch_wait SECONDS: until B has seen A (status 0) or the time is up (1). Starting the scan again
+# every 4 s costs nothing and gives the rig's race another chance (see the header).
+watch_wait() {
+    local end=$((SECONDS + $1)) restart=$((SECONDS + 4))
     while [ $SECONDS -lt $end ]; do
-        if b_sees_a; then seen=0; break; fi
+        b_sees_a && return 0
         if [ $SECONDS -ge $restart ]; then
             ctl_send scan "scan off" "scan on"
             restart=$((SECONDS + 4))
         fi
         sleep 0.25
     done
+    return 1
+}
+# watch_stop: end the discovery and forget A on B
+watch_stop() {
     ctl_send scan "scan off"
     ctl_stop scan
     remove_a_from_b
-    return $seen
 }
 
-if [ "${1:-}" = --watch ]; then
-    watch "${2:-15}"
-    exit $?
-fi
+# Sourced: the functions only.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
+watch_start
 ctl_start adv
 ctl_send adv "select $RIG_ADDR_A" "menu advertise" "name rig-selfcheck" "back" "advertise on"
-if watch 15; then
+if watch_wait 15; then
     rc=0
     echo "rig self-check: $RIG_HCI_B sees $RIG_HCI_A advertise (bluetoothctl)"
 else
@@ -99,6 +112,7 @@ else
     ctl_excerpt adv advertiser >&2
     ctl_excerpt scan scanner >&2
 fi
+watch_stop
 ctl_send adv "advertise off"
 sleep 0.5
 ctl_stop adv
