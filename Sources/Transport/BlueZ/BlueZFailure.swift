@@ -65,6 +65,9 @@ enum BlueZFailure: Equatable, Sendable {
         switch name {
         case DBusErrorName.serviceUnknown, "org.freedesktop.DBus.Error.NameHasNoOwner":
             return .bluetoothdGone
+        // The bus tried to start bluetoothd on demand and could not (Spawn.ChildExited, …).
+        case let name where name.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
+            return .bluetoothdGone
         case DBusErrorName.accessDenied:
             return .accessDenied(text)
         case DBusErrorName.unknownObject, DBusErrorName.unknownMethod, DBusErrorName.unknownInterface,

@@ -19,10 +19,15 @@ struct BlueZDeviceInfo: Sendable, Equatable {
     var connected: Bool
     var servicesResolved: Bool
 
+    /// What a scan reports. RSSI 127 is HCI's "not available" (Core Vol 4 Part E 7.7.65.2; the
+    /// rig's virtual controllers send it): reported as unknown, so it neither passes an RSSI floor
+    /// nor sorts as the strongest. `rssi` itself keeps it, as it still proves the device was heard.
     var discovered: BlueZDiscoveredDevice {
-        BlueZDiscoveredDevice(address: address, addressType: addressType, name: name, rssi: rssi,
-                              services: services, connected: connected)
+        BlueZDiscoveredDevice(address: address, addressType: addressType, name: name,
+                              rssi: rssi == Self.rssiNotAvailable ? nil : rssi, services: services, connected: connected)
     }
+
+    static let rssiNotAvailable = 127
 }
 
 struct BlueZCharacteristicInfo: Sendable, Equatable {

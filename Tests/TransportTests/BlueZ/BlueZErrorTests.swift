@@ -12,6 +12,9 @@ struct BlueZErrorTests {
         #expect(BlueZError.from(Self.remote("org.freedesktop.DBus.Error.ServiceUnknown",
                                             "The name org.bluez was not provided by any .service files")) == .bluetoothdNotRunning)
         #expect(BlueZError.from(Self.remote("org.freedesktop.DBus.Error.NameHasNoOwner")) == .bluetoothdNotRunning)
+        // D-Bus activation tried to start bluetoothd and it exited at once.
+        #expect(BlueZError.from(Self.remote("org.freedesktop.DBus.Error.Spawn.ChildExited",
+                                            "Process org.bluez exited with status 1")) == .bluetoothdNotRunning)
         guard case .accessDenied = BlueZError.from(Self.remote("org.freedesktop.DBus.Error.AccessDenied", "Rejected send message")) else {
             Issue.record("AccessDenied is not .accessDenied")
             return

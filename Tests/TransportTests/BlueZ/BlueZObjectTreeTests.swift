@@ -35,6 +35,19 @@ struct BlueZObjectTreeTests {
         #expect(tree.devices(of: "/org/bluez/hci1").map(\.name) == ["other"])
     }
 
+    /// HCI's 127 means "no RSSI measured": the device was heard, but a scan must not report it as
+    /// the strongest nor let it pass an RSSI floor.
+    @Test func rssiNotAvailableIsHeardButReportedAsUnknown() {
+        let tree = F.tree([F.adapter("hci0"), F.device(address: "AA:00:00:00:00:07", name: "virtual", rssi: 127)])
+        let device = tree.device(address: "AA:00:00:00:00:07", adapter: "/org/bluez/hci0")
+        #expect(device?.rssi == 127)
+        #expect(device?.discovered.rssi == nil)
+        if let discovered = device?.discovered {
+            #expect(!BlueZScanFilter(minimumRSSI: -70).matches(discovered))
+            #expect(BlueZScanFilter().matches(discovered))
+        }
+    }
+
     @Test func gattLayoutIsFoundByUUIDWithFlagsPathsAndMTU() {
         let tree = F.tree([F.adapter("hci0")] + F.smpPeripheral(mtu: 247))
         let device = F.devicePath(address: "C2:11:40:55:7A:01")
