@@ -21,6 +21,9 @@ public enum LinkError: Error, Hashable, Sendable, CustomStringConvertible {
     case cancelled
     /// The platform's own error, e.g. a BlueZ `org.bluez.Error.Failed: …` name and message.
     case backend(String)
+    /// The Bluetooth stack itself cannot be used (adapter powered off, bluetoothd gone, access
+    /// denied): retrying cannot help until the user acts. The text says what happened and the fix.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,8 @@ public enum LinkError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the device refused the request on \(id): \(error). Check that the device is unlocked/paired as its firmware requires."
         case .cancelled:
             return "the operation was cancelled before it was sent."
+        case .unavailable(let message):
+            return message
         case .backend(let message):
             return "the Bluetooth stack reported: \(message). Check that bluetoothd is running and the adapter is powered, then retry."
         }

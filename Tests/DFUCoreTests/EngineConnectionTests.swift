@@ -18,6 +18,19 @@ extension EngineTests {
             #expect(logs.contains { $0.contains("connect attempt 1 failed") })
         }
 
+        /// An adapter switched off (or bluetoothd gone) while connecting: the user must act, so the
+        /// run ends at once with the stack's own fix line instead of retrying until the deadline.
+        @Test func anUnusableBluetoothStackIsNotRetried() async throws {
+            let bench = try await EngineTestBench.make()
+            let fix = "the Bluetooth adapter hci0 is powered off: run 'bluetoothctl power on'"
+            let connector = ScriptedConnector(bench.connector, failFast: 5, failure: .unavailable(fix))
+            let outcome = try await bench.flash(through: connector) { $0.deadlines.connect = .seconds(30) }
+            #expect(outcome.exitStatus == .deviceUnreachable)
+            #expect(outcome.error?.description.contains(fix) == true, "\(String(describing: outcome.error))")
+            #expect(connector.attempts == 1)
+            #expect(await bench.device.receivedNoUpload)
+        }
+
         @Test func connectGivesUpWhenTheDeviceStaysAway() async throws {
             let bench = try await EngineTestBench.make()
             let connector = ScriptedConnector(bench.connector, reachable: 0)

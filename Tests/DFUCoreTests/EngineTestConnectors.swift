@@ -15,9 +15,12 @@ final class ScriptedConnector: Connector {
 
     private let inner: MemoryConnector
     private let state: Mutex<State>
+    private let failure: LinkError
 
-    init(_ inner: MemoryConnector, failFast: Int = 0, reachable: Int = .max) {
+    init(_ inner: MemoryConnector, failFast: Int = 0, reachable: Int = .max,
+         failure: LinkError = .backend("org.bluez.Error.Failed: le-connection-abort-by-local")) {
         self.inner = inner
+        self.failure = failure
         state = Mutex(State(failuresLeft: failFast, connectionsLeft: reachable))
     }
 
@@ -43,7 +46,7 @@ final class ScriptedConnector: Connector {
         }
         switch step {
         case .fail:
-            throw .backend("org.bluez.Error.Failed: le-connection-abort-by-local")
+            throw failure
         case .vanish:
             do { try await Task.sleep(until: deadline, clock: .continuous) } catch { throw .cancelled }
             throw .timeout

@@ -149,12 +149,12 @@ final class DeviceConnection: Sendable {
     }
 
     /// The pause before the next attempt, or nil when trying again cannot help: the deadline
-    /// passed (a connector waits for the device itself until then), the device is unknown, or the
-    /// task was cancelled.
+    /// passed (a connector waits for the device itself until then), the device is unknown, the
+    /// Bluetooth stack is unusable (adapter off, no bluetoothd), or the task was cancelled.
     private static func retryDelay(after error: LinkError, backoff: inout ConnectBackoff,
                                    deadline: ContinuousClock.Instant) -> Duration? {
         switch error {
-        case .timeout, .cancelled, .peerNotFound:
+        case .timeout, .cancelled, .peerNotFound, .unavailable:
             return nil
         default:
             let delay = backoff.nextDelay()
@@ -167,6 +167,8 @@ final class DeviceConnection: Sendable {
         case .timeout:
             return .deviceUnreachable("could not connect to \(label) in time. Check that it is powered, advertising and in "
                                       + "range, then retry (or allow more time with --connect-timeout).")
+        case .unavailable(let message):
+            return .deviceUnreachable(message)
         default:
             return .deviceUnreachable("could not connect to \(label): \(error)")
         }

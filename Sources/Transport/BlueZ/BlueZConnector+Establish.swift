@@ -56,7 +56,7 @@ extension BlueZConnector {
             await abort(device)
             throw .cancelled
         case .busLost:
-            throw .backend(BlueZError.busUnavailable("the connection to the system bus was lost").description)
+            throw .unavailable(BlueZError.busUnavailable("the connection to the system bus was lost").description)
         }
     }
 
@@ -91,13 +91,13 @@ extension BlueZConnector {
             await abort(device)
             throw .cancelled
         case .notReady:
-            throw .backend(BlueZError.adapterPoweredOff(adapter.name).description)
+            throw .unavailable(BlueZError.adapterPoweredOff(adapter.name).description)
         case .accessDenied(let text):
-            throw .backend(BlueZError.accessDenied(text).description)
+            throw .unavailable(BlueZError.accessDenied(text).description)
         case .bluetoothdGone:
-            throw .backend(BlueZError.bluetoothdNotRunning.description)
+            throw .unavailable(BlueZError.bluetoothdNotRunning.description)
         case .busLost:
-            throw .backend(BlueZError.busUnavailable(error.description).description)
+            throw .unavailable(BlueZError.busUnavailable(error.description).description)
         case .other where error.remoteName == "org.bluez.Error.AlreadyConnected":
             return nil
         default:
