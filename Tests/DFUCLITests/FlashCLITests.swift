@@ -172,6 +172,19 @@ import Glibc
         }
     }
 
+    /// The image is checked before BlueZ is needed: a tampered image is refused as such (exit 3)
+    /// even where bluetoothd is missing.
+    @Test(.enabled(if: ScanTestBus.daemonPath != nil, "dbus-daemon is not installed (make deps)"))
+    func aBadImageIsRefusedBeforeBluetoothIsNeeded() throws {
+        try ScanTestBus.withBus { environment in
+            let tampered = "firmware-samples/broken/tampered-body.bin"
+            let run = try DFURun.run(["flash", tampered, "--device", "C2:11:40:55:7A:01", "--key", Self.key],
+                                     timeout: 30, environment: environment)
+            #expect(run.exitCode == 3, "\(run.output)")
+            #expect(!run.stderr.contains("bluetoothd"), "\(run.stderr)")
+        }
+    }
+
     @Test func testOnlyModeReportsTheImageUnconfirmed() throws {
         let run = try Self.flash(["--mode", "test-only"])
         #expect(run.exitCode == 0)

@@ -95,7 +95,7 @@ struct FlashCommand: ParsableCommand {
             renderer.render(event, at: .now)
         }
         let result = await run.result.value
-        deviceTarget.close()
+        await deviceTarget.close()
         return renderer.finish(result, at: .now)
     }
 

@@ -27,7 +27,7 @@ struct DeviceTarget {
     private enum Resource {
         case none
         case simulator(VirtualPeripheral)
-        case bluez(BlueZCentral)
+        case bluez(LazyBlueZConnector)
     }
 
     /// `log` gets the BlueZ connector's diagnostic lines (connect retries, rediscovery).
@@ -46,28 +46,22 @@ struct DeviceTarget {
     }
 
     /// Releases what the run kept open. Call once, after the run ended.
-    func close() {
+    func close() async {
         switch resource {
         case .none: break
         case .simulator(let peripheral): withExtendedLifetime(peripheral) {}
-        case .bluez(let central): central.close()
+        case .bluez(let connector): await connector.close()
         }
     }
 
     private static func bluetooth(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool,
                                   log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> DeviceTarget {
-        let central: BlueZCentral
-        do throws(BlueZError) {
-            central = try await BlueZCentral.open(adapter: adapter)
-        } catch {
-            throw .deviceUnreachable(error.description)
-        }
-        log("using adapter \(central.adapterName)")
+        // BlueZ is opened at the first connect, after the image check (LazyBlueZConnector).
+        let connector = LazyBlueZConnector(adapter: adapter, log: log)
         // The canonical text is what the connector takes: "AA:BB:CC:DD:EE:FF" or "name:NAME".
-        let target = UpdateEngine.Target(connector: central.connector(expecting: [DFUServiceIDs.smp], log: log),
-                                         peer: PeerIdentity(spec.description),
+        let target = UpdateEngine.Target(connector: connector, peer: PeerIdentity(spec.description),
                                          label: spec.displayName(fullAddresses: fullAddresses))
-        return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .bluez(central))
+        return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .bluez(connector))
     }
 
     private static func simulator(_ text: String, fullAddresses: Bool) async throws(DFUError) -> DeviceTarget {

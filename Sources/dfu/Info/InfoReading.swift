@@ -33,7 +33,7 @@ struct InfoReading {
         } catch {
             result = .failure(error)
         }
-        target.close()
+        await target.close()
         return (result, warnings.all)
     }
 }
