@@ -21,7 +21,7 @@ extension BlueZConnector {
             // Our link to it just ended: wait (≤ 5 s) for bluetoothd to report the disconnection
             // rather than mistake the old connection for a usable one.
             let path = device.path
-            let grace = min(deadline, ContinuousClock.now.advanced(by: .seconds(5)))
+            let grace = min(deadline, ContinuousClock.now.advanced(by: Self.verdictGrace))
             if case .satisfied(let tree) = await client.store.wait(until: grace, for: { $0.device(at: path)?.connected != true }) {
                 guard let now = tree.device(at: path) else { return .vanished }
                 device = now

@@ -7,7 +7,10 @@ import Synchronization
 /// or InterfacesRemoved), look services/characteristics up by UUID (paths change on every
 /// reconnect), read the MTU, and return a `BlueZLink` with a new, higher generation.
 /// After a device rebooted it is found again by its stored address, or — if that address does not
-/// come back before half the deadline — by name + expected service under a new address.
+/// come back before half the deadline — by name + expected service under a new address. A `name:`
+/// peer is taken wherever it is heard first, at its last address or under a new one: the old
+/// object's Connected=true, stale until bluetoothd's Connected=false, is no proof it is there
+/// (`BlueZComeback`).
 public final class BlueZConnector: Connector {
     /// The services the caller needs (the SMP service).
     public let expectedServices: [ServiceID]
@@ -51,9 +54,12 @@ public final class BlueZConnector: Connector {
             if Task.isCancelled { throw .cancelled }
             guard ContinuousClock.now < deadline else { throw .timeout }
             let plan = plan(for: target)
-            let device = try await find(plan, peer: peer, halfway: halfway, deadline: deadline)
-            var connectBy = deadline
-            if plan.address != nil, plan.name != nil, ContinuousClock.now < halfway { connectBy = halfway }
+            let found = try await find(plan, for: target, halfway: halfway, deadline: deadline)
+            let device = found.device
+            var connectBy = found.connectBy ?? deadline
+            if found.connectBy == nil, plan.address != nil, plan.name != nil, ContinuousClock.now < halfway {
+                connectBy = halfway
+            }
             let outcome = try await establish(device, connectBy: connectBy, deadline: deadline)
             switch outcome {
             case .ready(let tree):
@@ -100,6 +106,20 @@ public final class BlueZConnector: Connector {
     /// bluetoothd's Connected=false).
     func lastLinkEnded(at path: String) -> Bool {
         state.withLock { $0.lastLinks[path]?.endReason != nil }
+    }
+
+    /// The device paths whose newest link of ours has ended.
+    func pathsOfEndedLinks() -> Set<String> {
+        state.withLock { Set($0.lastLinks.filter { $0.value.endReason != nil }.keys) }
+    }
+
+    /// bluetoothd still reports `path` connected well after our link to it ended: it kept the
+    /// link (the next Connect is an instant success), so that ended link no longer makes its
+    /// Connected=true suspect.
+    func keptConnection(at path: String) {
+        state.withLock { state in
+            if state.lastLinks[path]?.endReason != nil { state.lastLinks[path] = nil }
+        }
     }
 
     /// The next generation, strictly higher than every earlier one.

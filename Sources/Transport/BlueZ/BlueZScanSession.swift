@@ -44,15 +44,18 @@ final class BlueZScanSession: Sendable {
     /// Why the updates ended early, if bluetoothd or the bus went away.
     var failure: BlueZError? { failureCell.value.withLock { $0 } }
 
+    /// `reportingDevices: false` leaves `updates` empty (it still ends as described), for a caller
+    /// that watches the tree itself and would never drain them.
     static func start(client: BlueZClient, adapter: BlueZAdapterInfo, filter: BlueZScanFilter,
-                      deadline: ContinuousClock.Instant) async throws(BlueZError) -> BlueZScanSession {
+                      deadline: ContinuousClock.Instant, reportingDevices: Bool = true) async throws(BlueZError)
+        -> BlueZScanSession {
         let (updates, continuation) = AsyncStream.makeStream(of: BlueZDeviceInfo.self)
         let failure = FailureCell()
         let adapterPath = adapter.path
         let observed = client.store.observe { event in
             switch event {
             case .changed(let change, let tree):
-                guard let path = Self.devicePath(of: change), let device = tree.device(at: path),
+                guard reportingDevices, let path = Self.devicePath(of: change), let device = tree.device(at: path),
                       device.adapterPath == adapterPath else { return }
                 continuation.yield(device)
             case .bluetoothdLeft:

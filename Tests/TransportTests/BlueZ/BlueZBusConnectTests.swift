@@ -126,13 +126,10 @@ struct BlueZBusConnectTests {
     }
 
     /// By name, after a reboot to another address: the old object still looks connected until
-    /// bluetoothd's Connected=false arrives (after the fd hang-up); only the new address is dialled.
-    /// Fails today (6 of 6 runs): `findByName` takes the old object because its stale
-    /// Connected=true counts as "heard", `establish` then waits for Connected=false and dials the
-    /// old address, which never answers (the stand-in gives up after 3 s; a real Connect takes at
-    /// least the connector's 5 s call timeout). Enable once the connector re-finds instead.
-    @Test(.disabled("known BlueZConnector bug: after a reboot to a new address, name: targets dial the old address once"))
-    func reconnectByNameDialsOnlyTheNewAddress() async throws {
+    /// bluetoothd's Connected=false arrives (after the fd hang-up); only the new address is dialled
+    /// (the old one never answers: the stand-in gives up after 3 s, a real Connect takes at least
+    /// the connector's 5 s call timeout).
+    @Test func reconnectByNameDialsOnlyTheNewAddress() async throws {
         let moved = "C2:11:40:55:7A:98"
         // Connected=false trails the sockets' hang-up by 100 ms, as bluetoothd's idle callback can.
         let timing = BlueZStandInTiming(linkLossSignalDelay: .milliseconds(100))
@@ -149,6 +146,28 @@ struct BlueZBusConnectTests {
             #expect(second.parameters.generation > first.parameters.generation)
             let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
             #expect(statistics.connectAddresses == [BlueZBus.address, moved])
+            await second.disconnect()
+            central.close()
+        }
+    }
+
+    /// By name, after a reboot at the same address: the old object is dialled again once it is
+    /// heard advertising (its Name may since be the GAP name, so not by name).
+    @Test func reconnectByNameAtTheSameAddress() async throws {
+        let timing = BlueZStandInTiming(linkLossSignalDelay: .milliseconds(100))
+        try await BlueZStandInBench.run(timing: timing) { bench in
+            let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address, name: "sensor-12")
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            let first = try await BlueZBus.connect(connector, "name:sensor-12")
+            await peripheral.dropLink()
+            _ = try await BlueZBus.eventsUntilDisconnected(first)
+            let second = try await BlueZBus.connect(connector, "name:sensor-12")
+            #expect(second.parameters.generation > first.parameters.generation)
+            try await second.writeWithoutResponse([3], to: BlueZBus.smp)
+            try await HangGuard.within("the write after the reboot") { await peripheral.waitForWrites(1) }
+            let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
+            #expect(statistics.connectAddresses == [BlueZBus.address, BlueZBus.address])
             await second.disconnect()
             central.close()
         }
