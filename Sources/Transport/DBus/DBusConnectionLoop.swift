@@ -292,6 +292,11 @@ final class DBusConnectionLoop {
         let interface = message.interface
         let member = message.member
         let isManager = managerRoots.contains(path)
+        if member == "Introspect", interface == DBusIntrospection.interface || interface.isEmpty {
+            guard let xml = DBusIntrospection.xml(path: path, objects: objects, managerRoots: managerRoots) else { return false }
+            reply(to: message, .success([.string(xml)]))
+            return true
+        }
         guard objects[path] != nil || isManager else { return false }
         let arguments: [DBusValue]
         do {

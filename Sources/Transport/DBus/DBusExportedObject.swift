@@ -28,21 +28,38 @@ public struct DBusMethodCall: Sendable {
 /// async so a reply can wait for other work; they run outside the connection's owner thread.
 public typealias DBusMethodHandler = @Sendable (DBusMethodCall) async throws -> [DBusValue]
 
+/// What a method takes and returns, as D-Bus signatures ("a{sv}", "ay", "" for nothing). Only
+/// introspection reads it: calls are not checked against it.
+public struct DBusMethodSignature: Sendable, Equatable {
+    public var arguments: String
+    public var reply: String
+
+    public init(arguments: String = "", reply: String = "") {
+        self.arguments = arguments
+        self.reply = reply
+    }
+}
+
 /// One interface of an exported object: its methods and its (read-only) properties.
 public struct DBusExportedInterface: Sendable {
     public var name: String
     public var methods: [String: DBusMethodHandler]
     public var properties: [String: DBusValue]
+    /// Method name → signatures, for `Introspect`; a method without one is listed without arguments.
+    public var signatures: [String: DBusMethodSignature]
 
-    public init(name: String, methods: [String: DBusMethodHandler] = [:], properties: [String: DBusValue] = [:]) {
+    public init(name: String, methods: [String: DBusMethodHandler] = [:], properties: [String: DBusValue] = [:],
+                signatures: [String: DBusMethodSignature] = [:]) {
         self.name = name
         self.methods = methods
         self.properties = properties
+        self.signatures = signatures
     }
 }
 
 /// An object we serve at `path`. `org.freedesktop.DBus.Properties` (Get, GetAll) is answered from
-/// the interfaces' properties; the object does not list it itself.
+/// the interfaces' properties, and `org.freedesktop.DBus.Introspectable` from the whole export
+/// (`DBusIntrospection`); the object does not list either itself.
 public struct DBusExportedObject: Sendable {
     public var path: String
     public var interfaces: [String: DBusExportedInterface]
