@@ -22,13 +22,19 @@ public struct LinkParameters: Hashable, Sendable {
     public var writeCommandCeiling: Double?
     /// Whether each write without response reaches the device as one whole message and must never
     /// carry a fragment: true over UDP, where one SMP packet is exactly one datagram (Zephyr's UDP
-    /// transport parses each datagram as a whole packet). False for GATT links, where a device with
-    /// reassembly may collect one packet from several writes.
+    /// transport parses each datagram as a whole packet), and over BlueZ, where EATT (several ATT
+    /// bearers, on by default between BlueZ peers) can reorder writes, which would scramble a packet
+    /// spread over several, and nothing over D-Bus says whether EATT is on (bluez-dbus.md §8).
+    /// False for the memory link, where a device with reassembly may collect one packet from
+    /// several writes.
     public var writesAreWholeMessages: Bool
+    /// Whether there is no connection to lose: over UDP a rebooting device is only noticed by its
+    /// silence, so `events` never reports its reset.
+    public var isConnectionless: Bool
 
     public init(generation: LinkGeneration, peer: PeerIdentity, attMTU: Int, maxWriteWithoutResponse: Int,
                 phy: LinkPHY? = nil, connectionInterval: Duration? = nil, llPayload: Int? = nil,
-                writeCommandCeiling: Double? = nil, writesAreWholeMessages: Bool = false) {
+                writeCommandCeiling: Double? = nil, writesAreWholeMessages: Bool = false, isConnectionless: Bool = false) {
         self.generation = generation
         self.peer = peer
         self.attMTU = attMTU
@@ -38,5 +44,6 @@ public struct LinkParameters: Hashable, Sendable {
         self.llPayload = llPayload
         self.writeCommandCeiling = writeCommandCeiling
         self.writesAreWholeMessages = writesAreWholeMessages
+        self.isConnectionless = isConnectionless
     }
 }

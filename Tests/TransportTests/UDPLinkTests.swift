@@ -101,6 +101,7 @@ import Transport
         let link = try UDPLink.connect(to: server.address)
         let parameters = link.parameters
         #expect(parameters.writesAreWholeMessages)
+        #expect(parameters.isConnectionless)
         #expect(parameters.attMTU == 1475)
         #expect(parameters.phy == nil && parameters.connectionInterval == nil && parameters.llPayload == nil)
         #expect(parameters.peer == PeerIdentity(server.address.description))

@@ -143,9 +143,3 @@ extension Activation {
         }
     }
 }
-
-extension LinkParameters {
-    /// A link with no connection to lose: SMP over UDP, where each write is one whole datagram and
-    /// a rebooting server is only noticed by its silence.
-    var isConnectionless: Bool { writesAreWholeMessages }
-}

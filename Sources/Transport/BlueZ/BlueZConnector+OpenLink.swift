@@ -43,9 +43,11 @@ extension BlueZConnector {
         let mtu = acquiredMTU ?? propertyMTU ?? BlueZWriteCap.mtuRange.lowerBound
         if acquiredMTU == nil, propertyMTU == nil { log("BlueZ reports no MTU; assuming the minimum, 23") }
         let attMTU = BlueZWriteCap.clampedMTU(mtu)
+        // Whole messages: EATT may reorder writes, and nothing over D-Bus says whether it is on.
         let parameters = LinkParameters(
             generation: generation, peer: peer, attMTU: attMTU,
-            maxWriteWithoutResponse: BlueZWriteCap.maxWriteWithoutResponse(attMTU: attMTU, capForBlueZPeers: capWritesForBlueZPeers))
+            maxWriteWithoutResponse: BlueZWriteCap.maxWriteWithoutResponse(attMTU: attMTU, capForBlueZPeers: capWritesForBlueZPeers),
+            writesAreWholeMessages: true)
         return .success(BlueZLink(parameters: parameters, services: layout, events: events, client: client, state: state))
     }
 }

@@ -51,7 +51,7 @@ public final class UDPLink: Link {
         let limit = min(max(maxDatagramSize, 1), largestDatagramSize)
         let parameters = LinkParameters(generation: generation, peer: peer ?? PeerIdentity(address.description),
                                         attMTU: limit + 3, maxWriteWithoutResponse: limit,
-                                        writesAreWholeMessages: true)
+                                        writesAreWholeMessages: true, isConnectionless: true)
         let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
         let smp = UDPSMPGATT.characteristic
         do throws(SystemCallError) {

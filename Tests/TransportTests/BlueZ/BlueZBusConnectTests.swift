@@ -16,6 +16,9 @@ struct BlueZBusConnectTests {
             #expect(link.parameters.peer == PeerIdentity(BlueZBus.address))
             #expect(link.parameters.attMTU == 498)
             #expect(link.parameters.maxWriteWithoutResponse == 495)
+            // EATT may reorder writes: every SMP packet must fit one write. And BlueZ reports drops.
+            #expect(link.parameters.writesAreWholeMessages)
+            #expect(!link.parameters.isConnectionless)
             #expect(link.parameters.phy == nil)
             #expect(Set(link.services) == Set(BlueZTestPeripheral.services))
             #expect(try await link.read(BlueZTestPeripheral.battery) == [80])
