@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "BlueZStandIn"]),
-        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore"]),
+        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "BlueZStandIn"]),
     ],
     swiftLanguageModes: [.v6]
 )

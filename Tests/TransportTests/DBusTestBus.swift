@@ -33,28 +33,13 @@ final class DBusTestBus: Sendable {
     }
 }
 
-/// Bounded waits: the bound only turns a hang into a failure; nothing is slept for. It is long
-/// because the whole suite shares a cooperative pool as wide as the machine (2 threads in CI) with
-/// tests that block it for seconds; a normal run finishes in milliseconds.
+/// Bounded waits: `HangGuard`'s bound only turns a hang into a failure; nothing is slept for.
 enum DBusWait {
-    static let hangLimit: Duration = .seconds(60)
-
-    struct TimedOut: Error, CustomStringConvertible {
-        var description: String { "gave up waiting (hang?)" }
-    }
+    static let hangLimit = HangGuard.limit
 
     static func within<T: Sendable>(_ limit: Duration = hangLimit,
                                     _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw TimedOut() }
-            return value
-        }
+        try await HangGuard.within("the D-Bus operation", limit, body)
     }
 
     /// The first `count` elements of a stream (fewer if it ends).
