@@ -24,18 +24,8 @@ extension SimCommand {
         let address = fullAddresses ? peripheral.address : PeerIdentity(peripheral.address).redacted
         console.out("dfu sim: serving SMP over BLE on \(adapter) as \(peripheral.name) "
             + "(address \(address), device \(device.identity), version \(device.firmwareRevision))")
-        console.log("sim: device options \(options.canonicalText)")
-
-        let ending = await SimEnding.first(of: peripheral, signals: signals)
-        let snapshot = await peripheral.snapshot
-        switch ending {
-        case .signal(let name):
-            console.out("dfu sim: stopped by \(name) after \(snapshot.boots.count) reset(s), "
-                + "running \(snapshot.firmwareRevision)")
-            return .success
-        case .serverEnded:
-            throw Self.failure(await peripheral.failure ?? .busLost, device: self.device)
-        }
+        if await peripheral.serveUntilStopped(options: options, console: console, signals: signals) { return .success }
+        throw Self.failure(await peripheral.failure ?? .busLost, device: self.device)
     }
 
     /// Option problems are usage errors (2); everything else is BlueZ being unusable (5).

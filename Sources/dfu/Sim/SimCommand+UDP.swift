@@ -24,18 +24,8 @@ extension SimCommand {
         let device = await server.snapshot
         console.out("dfu sim: serving SMP over UDP on \(HostAndPort(server.localAddress)) "
             + "(device \(device.identity), version \(device.firmwareRevision))")
-        console.log("sim: device options \(options.canonicalText)")
-
-        let ending = await SimEnding.first(of: server, signals: signals)
-        let snapshot = await server.snapshot
-        switch ending {
-        case .signal(let name):
-            console.out("dfu sim: stopped by \(name) after \(snapshot.boots.count) reset(s), "
-                + "running \(snapshot.firmwareRevision)")
-            return .success
-        case .serverEnded:
-            let reason = server.failure.map { "\($0)" } ?? "the socket closed"
-            throw .internalError("the UDP server stopped by itself: \(reason)")
-        }
+        if await server.serveUntilStopped(options: options, console: console, signals: signals) { return .success }
+        let reason = server.failure.map { "\($0)" } ?? "the socket closed"
+        throw .internalError("the UDP server stopped by itself: \(reason)")
     }
 }
