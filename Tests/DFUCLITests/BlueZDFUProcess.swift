@@ -11,34 +11,8 @@ import Glibc
 /// exited. Only the process started here is ever signalled.
 enum BlueZDFUProcess {
     static func run(_ arguments: [String], bus: String, timeout: Duration = .seconds(60)) async throws -> DFURun {
-        let binary = try DFUBinary.location.get()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-bluez-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let stdoutURL = scratch.appendingPathComponent("stdout")
-        let stderrURL = scratch.appendingPathComponent("stderr")
-        for url in [stdoutURL, stderrURL] {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-            }
-        }
-        let stdoutHandle = try FileHandle(forWritingTo: stdoutURL)
-        let stderrHandle = try FileHandle(forWritingTo: stderrURL)
-        defer {
-            try? stdoutHandle.close()
-            try? stderrHandle.close()
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = DFUBinary.repositoryRoot
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdoutHandle
-        process.standardError = stderrHandle
-
+        let capture = try DFUProcessCapture(arguments, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus])
+        let process = capture.process
         let (ended, ending) = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in
             ending.yield()
@@ -52,10 +26,6 @@ enum BlueZDFUProcess {
         }
         for await _ in ended {}
         killer.cancel()
-        process.waitUntilExit()
-        return DFURun(arguments: arguments, exitCode: process.terminationStatus,
-                      exited: process.terminationReason == .exit,
-                      stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
+        return try capture.result()
     }
 }

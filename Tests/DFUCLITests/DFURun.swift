@@ -17,35 +17,8 @@ struct DFURun: Sendable {
     /// entries of) the test process's own environment.
     static func run(_ arguments: [String], timeout: TimeInterval = 60, environment: [String: String] = [:],
                     whileRunning: ((Process) -> Void)? = nil) throws -> DFURun {
-        let binary = try DFUBinary.location.get()
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("dfu-cli-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let stdoutURL = scratch.appendingPathComponent("stdout")
-        let stderrURL = scratch.appendingPathComponent("stderr")
-        for url in [stdoutURL, stderrURL] {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-            }
-        }
-        let stdoutHandle = try FileHandle(forWritingTo: stdoutURL)
-        let stderrHandle = try FileHandle(forWritingTo: stderrURL)
-        defer {
-            try? stdoutHandle.close()
-            try? stderrHandle.close()
-        }
-
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = DFUBinary.repositoryRoot
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
-        }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdoutHandle
-        process.standardError = stderrHandle
+        let capture = try DFUProcessCapture(arguments, environment: environment)
+        let process = capture.process
         try process.run()
         whileRunning?(process)
 
@@ -58,8 +31,59 @@ struct DFURun: Sendable {
             Thread.sleep(forTimeInterval: 0.2)
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        process.waitUntilExit()
+        return try capture.result()
+    }
+}
 
+/// One `dfu` process, not yet started, set up to run from the repository root with `environment`
+/// added to the test process's own, its output going to two files (not pipes, which dfu could fill
+/// and stall on) in a fresh scratch directory that goes away with this object.
+final class DFUProcessCapture {
+    let process = Process()
+    private let arguments: [String]
+    private let scratch: URL
+    private let stdoutURL: URL
+    private let stderrURL: URL
+    private let handles: [FileHandle]
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        let binary = try DFUBinary.location.get()
+        self.arguments = arguments
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        stdoutURL = scratch.appendingPathComponent("stdout")
+        stderrURL = scratch.appendingPathComponent("stderr")
+        var handles: [FileHandle] = []
+        do {
+            for url in [stdoutURL, stderrURL] {
+                guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+                }
+                handles.append(try FileHandle(forWritingTo: url))
+            }
+        } catch {
+            for handle in handles { try? handle.close() }
+            try? FileManager.default.removeItem(at: scratch)
+            throw error
+        }
+        self.handles = handles
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = DFUBinary.repositoryRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handles[0]
+        process.standardError = handles[1]
+    }
+
+    deinit {
+        for handle in handles { try? handle.close() }
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// What the run did, once the process has ended (this waits for it to be reaped).
+    func result() throws -> DFURun {
+        process.waitUntilExit()
         return DFURun(
             arguments: arguments,
             exitCode: process.terminationStatus,
