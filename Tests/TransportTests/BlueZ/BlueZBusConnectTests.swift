@@ -112,19 +112,11 @@ struct BlueZBusConnectTests {
             let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address, name: "sensor-12") {
                 $0.addressAfterReboot = moved
             }
-            let central = try await BlueZBus.open(bench)
-            let connector = central.connector(expecting: [BlueZBus.smpService])
-            let first = try await BlueZBus.connect(connector)
-            await peripheral.dropLink()
-            _ = try await BlueZBus.eventsUntilDisconnected(first)
-
-            let second = try await BlueZBus.connect(connector, within: .seconds(14))
-            #expect(second.parameters.generation > first.parameters.generation)
-            try await second.writeWithoutResponse([7], to: BlueZBus.smp)
-            try await HangGuard.within("the write after the move") { await peripheral.waitForWrites(1) }
-            #expect(await peripheral.connections == 2)
-            await second.disconnect()
-            central.close()
+            try await Self.rebootAndReconnect(peripheral, on: bench, within: .seconds(14)) { second in
+                try await second.writeWithoutResponse([7], to: BlueZBus.smp)
+                try await HangGuard.within("the write after the move") { await peripheral.waitForWrites(1) }
+                #expect(await peripheral.connections == 2)
+            }
         }
     }
 
@@ -140,17 +132,10 @@ struct BlueZBusConnectTests {
             let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address, name: "sensor-12") {
                 $0.addressAfterReboot = moved
             }
-            let central = try await BlueZBus.open(bench)
-            let connector = central.connector(expecting: [BlueZBus.smpService])
-            let first = try await BlueZBus.connect(connector, "name:sensor-12")
-            await peripheral.dropLink()
-            _ = try await BlueZBus.eventsUntilDisconnected(first)
-            let second = try await BlueZBus.connect(connector, "name:sensor-12")
-            #expect(second.parameters.generation > first.parameters.generation)
-            let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
-            #expect(statistics.connectAddresses == [BlueZBus.address, moved])
-            await second.disconnect()
-            central.close()
+            try await Self.rebootAndReconnect(peripheral, on: bench, peer: "name:sensor-12") { _ in
+                let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
+                #expect(statistics.connectAddresses == [BlueZBus.address, moved])
+            }
         }
     }
 
@@ -160,19 +145,12 @@ struct BlueZBusConnectTests {
         let timing = BlueZStandInTiming(linkLossSignalDelay: .milliseconds(100))
         try await BlueZStandInBench.run(timing: timing) { bench in
             let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address, name: "sensor-12")
-            let central = try await BlueZBus.open(bench)
-            let connector = central.connector(expecting: [BlueZBus.smpService])
-            let first = try await BlueZBus.connect(connector, "name:sensor-12")
-            await peripheral.dropLink()
-            _ = try await BlueZBus.eventsUntilDisconnected(first)
-            let second = try await BlueZBus.connect(connector, "name:sensor-12")
-            #expect(second.parameters.generation > first.parameters.generation)
-            try await second.writeWithoutResponse([3], to: BlueZBus.smp)
-            try await HangGuard.within("the write after the reboot") { await peripheral.waitForWrites(1) }
-            let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
-            #expect(statistics.connectAddresses == [BlueZBus.address, BlueZBus.address])
-            await second.disconnect()
-            central.close()
+            try await Self.rebootAndReconnect(peripheral, on: bench, peer: "name:sensor-12") { second in
+                try await second.writeWithoutResponse([3], to: BlueZBus.smp)
+                try await HangGuard.within("the write after the reboot") { await peripheral.waitForWrites(1) }
+                let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
+                #expect(statistics.connectAddresses == [BlueZBus.address, BlueZBus.address])
+            }
         }
     }
 
@@ -187,6 +165,24 @@ struct BlueZBusConnectTests {
             await link.disconnect()
             central.close()
         }
+    }
+
+    /// The reboot scenarios' common part: connect to `peer`, the device drops the link (its
+    /// reboot), connect to `peer` again; the second link must be a new generation. `check` runs on
+    /// it before it is disconnected.
+    private static func rebootAndReconnect(_ peripheral: BlueZTestPeripheral, on bench: BlueZStandInBench,
+                                           peer: String = BlueZBus.address, within deadline: Duration = .seconds(20),
+                                           check: (any Link) async throws -> Void) async throws {
+        let central = try await BlueZBus.open(bench)
+        let connector = central.connector(expecting: [BlueZBus.smpService])
+        let first = try await BlueZBus.connect(connector, peer)
+        await peripheral.dropLink()
+        _ = try await BlueZBus.eventsUntilDisconnected(first)
+        let second = try await BlueZBus.connect(connector, peer, within: deadline)
+        #expect(second.parameters.generation > first.parameters.generation)
+        try await check(second)
+        await second.disconnect()
+        central.close()
     }
 }
 
