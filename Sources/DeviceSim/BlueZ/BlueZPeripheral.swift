@@ -62,7 +62,7 @@ public actor BlueZPeripheral {
     var advertised = false
     var outbox: [Outgoing] = []
     var draining = false
-    private var timer: Task<Void, Never>?
+    private var timer = DeadlineTimer()
     var watchers: [Task<Void, Never>] = []
     var finished = false
     /// Why the server stopped by itself; nil while serving or after `stop()`.
@@ -218,8 +218,7 @@ public actor BlueZPeripheral {
     private func finish(failure: BlueZServeError?) {
         finished = true
         self.failure = failure
-        timer?.cancel()
-        timer = nil
+        timer.cancel()
         for watcher in watchers { watcher.cancel() }
         watchers = []
         outbox.removeAll()
@@ -231,24 +230,13 @@ public actor BlueZPeripheral {
     // MARK: - Time
 
     func tick() {
-        timer = nil
+        timer.fired()
         guard !finished else { return }
         perform(device.handle(.tick, now: clock.now))
     }
 
     /// One timer at the device's next deadline, replaced whenever the device changes.
     func armTimer() {
-        timer?.cancel()
-        timer = nil
-        guard !finished, let deadline = device.nextDeadline else { return }
-        let clock = clock
-        timer = Task { [weak self] in
-            do {
-                try await clock.sleep(until: deadline)
-            } catch {
-                return
-            }
-            await self?.tick()
-        }
+        timer.arm(at: finished ? nil : device.nextDeadline, on: clock) { [weak self] in await self?.tick() }
     }
 }

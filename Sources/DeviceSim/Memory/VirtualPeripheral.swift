@@ -29,7 +29,7 @@ public actor VirtualPeripheral: MemoryPeripheral {
     private var generation: LinkGeneration?
     private var outbox: [Outgoing] = []
     private var draining = false
-    private var timer: Task<Void, Never>?
+    private var timer = DeadlineTimer()
 
     /// `connector`, when given, is told to stop and restart advertising around reboots; without
     /// one a reboot only drops the link.
@@ -84,7 +84,7 @@ public actor VirtualPeripheral: MemoryPeripheral {
     }
 
     private func tick() async {
-        timer = nil
+        timer.fired()
         await perform(device.handle(.tick, now: clock.now))
     }
 
@@ -112,18 +112,7 @@ public actor VirtualPeripheral: MemoryPeripheral {
 
     /// One timer for the device's next deadline, replaced whenever the device changes.
     private func armTimer() {
-        timer?.cancel()
-        timer = nil
-        guard let deadline = device.nextDeadline else { return }
-        let clock = clock
-        timer = Task { [weak self] in
-            do {
-                try await clock.sleep(until: deadline)
-            } catch {
-                return
-            }
-            await self?.tick()
-        }
+        timer.arm(at: device.nextDeadline, on: clock) { [weak self] in await self?.tick() }
     }
 
     private func enqueue(_ item: Outgoing) {

@@ -55,7 +55,7 @@ public actor VirtualDeviceUDPServer {
     private var uploads = UploadWatch()
     private var outbox: [Outgoing] = []
     private var draining = false
-    private var timer: Task<Void, Never>?
+    private var timer = DeadlineTimer()
     private var receiver: Task<Void, Never>?
     private var finished = false
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
@@ -120,8 +120,7 @@ public actor VirtualDeviceUDPServer {
     /// free when this returns). Idempotent.
     public func stop() async {
         receiver?.cancel()
-        timer?.cancel()
-        timer = nil
+        timer.cancel()
         outbox.removeAll()
         await socket.close()
         finish()
@@ -140,8 +139,7 @@ public actor VirtualDeviceUDPServer {
     private func finish() {
         guard !finished else { return }
         finished = true
-        timer?.cancel()
-        timer = nil
+        timer.cancel()
         let waiters = finishWaiters
         finishWaiters = []
         for waiter in waiters { waiter.resume() }
@@ -173,7 +171,7 @@ public actor VirtualDeviceUDPServer {
     }
 
     private func tick() {
-        timer = nil
+        timer.fired()
         guard !finished else { return }
         perform(device.handle(.tick, now: clock.now))
     }
@@ -217,18 +215,7 @@ public actor VirtualDeviceUDPServer {
 
     /// One timer at the device's next deadline, replaced whenever the device changes.
     private func armTimer() {
-        timer?.cancel()
-        timer = nil
-        guard !finished, let deadline = device.nextDeadline else { return }
-        let clock = clock
-        timer = Task { [weak self] in
-            do {
-                try await clock.sleep(until: deadline)
-            } catch {
-                return
-            }
-            await self?.tick()
-        }
+        timer.arm(at: finished ? nil : device.nextDeadline, on: clock) { [weak self] in await self?.tick() }
     }
 
     // MARK: - Sending
