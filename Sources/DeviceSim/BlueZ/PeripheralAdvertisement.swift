@@ -23,7 +23,8 @@ struct PeripheralAdvertisement: Sendable {
     /// `Release` (bluetoothd dropped the advertisement by itself) goes to `handler`.
     func object(handler: @escaping DBusMethodHandler) -> DBusExportedObject {
         DBusExportedObject(path: path, interfaces: [
-            DBusExportedInterface(name: BlueZNames.advertisement, methods: ["Release": handler], properties: properties),
+            DBusExportedInterface(name: BlueZNames.advertisement, methods: ["Release": handler], properties: properties,
+                                  signatures: ["Release": DBusMethodSignature()]),
         ])
     }
 

@@ -57,21 +57,30 @@ struct PeripheralApplication: Sendable {
                 ]),
             ]))
             for characteristic in service.characteristics {
-                let methods = ["ReadValue", "WriteValue", "StartNotify", "StopNotify"]
                 objects.append(DBusExportedObject(path: characteristic.path, interfaces: [
                     DBusExportedInterface(
                         name: BlueZNames.gattCharacteristic,
-                        methods: Dictionary(uniqueKeysWithValues: methods.map { ($0, handler) }),
+                        methods: Self.characteristicMethods.mapValues { _ in handler },
                         properties: [
                             "UUID": .string(characteristic.id.uuid.description),
                             "Service": .objectPath(service.path),
                             "Flags": .strings(characteristic.flags),
-                        ]),
+                        ],
+                        signatures: Self.characteristicMethods),
                 ]))
             }
         }
         return objects
     }
+
+    /// The GattCharacteristic1 methods a characteristic answers, with their signatures
+    /// (doc/gatt-api.txt) so that Introspect lists their arguments.
+    static let characteristicMethods: [String: DBusMethodSignature] = [
+        "ReadValue": DBusMethodSignature(arguments: "a{sv}", reply: "ay"),
+        "WriteValue": DBusMethodSignature(arguments: "aya{sv}"),
+        "StartNotify": DBusMethodSignature(),
+        "StopNotify": DBusMethodSignature(),
+    ]
 
     /// BlueZ's flag strings (doc/gatt-api.txt) for the properties dfu uses.
     static func flags(_ properties: CharacteristicProperties) -> [String] {
