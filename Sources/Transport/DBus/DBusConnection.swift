@@ -90,6 +90,10 @@ public final class DBusConnection: Sendable {
     /// Signals matching `rule`, in the order they arrived. The bus has accepted the match rule when
     /// this returns, so every matching signal sent afterwards is delivered. The stream ends when the
     /// connection closes or breaks; ending it (dropping the iterator, cancelling) removes the rule.
+    ///
+    /// A well-known `sender` (`org.bluez`) delivers only signals from the name's current owner,
+    /// following it when the name changes hands, and nothing while it has no owner; the owner is
+    /// known when this returns.
     public func signals(matching rule: DBusMatchRule) async throws -> AsyncStream<DBusSignal> {
         let busRule = try rule.busRule()
         let id = jobs.nextID()
@@ -102,6 +106,7 @@ public final class DBusConnection: Sendable {
             throw DBusError.closed
         }
         do {
+            if let name = DBusNameOwners.trackedName(rule.sender) { try await watchOwner(of: name) }
             _ = try await callBus("AddMatch", [.string(busRule)])
         } catch {
             continuation.finish()
@@ -145,6 +150,15 @@ public final class DBusConnection: Sendable {
             throw DBusError.malformed("RequestName answered \(code)")
         }
         return answer
+    }
+
+    /// Returns once the connection knows who owns `name` and follows its changes.
+    private func watchOwner(of name: String) async throws {
+        let jobs = self.jobs
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let queued = jobs.submit { $0.watchOwner(of: name, continuation: continuation) }
+            if !queued { continuation.resume(throwing: DBusError.closed) }
+        }
     }
 
     private func callBus(_ member: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {

@@ -13,7 +13,8 @@ import Glibc
 final class DBusConnectionLoop {
     private struct OutgoingCall {
         var pending: DBusPendingCallPointer
-        var continuation: CheckedContinuation<[DBusValue], any Error>
+        /// Resumes the caller's continuation, or carries on the loop's own work (owner lookups).
+        var complete: (Result<[DBusValue], any Error>) -> Void
         var deadline: ContinuousClock.Instant
         var member: String
         var timeout: Duration
@@ -32,6 +33,7 @@ final class DBusConnectionLoop {
     private var calls: [UInt64: OutgoingCall] = [:]
     private var cancelledBeforeStart: Set<UInt64> = []
     private var subscriptions: [UInt64: Subscription] = [:]
+    private var nameOwners = DBusNameOwners()
     private var objects: [String: DBusExportedObject] = [:]
     private var managerRoots: Set<String> = []
     /// Method calls to our objects waiting for their handler's answer.
@@ -104,7 +106,7 @@ final class DBusConnectionLoop {
         for (id, call) in calls where call.deadline <= now {
             calls[id] = nil
             call.pending.cancel()
-            call.continuation.resume(throwing: DBusError.timedOut(member: call.member, after: call.timeout))
+            call.complete(.failure(DBusError.timedOut(member: call.member, after: call.timeout)))
         }
     }
 
@@ -122,8 +124,9 @@ final class DBusConnectionLoop {
         calls.removeAll()
         for call in waiting.values {
             call.pending.cancel()
-            call.continuation.resume(throwing: error)
+            call.complete(.failure(error))
         }
+        nameOwners.failAll(error)
         let streams = subscriptions
         subscriptions.removeAll()
         for subscription in streams.values { subscription.continuation.finish() }
@@ -140,7 +143,15 @@ final class DBusConnectionLoop {
                    arguments: [DBusValue], timeout: Duration,
                    continuation: CheckedContinuation<[DBusValue], any Error>) {
         if cancelledBeforeStart.remove(id) != nil { return continuation.resume(throwing: DBusError.cancelled) }
-        if let failure { return continuation.resume(throwing: failure) }
+        send(id: id, destination: destination, path: path, interface: interface, member: member,
+             arguments: arguments, timeout: timeout) { continuation.resume(with: $0) }
+    }
+
+    /// Sends a method call whose reply (or error, deadline, failure) goes to `complete`, on this thread.
+    private func send(id: UInt64, destination: String?, path: String, interface: String?, member: String,
+                      arguments: [DBusValue], timeout: Duration,
+                      complete: @escaping (Result<[DBusValue], any Error>) -> Void) {
+        if let failure { return complete(.failure(failure)) }
         do {
             let message = try DBusMessagePointer.methodCall(destination: destination, path: path,
                                                             interface: interface, member: member)
@@ -148,11 +159,11 @@ final class DBusConnectionLoop {
             let pending = try connection.sendWithReply(message) { [weak self] reply in
                 self?.finishCall(id: id, reply: reply)
             }
-            calls[id] = OutgoingCall(pending: pending, continuation: continuation,
+            calls[id] = OutgoingCall(pending: pending, complete: complete,
                                      deadline: ContinuousClock.now.advanced(by: timeout),
                                      member: member, timeout: timeout)
         } catch {
-            continuation.resume(throwing: error)
+            complete(.failure(error))
         }
     }
 
@@ -162,7 +173,7 @@ final class DBusConnectionLoop {
             return
         }
         call.pending.cancel()
-        call.continuation.resume(throwing: DBusError.cancelled)
+        call.complete(.failure(DBusError.cancelled))
     }
 
     func addSubscription(id: UInt64, rule: DBusMatchRule, continuation: AsyncStream<DBusSignal>.Continuation) {
@@ -179,6 +190,44 @@ final class DBusConnectionLoop {
             try? message.append([.string(busRule)])
             try? connection.send(message)
         }
+    }
+
+    /// Resumes `continuation` once `name`'s owner is known. The first time per connection: AddMatch
+    /// for its NameOwnerChanged, then GetNameOwner, in that order so that no change between the
+    /// two is missed. The match stays for the connection's life (one per name, shared by all
+    /// subscriptions naming it), so later subscriptions find the owner already known.
+    func watchOwner(of name: String, continuation: CheckedContinuation<Void, any Error>) {
+        if let failure { return continuation.resume(throwing: failure) }
+        let rule: String
+        do { rule = try DBusNameOwners.ownerChangeRule(name) } catch { return continuation.resume(throwing: error) }
+        switch nameOwners.watch(name, continuation) {
+        case .known: return continuation.resume()
+        case .waiting: return
+        case .begin: break
+        }
+        callBus("AddMatch", [.string(rule)]) { [unowned self] added in
+            if case .failure(let error) = added { return nameOwners.fail(name, error) }
+            callBus("GetNameOwner", [.string(name)]) { [unowned self] answer in
+                switch answer {
+                case .success(let values):
+                    guard let owner = try? values.first?.asString(), owner.hasPrefix(":") else {
+                        return nameOwners.fail(name, DBusError.malformed("GetNameOwner answered \(values)"))
+                    }
+                    nameOwners.settle(name, owner: owner)
+                case .failure(DBusError.remote(DBusNameOwners.noOwnerError, _)):
+                    nameOwners.settle(name, owner: nil)
+                case .failure(let error):
+                    nameOwners.fail(name, error)
+                }
+            }
+        }
+    }
+
+    private func callBus(_ member: String, _ arguments: [DBusValue],
+                         complete: @escaping (Result<[DBusValue], any Error>) -> Void) {
+        send(id: jobs.nextID(), destination: DBusStandardInterface.bus, path: "/org/freedesktop/DBus",
+             interface: DBusStandardInterface.bus, member: member, arguments: arguments,
+             timeout: .seconds(25), complete: complete)
     }
 
     func emitSignal(path: String, interface: String, member: String, arguments: [DBusValue]) throws {
@@ -241,7 +290,7 @@ final class DBusConnectionLoop {
 
     private func finishCall(id: UInt64, reply: DBusMessagePointer?) {
         guard let call = calls.removeValue(forKey: id) else { return }
-        call.continuation.resume(with: Result { try decodeReply(reply) })
+        call.complete(Result { try decodeReply(reply) })
     }
 
     private func decodeReply(_ reply: DBusMessagePointer?) throws -> [DBusValue] {
@@ -277,12 +326,15 @@ final class DBusConnectionLoop {
     }
 
     private func deliverSignal(_ message: DBusMessagePointer) {
-        guard !subscriptions.isEmpty else { return }
+        guard !subscriptions.isEmpty || !nameOwners.isEmpty else { return }
         // A signal whose body we cannot read is dropped: there is no caller to give the error to.
         guard let arguments = try? message.arguments() else { return }
         let signal = DBusSignal(sender: message.sender, path: message.path, interface: message.interface,
                                 member: message.member, arguments: arguments)
-        for subscription in subscriptions.values where subscription.rule.matches(signal) {
+        // Owner changes first: every later signal is judged against the new owner.
+        nameOwners.note(signal)
+        for subscription in subscriptions.values
+        where subscription.rule.matches(signal, senderOwner: nameOwners.resolve(subscription.rule.sender)) {
             subscription.continuation.yield(signal)
         }
     }

@@ -1,8 +1,9 @@
 /// Which signals a subscription wants. The same rule goes to the bus (`AddMatch`, so the daemon
 /// routes them to us) and filters in Swift (so one subscription does not see another's signals).
 public struct DBusMatchRule: Sendable, Equatable {
-    /// A unique name (`:1.7`) is checked in Swift too; a well-known name (`org.bluez`) only by the
-    /// bus, because signals carry the sender's unique name.
+    /// A unique name (`:1.7`) or a well-known name (`org.bluez`). Signals carry the sender's unique
+    /// name, so for a well-known name the connection tracks its current owner (`DBusNameOwners`)
+    /// and delivers only that owner's signals; none while the name has no owner.
     public var sender: String?
     public var path: String?
     /// Signals at `pathNamespace` or below it.
@@ -34,9 +35,10 @@ public struct DBusMatchRule: Sendable, Equatable {
         return parts.joined(separator: ",")
     }
 
-    /// Whether a received signal satisfies the rule.
-    func matches(_ signal: DBusSignal) -> Bool {
-        if let sender, sender.hasPrefix(":"), signal.sender != sender { return false }
+    /// Whether a received signal satisfies the rule. `senderOwner` is the unique name `sender`
+    /// stands for now (itself for a unique name; nil when a well-known name has no owner).
+    func matches(_ signal: DBusSignal, senderOwner: String?) -> Bool {
+        if sender != nil, signal.sender != senderOwner { return false }
         if let path, signal.path != path { return false }
         if let pathNamespace, pathNamespace != "/",
            signal.path != pathNamespace, !signal.path.hasPrefix(pathNamespace + "/") { return false }
