@@ -67,7 +67,7 @@ public enum BlueZServeError: Error, Sendable, Equatable, CustomStringConvertible
             return .bluez(operation: operation, .malformed("\(error)"))
         }
         switch error.remoteName {
-        case DBusErrorName.serviceUnknown?, "org.freedesktop.DBus.Error.NameHasNoOwner"?:
+        case DBusErrorName.serviceUnknown?, DBusErrorName.nameHasNoOwner?:
             return .bluetoothdNotRunning
         case DBusErrorName.accessDenied?:
             return .accessDenied(error.description)

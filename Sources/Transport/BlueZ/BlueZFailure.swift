@@ -63,7 +63,7 @@ enum BlueZFailure: Equatable, Sendable {
         let text = message.isEmpty ? name : "\(name): \(message)"
         let bluez = "org.bluez.Error."
         switch name {
-        case DBusErrorName.serviceUnknown, "org.freedesktop.DBus.Error.NameHasNoOwner":
+        case DBusErrorName.serviceUnknown, DBusErrorName.nameHasNoOwner:
             return .bluetoothdGone
         // The bus tried to start bluetoothd on demand and could not (Spawn.ChildExited, …).
         case let name where name.hasPrefix("org.freedesktop.DBus.Error.Spawn."):

@@ -47,6 +47,7 @@ public enum DBusErrorName {
     public static let failed = "org.freedesktop.DBus.Error.Failed"
     public static let noReply = "org.freedesktop.DBus.Error.NoReply"
     public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
+    public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
     public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
     public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
     public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"

@@ -14,7 +14,7 @@ struct DBusNameOwners {
         case ready
     }
 
-    static let noOwnerError = "org.freedesktop.DBus.Error.NameHasNoOwner"
+    static let noOwnerError = DBusErrorName.nameHasNoOwner
 
     private var watches: [String: Watch] = [:]
     private var owners: [String: String] = [:]
