@@ -25,8 +25,8 @@ final class DBusConnectionLoop {
         var continuation: AsyncStream<DBusSignal>.Continuation
     }
 
-    private let connection: DBusConnectionPointer
-    private let jobs: DBusJobQueue
+    let connection: DBusConnectionPointer
+    let jobs: DBusJobQueue
     private var running = true
     /// Nil while usable; the error every later request fails with once the connection is gone.
     private var failure: DBusError?
@@ -34,12 +34,12 @@ final class DBusConnectionLoop {
     private var cancelledBeforeStart: Set<UInt64> = []
     private var subscriptions: [UInt64: Subscription] = [:]
     private var nameOwners = DBusNameOwners()
-    private var objects: [String: DBusExportedObject] = [:]
-    private var managerRoots: Set<String> = []
+    var objects: [String: DBusExportedObject] = [:]
+    var managerRoots: Set<String> = []
     /// Method calls to our objects waiting for their handler's answer.
-    private var incoming: [UInt64: DBusMessagePointer] = [:]
+    var incoming: [UInt64: DBusMessagePointer] = [:]
     /// How many calls were handed to handlers so far (`DBusMethodCall.arrival`).
-    private var handedToHandlers: UInt64 = 0
+    var handedToHandlers: UInt64 = 0
 
     private init(connection: DBusConnectionPointer, jobs: DBusJobQueue) {
         self.connection = connection
@@ -337,101 +337,5 @@ final class DBusConnectionLoop {
         where subscription.rule.matches(signal, senderOwner: nameOwners.resolve(subscription.rule.sender)) {
             subscription.continuation.yield(signal)
         }
-    }
-
-    private func handleCall(_ message: DBusMessagePointer) -> Bool {
-        let path = message.path
-        let interface = message.interface
-        let member = message.member
-        let isManager = managerRoots.contains(path)
-        if member == "Introspect", interface == DBusIntrospection.interface || interface.isEmpty {
-            guard let xml = DBusIntrospection.xml(path: path, objects: objects, managerRoots: managerRoots) else { return false }
-            reply(to: message, .success([.string(xml)]))
-            return true
-        }
-        guard objects[path] != nil || isManager else { return false }
-        let arguments: [DBusValue]
-        do {
-            arguments = try message.arguments()
-        } catch {
-            reply(to: message, .failure(.remote(name: DBusErrorName.invalidArgs, message: "\(error)")))
-            return true
-        }
-        if interface == DBusStandardInterface.objectManager, member == "GetManagedObjects", isManager {
-            let below = objects.filter { Self.isBelow($0.key, path) }.mapValues(\.propertyTable)
-            reply(to: message, .success([.managedObjects(below)]))
-            return true
-        }
-        guard let object = objects[path] else { return false }
-        if interface == DBusStandardInterface.properties {
-            reply(to: message, Result { try object.answerProperties(member: member, arguments: arguments) }
-                .mapError { ($0 as? DBusError) ?? .remote(name: DBusErrorName.failed, message: "\($0)") })
-            return true
-        }
-        let handler: DBusMethodHandler?
-        if interface.isEmpty {
-            handler = object.interfaces.values.sorted { $0.name < $1.name }.lazy.compactMap { $0.methods[member] }.first
-        } else if let exported = object.interfaces[interface] {
-            handler = exported.methods[member]
-        } else {
-            reply(to: message, .failure(.remote(name: DBusErrorName.unknownInterface,
-                                                message: "no interface \(interface) at \(path)")))
-            return true
-        }
-        guard let handler else {
-            reply(to: message, .failure(.remote(name: DBusErrorName.unknownMethod,
-                                                message: "no method \(member) in \(interface) at \(path)")))
-            return true
-        }
-        handedToHandlers += 1
-        let call = DBusMethodCall(sender: message.sender, path: path, interface: interface, member: member,
-                                  arguments: arguments, arrival: handedToHandlers)
-        let token = jobs.nextID()
-        if message.expectsReply { incoming[token] = message }
-        let jobs = self.jobs
-        // The handler runs off this thread; its answer comes back as a job.
-        Task {
-            let result: Result<[DBusValue], DBusError>
-            do {
-                result = .success(try await handler(call))
-            } catch let error as DBusError {
-                if case .remote = error { result = .failure(error) } else {
-                    result = .failure(.remote(name: DBusErrorName.failed, message: error.description))
-                }
-            } catch {
-                result = .failure(.remote(name: DBusErrorName.failed, message: "\(error)"))
-            }
-            _ = jobs.submit { $0.finishIncoming(token: token, result: result) }
-        }
-        return true
-    }
-
-    private func reply(to call: DBusMessagePointer, _ result: Result<[DBusValue], DBusError>) {
-        guard call.expectsReply else { return }
-        let message: DBusMessagePointer?
-        switch result {
-        case .success(let values):
-            do {
-                let answer = try call.methodReturn()
-                try answer.append(values)
-                message = answer
-            } catch {
-                // A handler returned values that are not valid D-Bus: say so to the caller.
-                message = try? call.errorReply(name: DBusErrorName.failed, message: "invalid reply: \(error)")
-            }
-        case .failure(let error):
-            if case .remote(let name, let text) = error {
-                message = try? call.errorReply(name: name, message: text)
-            } else {
-                message = try? call.errorReply(name: DBusErrorName.failed, message: error.description)
-            }
-        }
-        if let message { try? connection.send(message) }
-    }
-
-    /// Whether `path` lies strictly below `root` (ObjectManager reports descendants only).
-    static func isBelow(_ path: String, _ root: String) -> Bool {
-        guard path != root else { return false }
-        return root == "/" ? path.hasPrefix("/") : path.hasPrefix(root + "/")
     }
 }
