@@ -8,7 +8,7 @@ import Testing
         let vectors = try #require(try CBORVectorFile.load("cbor-vectors.json")["valid"]?.array)
         // Long vectors make each case slow without adding shapes; cap them.
         let seeds = vectors.compactMap { $0["hex"]?.string }.map(fromHex).filter { $0.count <= 2048 }
-        var rng = SMPTestRNG(seed: 0x5EED_CB0A)
+        var rng = SplitMix64(seed: 0x5EED_CB0A)
         var decoded = 0
         var rejected = 0
         for round in 0..<6000 {
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func randomBytesDecodeOrThrow() {
-        var rng = SMPTestRNG(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<3000 {
             let count = Int(rng.next() % 40)
             let input = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -90,7 +90,7 @@ import Testing
 }
 
 /// One random structural mutation: the kinds of damage a radio link or a hostile peer produces.
-func mutate(_ input: [UInt8], rng: inout SMPTestRNG) -> [UInt8] {
+func mutate(_ input: [UInt8], rng: inout SplitMix64) -> [UInt8] {
     var bytes = input
     let interesting: [UInt8] = [0x00, 0x17, 0x18, 0x1B, 0x1F, 0x5B, 0x5F, 0x7F, 0x9B, 0x9F, 0xBB, 0xBF, 0xF7, 0xFB, 0xFF]
     let edits = 1 + Int(rng.next() % 3)

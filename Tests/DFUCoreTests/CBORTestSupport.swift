@@ -21,21 +21,6 @@ func toHex(_ bytes: [UInt8]) -> String {
     bytes.map { String(format: "%02x", $0) }.joined()
 }
 
-/// SplitMix64: tiny, seeded, identical on every platform, so a failing fuzz case is reproducible.
-struct SMPTestRNG: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Any JSON value; the vector files are parsed with `JSONDecoder` into this.
 indirect enum VectorJSON: Decodable, Sendable, Equatable {
     case null

@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func garbageNotificationsNeverCrashOrHang() throws {
-        var rng = UploadTestRNG(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for round in 0..<300 {
             let count = Int.random(in: 1...40, using: &rng)
             let garbage = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }

@@ -19,12 +19,12 @@ import Testing
         let runs = 25
         for run in 0..<runs {
             let seed = UInt64(batch * 1_000 + run)
-            var rng = UploadTestRNG(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let image = uploadTestImage(Int.random(in: 200...60_000, using: &rng), seed: seed)
             let window = Int.random(in: 1...5, using: &rng)
             let budget = Self.budgets[Int.random(in: 0..<Self.budgets.count, using: &rng)]
             var pair = try UploadTestPair(image: image, window: window, budget: budget)
-            var faults = UploadTestRNG(seed: seed ^ 0xFA17)
+            var faults = SplitMix64(seed: seed ^ 0xFA17)
             pair.fault = { _, _ in
                 switch Int.random(in: 0..<1_000, using: &faults) {
                 case 0..<25: return .lose
@@ -66,7 +66,7 @@ import Testing
     func cleanRunsSendEveryByteExactlyOnce(batch: Int) throws {
         for run in 0..<25 {
             let seed = UInt64(batch * 100 + run)
-            var rng = UploadTestRNG(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let image = uploadTestImage(Int.random(in: 32...80_000, using: &rng), seed: seed)
             let window = Int.random(in: 1...6, using: &rng)
             let budget = Self.budgets[Int.random(in: 0..<Self.budgets.count, using: &rng)]
