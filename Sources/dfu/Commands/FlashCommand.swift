@@ -91,11 +91,18 @@ struct FlashCommand: ParsableCommand {
             return renderer.finish(.failure(error), at: .now)
         }
         let run = engine.start()
-        for await event in run.events {
+        let interruption = GracefulInterruption { run.result.cancel() }
+        for await event in run.events where !interruption.wasInterrupted {
             renderer.render(event, at: .now)
         }
         let result = await run.result.value
         await deviceTarget.close()
+        interruption.finish()
+        if interruption.wasInterrupted {
+            // The connection is closed; an upload in progress resumes when the command runs again.
+            console.error(GracefulInterruption.message)
+            return .interrupted
+        }
         return renderer.finish(result, at: .now)
     }
 

@@ -54,7 +54,11 @@ struct InfoCommand: ParsableCommand {
                                   fullAddresses: target.bluetooth.fullAddresses,
                                   connectTimeout: .milliseconds(Int((connectTimeout * 1000).rounded())),
                                   collectsWarnings: common.json)
-        let (result, warnings) = await reading.read(console)
+        let (result, warnings, interrupted) = await reading.read(console)
+        if interrupted {
+            console.error(GracefulInterruption.message)
+            return .interrupted
+        }
         if common.json {
             // The engine's name for the device once connected (the virtual device's identity), else --device.
             let device = (try? result.get().connection.device) ?? target.displayName

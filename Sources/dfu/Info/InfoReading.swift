@@ -13,7 +13,8 @@ struct InfoReading {
     /// Keep warnings for the JSON object instead of printing them.
     var collectsWarnings: Bool
 
-    func read(_ console: Console) async -> (result: Result<DeviceInfo, DFUError>, warnings: [String]) {
+    /// `interrupted`: a SIGINT or SIGTERM cancelled the read; the connection was closed first.
+    func read(_ console: Console) async -> (result: Result<DeviceInfo, DFUError>, warnings: [String], interrupted: Bool) {
         let warnings = WarningList()
         let collects = collectsWarnings
         let warn: @Sendable (String) -> Void = { message in
@@ -24,17 +25,21 @@ struct InfoReading {
             target = try await DeviceTarget.make(spec, adapter: adapter, fullAddresses: fullAddresses,
                                                  log: { console.log($0) })
         } catch {
-            return (.failure(error), warnings.all)
+            return (.failure(error), warnings.all, false)
         }
         let reader = DeviceInfoReader(target: target.target, connectTimeout: connectTimeout, clock: target.clock)
-        let result: Result<DeviceInfo, DFUError>
-        do throws(DFUError) {
-            result = .success(try await reader.read(log: { console.log($0) }, warn: warn))
-        } catch {
-            result = .failure(error)
+        let reading = Task { () -> Result<DeviceInfo, DFUError> in
+            do throws(DFUError) {
+                return .success(try await reader.read(log: { console.log($0) }, warn: warn))
+            } catch {
+                return .failure(error)
+            }
         }
+        let interruption = GracefulInterruption { reading.cancel() }
+        let result = await reading.value
         await target.close()
-        return (result, warnings.all)
+        interruption.finish()
+        return (result, warnings.all, interruption.wasInterrupted)
     }
 }
 
