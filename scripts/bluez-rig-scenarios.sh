@@ -440,6 +440,51 @@ if wanted link-kill; then
     fi
 fi
 
+# --- 8. Ctrl-C during an upload: dfu closes the link before exiting 130, and the same command resumes --
+# bluetoothd keeps an LE link whose client is gone, so dfu must Disconnect on its way out.
+if wanted interrupt; then
+    fresh_sim=("${SIM_ARGS[@]}" --slot-size 1M)
+    cmd=("$DFU" flash "$BIG_IMAGE" --device "$RIG_ADDR_A" --mode upload-only "${flash_args[@]}")
+    rm -f "$LOGS/interrupt.cut"
+    ( for i in $(seq 1200); do
+          b=$(grep '"event":"progress"' "$LOGS/interrupt.out" 2>/dev/null | tail -n 1 | sed -n 's/.*"bytes":\([0-9]*\).*"total":\([0-9]*\).*/\1 \2/p')
+          if [ -n "$b" ] && [ "${b% *}" -ge $(( ${b#* } / 5 )) ]; then
+              echo "at ${b% *} of ${b#* }" > "$LOGS/interrupt.cut"
+              # dfu itself, not the timeout(1) around it (which would pass on a second SIGINT)
+              pkill -INT -f "^$DFU flash $BIG_IMAGE"
+              exit 0
+          fi
+          sleep 0.1
+      done ) &
+    killer=$!
+    run_fresh interrupt "${cmd[@]}"
+    [ -s "$LOGS/interrupt.cut" ] || kill "$killer" 2>/dev/null
+    wait "$killer" 2>/dev/null
+    device_path=/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}
+    connected=$(dbus-send --system --print-reply --dest=org.bluez "$device_path" org.freedesktop.DBus.Properties.Get \
+                    string:org.bluez.Device1 string:Connected 2>&1 | grep -o 'boolean [a-z]*' || true)
+    if sim_failed interrupt; then :
+    elif [ ! -s "$LOGS/interrupt.cut" ]; then
+        fail interrupt "the upload never reached a fifth, so it was not interrupted (exit $rc)" "$LOGS/interrupt.out" "$sim_log"
+    elif [ "$rc" -ne 130 ] || ! grep -q 'dfu: interrupted' "$LOGS/interrupt.err"; then
+        fail interrupt "SIGINT $(cat "$LOGS/interrupt.cut"): exit $rc, expected 130 and 'dfu: interrupted'" "$LOGS/interrupt.err"
+    elif grep -q 'did not close in time' "$LOGS/interrupt.err"; then
+        fail interrupt "the connection did not close within dfu's limit" "$LOGS/interrupt.err"
+    elif [ "$connected" != "boolean false" ]; then
+        fail interrupt "after exit 130 bluetoothd reports Connected '$connected' for A: dfu left the link up" "$LOGS/interrupt.err"
+    else
+        run interrupt-again "${cmd[@]}"
+        eval "$(flash_facts "$LOGS/interrupt-again.out")"
+        if [ "$rc" -ne 0 ]; then
+            fail interrupt "interrupted cleanly, then the same command exited $rc: ${fl_result_error}" "$LOGS/interrupt-again.out" "$sim_log"
+        elif [ "$fl_resumed_offset" -le 0 ] && [ "$fl_first_progress" -lt $((fl_total / 5)) ]; then
+            fail interrupt "interrupted cleanly, but the second run started over (first progress $fl_first_progress of $fl_total)" "$LOGS/interrupt-again.out"
+        else
+            pass interrupt "SIGINT $(cat "$LOGS/interrupt.cut"): exit 130 with the link closed; the same command resumed"
+        fi
+    fi
+fi
+
 sim_stop
 echo "bluez-rig-scenarios: $passed passed, $failed failed$tag"
 [ "$failed" -eq 0 ]
