@@ -19,9 +19,11 @@ let package = Package(
         .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
         .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
-        .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
+        // What the two measuring tools below share: host facts, stderr lines, text columns.
+        .target(name: "ReportSupport"),
+        .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
-        .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
+        .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport"]),
         // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
         // without a rig (test support, not shipped).
         .target(name: "BlueZStandIn", dependencies: ["Transport"], path: "Tests/Support/BlueZStandIn"),

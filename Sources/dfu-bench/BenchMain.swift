@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ReportSupport
 
 /// Parses the command line, runs every selected profile `runs` times, and prints the report.
 /// Progress goes to stderr so stdout holds only the table or the JSON document.
@@ -12,7 +8,7 @@ enum BenchMain {
             try await runChecked(arguments)
             return 0
         } catch {
-            printError("dfu-bench: error: \(error)")
+            StandardError.print("dfu-bench: error: \(error)")
             return error.exitCode
         }
     }
@@ -45,11 +41,11 @@ enum BenchMain {
             for run in 1 ... options.runs {
                 do {
                     let measurement = try await TransferRun(profile: profile, image: image, previous: previous).measure()
-                    printError(TableReport.progress(profile, run: run, of: options.runs, measurement))
+                    StandardError.print(TableReport.progress(profile, run: run, of: options.runs, measurement))
                     runs.append(measurement)
                     guard options.wholeUpdate else { continue }
                     let update = try await WholeUpdateRun(profile: profile, image: image, previous: previous).measure()
-                    printError(TableReport.progress(profile, run: run, of: options.runs, update))
+                    StandardError.print(TableReport.progress(profile, run: run, of: options.runs, update))
                     updates.append(update)
                 } catch {
                     throw .runFailed(profile: profile.name, run: run, reason: "\(error)")
@@ -68,18 +64,6 @@ enum BenchMain {
             }
         } else {
             print(TableReport.render(summaries, image: image, runs: options.runs, machine: machine))
-        }
-    }
-
-    /// Straight to file descriptor 2: C's `stderr` is a global Swift 6 will not share across tasks.
-    private static func printError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
         }
     }
 }

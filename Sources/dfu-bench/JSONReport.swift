@@ -1,3 +1,4 @@
+import ReportSupport
 import Foundation
 
 /// The `--json` document: the same medians as the table, every run, and the host.

@@ -1,5 +1,6 @@
 import DFUCore
 import Foundation
+import ReportSupport
 
 /// The human report: one row per profile with the medians, then what each row was made of.
 ///
@@ -23,26 +24,26 @@ enum TableReport {
         }
         var rows = [header, units]
         for summary in summaries {
-            let update = updates ? [summary.wholeUpdateSeconds.map { fixed($0, 1) } ?? "-"] : []
+            let update = updates ? [summary.wholeUpdateSeconds.map { ColumnText.fixed($0, 1) } ?? "-"] : []
             rows.append([
                 summary.profile,
-                fixed(summary.goodput / 1000, 1),
-                fixed(summary.radioCeiling / 1000, 1),
-                fixed(summary.flashCeiling / 1000, 1),
-                fixed(summary.ceiling / 1000, 1),
+                ColumnText.fixed(summary.goodput / 1000, 1),
+                ColumnText.fixed(summary.radioCeiling / 1000, 1),
+                ColumnText.fixed(summary.flashCeiling / 1000, 1),
+                ColumnText.fixed(summary.ceiling / 1000, 1),
                 summary.limitedBy,
-                fixed(summary.ratio * 100, 1) + " % of ceiling",
-                fixed(summary.eraseWaitSeconds, 2),
-                fixed(summary.transferSeconds, 2),
-                fixed(summary.cpuMillisecondsPerMiB, 0),
+                ColumnText.fixed(summary.ratio * 100, 1) + " % of ceiling",
+                ColumnText.fixed(summary.eraseWaitSeconds, 2),
+                ColumnText.fixed(summary.transferSeconds, 2),
+                ColumnText.fixed(summary.cpuMillisecondsPerMiB, 0),
             ] + update)
         }
-        lines += align(rows, leftAligned: [0, 5, 6])
+        lines += ColumnText.align(rows, leftAligned: [0, 5, 6])
         lines.append("")
         lines.append("per profile: link; chunk (image bytes of packet bytes, in writes); window; connect + params")
         for summary in summaries {
             lines.append("  \(summary.profile): \(summary.link); \(summary.chunkLayout); window \(summary.window); "
-                + "connect \(fixed(summary.connectSeconds * 1000, 0)) ms")
+                + "connect \(ColumnText.fixed(summary.connectSeconds * 1000, 0)) ms")
         }
         if updates {
             lines.append("")
@@ -50,7 +51,7 @@ enum TableReport {
             for summary in summaries {
                 guard let stages = summary.wholeUpdateStageSeconds else { continue }
                 let timed = UpdateStage.allCases.compactMap { stage in
-                    stages[stage.rawValue].map { "\(stage.rawValue) \(fixed($0, 2)) s" }
+                    stages[stage.rawValue].map { "\(stage.rawValue) \(ColumnText.fixed($0, 2)) s" }
                 }
                 lines.append("  \(summary.profile): " + timed.joined(separator: ", "))
             }
@@ -62,36 +63,12 @@ enum TableReport {
 
     /// One progress line per run, for stderr while the benchmark works.
     static func progress(_ profile: BenchProfile, run: Int, of runs: Int, _ measurement: RunMeasurement) -> String {
-        "dfu-bench: \(profile.name) run \(run)/\(runs): \(fixed(measurement.goodput / 1000, 1)) kB/s, "
-            + "\(fixed(measurement.ratio * 100, 1)) % of \(fixed(measurement.ceiling / 1000, 1)) kB/s (\(measurement.limitedBy)), "
-            + "erase wait \(fixed(measurement.eraseWaitSeconds, 2)) s"
+        "dfu-bench: \(profile.name) run \(run)/\(runs): \(ColumnText.fixed(measurement.goodput / 1000, 1)) kB/s, "
+            + "\(ColumnText.fixed(measurement.ratio * 100, 1)) % of \(ColumnText.fixed(measurement.ceiling / 1000, 1)) kB/s (\(measurement.limitedBy)), "
+            + "erase wait \(ColumnText.fixed(measurement.eraseWaitSeconds, 2)) s"
     }
 
     static func progress(_ profile: BenchProfile, run: Int, of runs: Int, _ update: WholeUpdateMeasurement) -> String {
-        "dfu-bench: \(profile.name) run \(run)/\(runs): whole update \(fixed(update.wallSeconds, 1)) s"
-    }
-
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        String(format: "%.\(digits)f", value)
-    }
-
-    /// Pads every column to its widest cell: text columns on the left, numbers on the right.
-    private static func align(_ rows: [[String]], leftAligned: Set<Int>) -> [String] {
-        let columns = rows.map(\.count).max() ?? 0
-        let widths = (0 ..< columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return leftAligned.contains(column) ? cell + pad : pad + cell
-            }.joined(separator: "  ").trimmingTrailingSpaces()
-        }
-    }
-}
-
-extension String {
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
+        "dfu-bench: \(profile.name) run \(run)/\(runs): whole update \(ColumnText.fixed(update.wallSeconds, 1)) s"
     }
 }

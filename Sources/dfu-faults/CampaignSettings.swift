@@ -1,3 +1,5 @@
+import ReportSupport
+
 /// What the whole campaign ran with, printed above the table and kept in the JSON document so a
 /// reader can rerun it exactly.
 struct CampaignSettings: Sendable, Encodable {

@@ -1,3 +1,5 @@
+import ReportSupport
+
 /// Parses the command line, runs every selected scenario `runs` times, and prints the report.
 /// Progress goes to stderr so stdout holds only the table or the JSON document.
 enum FaultsMain {

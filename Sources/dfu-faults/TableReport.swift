@@ -1,4 +1,5 @@
 import Foundation
+import ReportSupport
 
 /// The report as text: a header saying what ran where, one row per scenario, every unexpected
 /// outcome with what reproduces it, and what each scenario injects.
@@ -9,8 +10,8 @@ enum TableReport {
         lines.append("dfu-faults: \(settings.image) (\(settings.imageBytes) bytes, \(settings.imageVersion)) onto the virtual device at 1.0.0, "
             + "test-confirm, \(settings.runsPerScenario) runs per scenario, seeds \(settings.seed)…\(lastSeed)")
         lines.append("host: \(settings.machine.cpuModel), \(settings.machine.onlineCPUs) CPUs; model time scale \(settings.timeScale) "
-            + "(\(fixed(1 / settings.timeScale, 0))x real time); hang guard \(fixed(settings.hangGuardSeconds, 0)) s real per update; "
-            + "campaign \(fixed(wallSeconds, 0)) s")
+            + "(\(ColumnText.fixed(1 / settings.timeScale, 0))x real time); hang guard \(ColumnText.fixed(settings.hangGuardSeconds, 0)) s real per update; "
+            + "campaign \(ColumnText.fixed(wallSeconds, 0)) s")
         lines.append("completed: exit 0 and the device's own slot 0 holds the new image, confirmed; "
             + "extra bytes: image bytes sent beyond one copy")
         lines.append("")
@@ -25,13 +26,13 @@ enum TableReport {
                 String(summary.completed),
                 expectedText(summary),
                 String(summary.unexpected.count),
-                summary.extraBytesMedian.map { fixed($0, 0) } ?? "-",
+                summary.extraBytesMedian.map { ColumnText.fixed($0, 0) } ?? "-",
                 summary.extraBytesMax.map(String.init) ?? "-",
-                summary.resumesMedian.map { fixed($0, $0 == $0.rounded() ? 0 : 1) } ?? "-",
-                summary.modelSecondsMedian.map { fixed($0, 1) } ?? "-",
+                summary.resumesMedian.map { ColumnText.fixed($0, $0 == $0.rounded() ? 0 : 1) } ?? "-",
+                summary.modelSecondsMedian.map { ColumnText.fixed($0, 1) } ?? "-",
             ])
         }
-        lines += align(rows, leftAligned: [0, 3])
+        lines += ColumnText.align(rows, leftAligned: [0, 3])
         lines.append("")
         let unexpected = summaries.flatMap { summary in summary.unexpected.map { (summary.scenario, $0) } }
         if unexpected.isEmpty {
@@ -67,24 +68,6 @@ enum TableReport {
     /// One progress line per scenario, for stderr while the campaign works.
     static func progress(_ summary: ScenarioSummary) -> String {
         "dfu-faults: \(summary.scenario.name): \(summary.runs) runs, \(summary.completed) completed, "
-            + "\(summary.unexpected.count) unexpected (\(fixed(summary.wallSeconds, 1)) s)"
-    }
-
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        String(format: "%.\(digits)f", value)
-    }
-
-    /// Pads every column to its widest cell: text columns on the left, numbers on the right.
-    private static func align(_ rows: [[String]], leftAligned: Set<Int>) -> [String] {
-        let columns = rows.map(\.count).max() ?? 0
-        let widths = (0 ..< columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
-        return rows.map { row in
-            var line = row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return leftAligned.contains(column) ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-            while line.last == " " { line.removeLast() }
-            return line
-        }
+            + "\(summary.unexpected.count) unexpected (\(ColumnText.fixed(summary.wallSeconds, 1)) s)"
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// The host the numbers were measured on: they depend on it (CPU time directly, goodput through
-/// how punctually the real-time link model wakes up).
-struct MachineInfo: Sendable, Encodable {
-    let cpuModel: String
-    let onlineCPUs: Int
+/// The host a benchmark or campaign ran on, printed with its numbers: timings depend on it (CPU
+/// time directly, the real-time link model through how punctually the host wakes it up).
+public struct MachineInfo: Sendable, Encodable {
+    public let cpuModel: String
+    public let onlineCPUs: Int
 
-    static func current() -> MachineInfo {
+    public static func current() -> MachineInfo {
         MachineInfo(cpuModel: cpuModel() ?? "unknown", onlineCPUs: ProcessInfo.processInfo.activeProcessorCount)
     }
 

@@ -6,8 +6,8 @@ import Musl
 
 /// Progress and error lines, straight to file descriptor 2: C's `stderr` is a global Swift 6 will
 /// not share across tasks, and stdout must hold only the table or the JSON document.
-enum StandardError {
-    static func print(_ line: String) {
+public enum StandardError {
+    public static func print(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {
