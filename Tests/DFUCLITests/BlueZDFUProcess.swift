@@ -10,7 +10,10 @@ import Glibc
 /// killed (SIGKILL: a child of the test binary inherits its blocked SIGTERM) and reported as not
 /// exited. Only the process started here is ever signalled.
 enum BlueZDFUProcess {
-    static func run(_ arguments: [String], bus: String, timeout: Duration = .seconds(60)) async throws -> DFURun {
+    /// `whileRunning` gets dfu's process id once it started (to signal it, say); dfu's exit is
+    /// awaited after it returns.
+    static func run(_ arguments: [String], bus: String, timeout: Duration = .seconds(60),
+                    whileRunning: (pid_t) async throws -> Void = { _ in }) async throws -> DFURun {
         let capture = try DFUProcessCapture(arguments, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus])
         let process = capture.process
         let (ended, ending) = AsyncStream<Void>.makeStream()
@@ -24,8 +27,15 @@ enum BlueZDFUProcess {
             try? await Task.sleep(for: timeout)
             if !Task.isCancelled { kill(pid, SIGKILL) }
         }
+        defer { killer.cancel() }
+        do {
+            try await whileRunning(pid)
+        } catch {
+            kill(pid, SIGKILL)  // never leave a dfu behind
+            for await _ in ended {}
+            throw error
+        }
         for await _ in ended {}
-        killer.cancel()
         return try capture.result()
     }
 }

@@ -27,33 +27,18 @@ struct BlueZInterruptTests {
                 advertisement: BlueZStandInAdvertisement(name: "held", services: [DeviceGATT.smpService], rssi: -50),
                 connector: connector, peer: peripheral.identity))
 
-            let capture = try DFUProcessCapture(
+            let run = try await BlueZDFUProcess.run(
                 ["flash", "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin", "--device", Self.address,
                  "--key", "firmware-samples/keys/TEST-ONLY-ecdsa-p256.pub.pem"],
-                environment: ["DBUS_SYSTEM_BUS_ADDRESS": bench.busAddress])
-            let process = capture.process
-            let (ended, ending) = AsyncStream<Void>.makeStream()
-            process.terminationHandler = { _ in
-                ending.yield()
-                ending.finish()
-            }
-            try process.run()
-            let pid = process.processIdentifier
-            let killer = Task {
-                try? await Task.sleep(for: .seconds(60))
-                if !Task.isCancelled { kill(pid, SIGKILL) }
-            }
-            defer { killer.cancel() }
-
-            // Interrupt once the upload has begun (chunks went through the AcquireWrite socket).
-            try await HangGuard.within("the upload to start", .seconds(30)) {
-                while await standIn.statistics(address: Self.address).fdWrites < 3 {
-                    try await Task.sleep(for: .milliseconds(20))
+                bus: bench.busAddress) { pid in
+                // Interrupt once the upload has begun (chunks went through the AcquireWrite socket).
+                try await HangGuard.within("the upload to start", .seconds(30)) {
+                    while await standIn.statistics(address: Self.address).fdWrites < 3 {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
                 }
+                #expect(kill(pid, SIGINT) == 0)
             }
-            #expect(kill(pid, SIGINT) == 0)
-            for await _ in ended {}
-            let run = try capture.result()
 
             #expect(run.exited && run.exitCode == 130, "\(run.output)")
             #expect(run.stderr.contains("dfu: interrupted"), "\(run.stderr)")
