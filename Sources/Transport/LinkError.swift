@@ -24,6 +24,10 @@ public enum LinkError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The Bluetooth stack itself cannot be used (adapter powered off, bluetoothd gone, access
     /// denied): retrying cannot help until the user acts. The text says what happened and the fix.
     case unavailable(String)
+    /// The device needs a more secure link than could be set up (pairing required and no way to
+    /// pair given, pairing failed, Just Works where authentication is needed). Retrying as it is
+    /// cannot help.
+    case security(SecurityFailure)
 
     public var description: String {
         switch self {
@@ -47,6 +51,8 @@ public enum LinkError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the operation was cancelled before it was sent."
         case .unavailable(let message):
             return message
+        case .security(let failure):
+            return failure.description
         case .backend(let message):
             return "the Bluetooth stack reported: \(message). Check that bluetoothd is running and the adapter is powered, then retry."
         }

@@ -31,10 +31,14 @@ public struct LinkParameters: Hashable, Sendable {
     /// Whether there is no connection to lose: over UDP a rebooting device is only noticed by its
     /// silence, so `events` never reports its reset.
     public var isConnectionless: Bool
+    /// Pairing and encryption, when the backend has them (BlueZ); nil for links that have no such
+    /// notion (memory, UDP).
+    public var security: LinkSecurity?
 
     public init(generation: LinkGeneration, peer: PeerIdentity, attMTU: Int, maxWriteWithoutResponse: Int,
                 phy: LinkPHY? = nil, connectionInterval: Duration? = nil, llPayload: Int? = nil,
-                writeCommandCeiling: Double? = nil, writesAreWholeMessages: Bool = false, isConnectionless: Bool = false) {
+                writeCommandCeiling: Double? = nil, writesAreWholeMessages: Bool = false, isConnectionless: Bool = false,
+                security: LinkSecurity? = nil) {
         self.generation = generation
         self.peer = peer
         self.attMTU = attMTU
@@ -45,5 +49,6 @@ public struct LinkParameters: Hashable, Sendable {
         self.writeCommandCeiling = writeCommandCeiling
         self.writesAreWholeMessages = writesAreWholeMessages
         self.isConnectionless = isConnectionless
+        self.security = security
     }
 }

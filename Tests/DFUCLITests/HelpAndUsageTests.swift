@@ -40,6 +40,8 @@ import Testing
               scan         List nearby Bluetooth LE devices that offer SMP (or Nordic DFU).
               info         Show what a device reports: image slots, battery, MTU, MCUmgr.
               flash        Update a device's firmware with a signed MCUboot image over SMP.
+              pair         Pair and bond with a Bluetooth device (once), with its passkey.
+              unpair       Forget a Bluetooth device's bond (bluetoothd removes its keys).
               sim          Serve the virtual device over UDP or BLE for others to update.
               help         Show help for dfu or for one command.
 
@@ -55,6 +57,7 @@ import Testing
               dfu scan
               dfu info --device C2:11:40:55:7A:01
               dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key signing-pub.pem
+              dfu pair --device C2:11:40:55:7A:01 --passkey 123456
               dfu verify app.signed.bin --key signing-pub.pem
               dfu flash app.signed.bin --device sim --key signing-pub.pem
               dfu sim --serve udp:127.0.0.1:1337
@@ -145,6 +148,15 @@ import Testing
               --full-addresses        Show Bluetooth addresses in full instead of shortened
                                       (…:EE:FF).
 
+            PAIRING OPTIONS:
+              --passkey <N>           The device's six-digit passkey (000000-999999), for
+                                      devices that require an authenticated link (Zephyr's
+                                      default for SMP with Bluetooth pairing); dfu pairs
+                                      with it when the device asks. Without it, on a
+                                      terminal dfu asks for the passkey when needed.
+              --pair                  Pair and bond first, even if the device does not ask
+                                      for it (needs --passkey, or a terminal).
+
             TIMEOUT OPTIONS:
               --connect-timeout <SECONDS>
                                       Seconds to connect, and to reconnect after a lost
@@ -168,6 +180,11 @@ import Testing
             reset; test-only leaves it unconfirmed (the device reverts on its next reset);
             upload-only stops after the upload. An interrupted run resumes when run again.
 
+            A device that requires an authenticated link (Zephyr's default when Bluetooth
+            pairing is enabled) is paired and bonded with --passkey N, or with the passkey
+            typed at the terminal; a bonded device is used as it is ('dfu pair', 'dfu
+            unpair').
+
             Devices: a Bluetooth LE device by address or by name:NAME, through BlueZ on
             --adapter (by default the first powered adapter; 'dfu scan' lists devices and
             their addresses); sim[:KEY=VALUE,…] is the built-in virtual device, in real time
@@ -178,6 +195,7 @@ import Testing
             Examples:
               dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key signing-pub.pem
               dfu flash app.signed.bin --device name:sensor-12 --adapter hci1 --json
+              dfu flash app.signed.bin --device C2:11:40:55:7A:01 --passkey 123456
               dfu flash app.signed.bin --device sim --key signing-pub.pem
               dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
               dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
@@ -192,6 +210,7 @@ import Testing
               6    transfer interrupted: run the same command again to resume
               7    the device rejected the update or broke the protocol
               8    the device does not run the new image after the reboot (rolled back)
+              9    the device requires an authenticated link that could not be set up
               130  interrupted by SIGINT or SIGTERM
 
             """)
@@ -255,8 +274,7 @@ import Testing
         #expect(run.stdout == """
             OVERVIEW: Show what a device reports: image slots, battery, MTU, MCUmgr.
 
-            USAGE: dfu info [--connect-timeout <SECONDS>] [--json] [--verbose]
-                            --device <DEVICE> [--adapter <hciN>] [--full-addresses]
+            USAGE: dfu info --device <DEVICE> [options]
 
             OPTIONS:
               --connect-timeout <SECONDS>
@@ -279,12 +297,22 @@ import Testing
               --full-addresses        Show Bluetooth addresses in full instead of shortened
                                       (…:EE:FF).
 
+            PAIRING OPTIONS:
+              --passkey <N>           The device's six-digit passkey (000000-999999), for
+                                      devices that require an authenticated link (Zephyr's
+                                      default for SMP with Bluetooth pairing); dfu pairs
+                                      with it when the device asks. Without it, on a
+                                      terminal dfu asks for the passkey when needed.
+              --pair                  Pair and bond first, even if the device does not ask
+                                      for it (needs --passkey, or a terminal).
+
             Connects as 'dfu flash' does and reads, without changing anything: the link (ATT
             MTU, largest write, and PHY and connection interval where the transport knows
             them; BlueZ does not report them), the MCUmgr parameters (buffer size and count:
             the upload window), every image slot with its version, hash and state (running,
             pending for the next reset, confirmed), the slot size, the bootloader mode, the
-            Battery Service level and the Device Information firmware revision. What the
+            Battery Service level and the Device Information firmware revision, and over
+            BlueZ whether the link is paired, bonded, encrypted and authenticated. What the
             device does not report is shown as such.
 
             Devices as for 'dfu flash': a Bluetooth address or name:NAME through BlueZ ('dfu
@@ -302,6 +330,7 @@ import Testing
               2    usage error
               5    the device cannot be reached, or BlueZ or the adapter cannot be used
               7    the device refused the image list or broke the protocol
+              9    the device requires an authenticated link that could not be set up
               130  interrupted by SIGINT or SIGTERM
 
             """)

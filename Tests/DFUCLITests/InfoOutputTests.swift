@@ -78,7 +78,7 @@ import Testing
         let json = InfoOutput.json(device: "…:7A:01", .success(Self.info(slots: [
             ImageSlotState(slot: 0, version: "2.0.0", hash: Self.hashA, confirmed: true, active: true),
         ])), warnings: ["the device's battery level reads 200, not a percentage; battery not checked"]).encoded
-        #expect(json.contains(#""mtu":517,"max_write":510,"phy":null,"interval_ms":null,"window":1,"buf_size":null"#))
+        #expect(json.contains(#""mtu":517,"max_write":510,"phy":null,"interval_ms":null,"window":1,"security":null,"buf_size":null"#))
         #expect(json.contains(#""battery":null"#))
         #expect(json.contains(#""slots":[{"image":0,"slot":0,"version":"2.0.0","sha256":"abab"#))
         #expect(json.hasSuffix(#""warnings":["the device's battery level reads 200, not a percentage; battery not checked"],"#

@@ -92,6 +92,9 @@ struct Activation: Sendable {
                                          + "MCUboot reverts a test image on the next reset.")
         case .failure(.link(.timeout)):
             throw Self.notBack(device)
+        case .failure(.link(.security(let failure))):
+            // It came back without our bond (a new address, or a factory image that lost its keys).
+            throw EngineFailure.security(failure, device: device)
         case .failure(.link(let error)):
             throw .postRebootCheckFailed("could not reconnect to \(device) after the reset: \(error)")
         }

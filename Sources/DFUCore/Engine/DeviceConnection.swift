@@ -154,7 +154,7 @@ final class DeviceConnection: Sendable {
     private static func retryDelay(after error: LinkError, backoff: inout ConnectBackoff,
                                    deadline: ContinuousClock.Instant) -> Duration? {
         switch error {
-        case .timeout, .cancelled, .peerNotFound, .unavailable:
+        case .timeout, .cancelled, .peerNotFound, .unavailable, .security:
             return nil
         default:
             let delay = backoff.nextDelay()
@@ -163,12 +163,22 @@ final class DeviceConnection: Sendable {
     }
 
     private static func unreachable(_ label: String, _ error: LinkError, deadline: ContinuousClock.Instant) -> DFUError {
+        DFUError.connectFailed(label, error)
+    }
+}
+
+extension DFUError {
+    /// What a failed connect to `label` means for the user: exit 5 (cannot reach it, or the stack
+    /// is unusable), or 9 when the device demands a secure link that could not be set up.
+    public static func connectFailed(_ label: String, _ error: LinkError) -> DFUError {
         switch error {
         case .timeout:
             return .deviceUnreachable("could not connect to \(label) in time. Check that it is powered, advertising and in "
                                       + "range, then retry (or allow more time with --connect-timeout).")
         case .unavailable(let message):
             return .deviceUnreachable(message)
+        case .security(let failure):
+            return EngineFailure.security(failure, device: label)
         default:
             return .deviceUnreachable("could not connect to \(label): \(error)")
         }

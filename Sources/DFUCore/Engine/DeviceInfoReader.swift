@@ -78,6 +78,6 @@ extension ConnectionSummary {
         if let radio = ceiling, let flashRate, flashRate.isFinite, flashRate > 0 { ceiling = min(radio, flashRate) }
         self.init(device: device, attMTU: parameters.attMTU, maxWrite: parameters.maxWriteWithoutResponse,
                   phy: parameters.phy?.rawValue, connectionInterval: parameters.connectionInterval,
-                  window: window, ceiling: ceiling)
+                  window: window, ceiling: ceiling, security: parameters.security)
     }
 }

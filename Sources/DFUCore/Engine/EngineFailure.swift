@@ -8,6 +8,22 @@ enum EngineFailure {
     /// For failures after the upload completed: the next run skips the upload.
     static let rerunWithImageOnDevice = "The image is on the device; run the same command again to resume."
 
+    /// A link that could not be made as secure as the device demands: exit 9, with dfu's fix.
+    static func security(_ failure: SecurityFailure, device: String) -> DFUError {
+        switch failure {
+        case .pairingRequired(let error):
+            return .authenticationFailed("\(device): the device requires an authenticated link (it answered \(error) "
+                                         + "to an unpaired link): pass --passkey N, or pair it first with dfu pair")
+        case .pairingFailed(let reason, let detail):
+            return .authenticationFailed("pairing with \(device) failed: \(reason)" + (detail.map { "; dfu's agent: \($0)" } ?? "")
+                                         + ". Check the passkey the device expects (--passkey) and retry.")
+        case .stillRefusedAfterPairing(let error):
+            return .authenticationFailed("\(device) is paired but still refuses the link (\(error)): its bond is not "
+                                         + "authenticated (Just Works has no MITM protection). Forget it with dfu unpair, "
+                                         + "then pair again with --passkey N.")
+        }
+    }
+
     /// A request before the transfer (parameters, image list) failed: nothing was written yet.
     static func beforeTransfer(_ what: String, _ error: SMPClientError, device: String,
                                lossReason: DisconnectReason?) -> DFUError {

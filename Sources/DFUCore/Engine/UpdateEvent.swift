@@ -1,3 +1,5 @@
+import Transport
+
 /// What the engine tells its caller while an update runs. The CLI renders these as a terminal view or
 /// as one JSON object per line; a library caller may do anything with them. Events carry no image
 /// bytes and no key material.
@@ -49,9 +51,12 @@ public struct ConnectionSummary: Sendable, Equatable {
     public var window: Int
     /// The link's ceiling for this upload in bytes/s (radio or device flash, the lower), when modelled.
     public var ceiling: Double?
+    /// Pairing and encryption, where the transport has them (BlueZ).
+    public var security: LinkSecurity?
 
     public init(device: String, attMTU: Int, maxWrite: Int, phy: String?, connectionInterval: Duration?,
-                window: Int, ceiling: Double?) {
+                window: Int, ceiling: Double?, security: LinkSecurity? = nil) {
+        self.security = security
         self.device = device
         self.attMTU = attMTU
         self.maxWrite = maxWrite

@@ -18,6 +18,9 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     case deviceRejected(String)
     /// After the reboot the device does not run the new image (wrong version, rolled back).
     case postRebootCheckFailed(String)
+    /// The device requires a secure (paired, authenticated) link that could not be set up: no
+    /// passkey, a wrong one, pairing rejected or timed out, Just Works where authentication is needed.
+    case authenticationFailed(String)
     /// A bug or an unexpected state of our own.
     case internalError(String)
 
@@ -30,6 +33,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .transferInterrupted: return .transferInterrupted
         case .deviceRejected: return .deviceRejected
         case .postRebootCheckFailed: return .postRebootCheckFailed
+        case .authenticationFailed: return .authenticationFailed
         case .internalError: return .internalError
         }
     }
@@ -43,7 +47,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .precondition(let failures):
             return failures.map(\.description).joined(separator: "; ")
         case .deviceUnreachable(let message), .transferInterrupted(let message), .deviceRejected(let message),
-             .postRebootCheckFailed(let message):
+             .postRebootCheckFailed(let message), .authenticationFailed(let message):
             return message
         case .internalError(let message):
             return "internal error: \(message). This is a bug in dfu; please report it with the command you ran."

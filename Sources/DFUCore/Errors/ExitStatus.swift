@@ -10,5 +10,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case transferInterrupted = 6
     case deviceRejected = 7
     case postRebootCheckFailed = 8
+    case authenticationFailed = 9
     case interrupted = 130
 }

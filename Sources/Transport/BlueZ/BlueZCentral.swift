@@ -86,6 +86,16 @@ public final class BlueZCentral: Sendable {
                        capWritesForBlueZPeers: capWritesForBlueZPeers, log: log)
     }
 
+    /// A connector that pairs devices which demand a secure link, as `pairing` says; its agent is
+    /// registered with bluetoothd now (when `pairing` has one) and stays until
+    /// `BlueZConnector.releaseAgent()` or `close()`.
+    public func connector(expecting services: [ServiceID], pairing: BlueZPairing, capWritesForBlueZPeers: Bool = true,
+                          log: @escaping @Sendable (String) -> Void = { _ in }) async throws(BlueZError) -> BlueZConnector {
+        let agent = try await BlueZAgent.register(on: client.connection, pairing: pairing, log: log)
+        return BlueZConnector(client: client, adapter: adapter, expecting: services,
+                              capWritesForBlueZPeers: capWritesForBlueZPeers, pairing: pairing, agent: agent, log: log)
+    }
+
     /// Releases the bus connection (links still open end with `.disconnected`).
     public func close() {
         client.close()

@@ -1,22 +1,31 @@
 /// Turning a connected, resolved device into a `BlueZLink`: watch it first, then acquire the write
 /// fds of the expected write-without-response characteristics (their `mtu` is the ATT MTU the link
-/// reports), falling back to the MTU property.
+/// reports), falling back to the MTU property. On a device that is not paired, the expected
+/// services' notifications are switched on here, with StartNotify: that is where a device that
+/// needs a secure link says so (its CCC refuses), before anything is written that it would drop.
 extension BlueZConnector {
+    enum Opening: Sendable {
+        case link(BlueZLink)
+        /// Subscribing was refused for want of security (the ATT error): pair, then connect again.
+        case needsSecurity(ATTError)
+        case failed(LinkError)
+    }
+
     func openLink(device: BlueZDeviceInfo, tree: BlueZObjectTree, peer: PeerIdentity,
-                  generation: LinkGeneration) async -> Result<BlueZLink, LinkError> {
+                  generation: LinkGeneration, security progress: SecurityProgress) async -> Opening {
         let layout = tree.services(of: device.path)
         let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
         let state = BlueZLinkState(generation: generation, devicePath: device.path, continuation: continuation)
         let store = client.store
         guard let observed = store.observe({ event in state.handle(event).map(store.removeObserver) }) else {
             state.end(.other("the D-Bus connection to bluetoothd was lost"))
-            return .failure(.disconnected(.other("the D-Bus connection to bluetoothd was lost")))
+            return .failed(.disconnected(.other("the D-Bus connection to bluetoothd was lost")))
         }
         guard state.setObserver(observed.id), observed.tree.device(at: device.path)?.connected == true else {
             store.removeObserver(observed.id)
             let reason = DisconnectReason.other("the device disconnected right after connecting")
             state.end(reason)
-            return .failure(.disconnected(reason))
+            return .failed(.disconnected(reason))
         }
         let gatt = BlueZGATTCalls(client: client, state: state)
         var acquiredMTU: Int?
@@ -26,7 +35,7 @@ extension BlueZConnector {
             do throws(LinkError) {
                 if let (socket, mtu) = try await gatt.acquire(characteristic, member: "AcquireWrite", notify: false) {
                     guard state.keep(socket, for: characteristic.id, notify: false) else {
-                        return .failure(.disconnected(state.endReason ?? .other("the link ended")))
+                        return .failed(.disconnected(state.endReason ?? .other("the link ended")))
                     }
                     acquiredMTU = acquiredMTU ?? mtu
                 } else {
@@ -35,9 +44,27 @@ extension BlueZConnector {
                 }
             } catch {
                 if let observer = state.end(.other("connect abandoned")) { store.removeObserver(observer) }
-                return .failure(error)
+                return .failed(error)
             }
         }
+        if !device.paired {
+            let notifying = layout.filter { expectedServices.isEmpty || expectedServices.contains($0.id) }
+                .flatMap(\.characteristics).filter { $0.flags.contains("notify") || $0.flags.contains("indicate") }
+            for characteristic in notifying {
+                do throws(LinkError) {
+                    try await gatt.startNotify(characteristic)
+                } catch {
+                    if let observer = state.end(.other("connect abandoned")) { store.removeObserver(observer) }
+                    if case .rejected(_, let att) = error, att.asksForSecurity { return .needsSecurity(att) }
+                    return .failed(error)
+                }
+            }
+        }
+        // BlueZ may have paired by itself while subscribing (its default agent answered).
+        let now = store.tree.device(at: device.path) ?? device
+        let security = LinkSecurity(paired: now.paired, bonded: now.bonded, encrypted: now.paired,
+                                    authenticated: progress.paired ? progress.authenticated : nil,
+                                    pairedNow: progress.paired)
         let propertyMTU = (tree.services(of: device.path) + store.tree.services(of: device.path))
             .flatMap(\.characteristics).compactMap(\.mtu).max()
         let mtu = acquiredMTU ?? propertyMTU ?? BlueZWriteCap.mtuRange.lowerBound
@@ -47,7 +74,9 @@ extension BlueZConnector {
         let parameters = LinkParameters(
             generation: generation, peer: peer, attMTU: attMTU,
             maxWriteWithoutResponse: BlueZWriteCap.maxWriteWithoutResponse(attMTU: attMTU, capForBlueZPeers: capWritesForBlueZPeers),
-            writesAreWholeMessages: true)
-        return .success(BlueZLink(parameters: parameters, services: layout, events: events, client: client, state: state))
+            writesAreWholeMessages: true, security: security)
+        // AcquireNotify only on a link bluetoothd encrypts (paired before it came up): §9.
+        return .link(BlueZLink(parameters: parameters, services: layout, events: events, client: client, state: state,
+                               acquiresNotify: device.paired))
     }
 }

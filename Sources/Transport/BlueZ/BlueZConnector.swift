@@ -17,6 +17,10 @@ public final class BlueZConnector: Connector {
     /// Whether writes without response are capped at 510 bytes (BlueZ ≤ 5.68 peers drop longer
     /// ones silently, bluez-dbus.md §8); else at 512.
     public let capWritesForBlueZPeers: Bool
+    /// How a device that demands a secure link is paired (`BlueZConnector+Pairing`).
+    let pairing: BlueZPairing
+    /// Our registered agent; nil when `pairing` asks for none.
+    let agent: BlueZAgent?
     let client: BlueZClient
     let adapter: BlueZAdapterInfo
     let log: @Sendable (String) -> Void
@@ -32,8 +36,11 @@ public final class BlueZConnector: Connector {
     }
 
     init(client: BlueZClient, adapter: BlueZAdapterInfo, expecting services: [ServiceID],
-         capWritesForBlueZPeers: Bool, log: @escaping @Sendable (String) -> Void) {
+         capWritesForBlueZPeers: Bool, pairing: BlueZPairing = .none, agent: BlueZAgent? = nil,
+         log: @escaping @Sendable (String) -> Void) {
         self.client = client
+        self.pairing = pairing
+        self.agent = agent
         self.adapter = adapter
         self.expectedServices = services
         self.capWritesForBlueZPeers = capWritesForBlueZPeers
@@ -50,28 +57,38 @@ public final class BlueZConnector: Connector {
         // By address until half the time is gone, then also by name + service (a new address).
         let halfway = start.advanced(by: start.duration(to: deadline) / 2)
         var backoff = BlueZBackoff()
+        var security = SecurityProgress()
         while true {
             if Task.isCancelled { throw .cancelled }
             guard ContinuousClock.now < deadline else { throw .timeout }
             let plan = plan(for: target)
             let found = try await find(plan, for: target, halfway: halfway, deadline: deadline)
             let device = found.device
+            agent?.allow(device.path)
             var connectBy = found.connectBy ?? deadline
             if found.connectBy == nil, plan.address != nil, plan.name != nil, ContinuousClock.now < halfway {
                 connectBy = halfway
             }
+            if pairing.pairFirst, !device.paired, !security.paired {
+                try await pair(device, because: nil, progress: &security, deadline: deadline)
+                continue
+            }
             let outcome = try await establish(device, connectBy: connectBy, deadline: deadline)
             switch outcome {
             case .ready(let tree):
+                let current = tree.device(at: device.path) ?? device
                 let generation = reserveGeneration()
-                switch await openLink(device: device, tree: tree, peer: peer, generation: generation) {
-                case .success(let link):
+                switch await openLink(device: current, tree: tree, peer: peer, generation: generation, security: security) {
+                case .link(let link):
                     remember(device, reachedFor: target, link: link.state)
-                    log("connected to \(PeerIdentity(device.address).redacted) (\(generation), ATT MTU \(link.parameters.attMTU), writes ≤ \(link.parameters.maxWriteWithoutResponse) bytes)")
+                    log("connected to \(PeerIdentity(device.address).redacted) (\(generation), ATT MTU \(link.parameters.attMTU), writes ≤ \(link.parameters.maxWriteWithoutResponse) bytes\(Self.securityNote(link.parameters.security)))")
                     return link
-                case .failure(.disconnected(let reason)):
+                case .needsSecurity(let error):
+                    try await pair(current, because: error, progress: &security, deadline: deadline)
+                    continue
+                case .failed(.disconnected(let reason)):
                     log("the link dropped while it was being set up (\(reason)); retrying")
-                case .failure(let error):
+                case .failed(let error):
                     await abort(device)
                     throw error
                 }

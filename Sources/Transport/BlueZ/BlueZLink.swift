@@ -21,9 +21,14 @@ public final class BlueZLink: Link {
     let characteristics: [CharacteristicID: BlueZCharacteristicInfo]
     let gates: BlueZGates
     let gatt: BlueZGATTCalls
+    /// Whether `subscribe` may use AcquireNotify: only on a link encrypted from the start (a paired
+    /// device). On bluetoothd 5.66 an AcquireNotify whose CCC needs security is never answered and
+    /// bluetoothd crashes ~30 s later (bluez-dbus.md §9); StartNotify is safe.
+    let acquiresNotify: Bool
 
     init(parameters: LinkParameters, services: [BlueZServiceInfo], events: AsyncStream<LinkEvent>,
-         client: BlueZClient, state: BlueZLinkState) {
+         client: BlueZClient, state: BlueZLinkState, acquiresNotify: Bool = true) {
+        self.acquiresNotify = acquiresNotify
         self.parameters = parameters
         self.services = services.map(\.gattService)
         self.events = events
@@ -113,7 +118,7 @@ public final class BlueZLink: Link {
         await gate.enter()
         defer { gate.leave() }
         if state.isSubscribed(characteristic) { return }
-        if info.flags.contains("notify"), try await gatt.acquireNotify(info) { return }
+        if acquiresNotify, info.flags.contains("notify"), try await gatt.acquireNotify(info) { return }
         try await gatt.startNotify(info)
     }
 

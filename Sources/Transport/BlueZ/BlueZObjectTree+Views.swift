@@ -18,6 +18,10 @@ struct BlueZDeviceInfo: Sendable, Equatable {
     var services: [ServiceID]
     var connected: Bool
     var servicesResolved: Bool
+    /// Paired: bluetoothd holds keys for it (from this or an earlier pairing); Bonded: they are
+    /// stored. A paired LE device is encrypted at connect, with no agent (bluez-dbus.md §9).
+    var paired = false
+    var bonded = false
 
     /// What a scan reports. RSSI 127 is HCI's "not available" (Core Vol 4 Part E 7.7.65.2; the
     /// rig's virtual controllers send it): reported as unknown, so it neither passes an RSSI floor
@@ -80,7 +84,8 @@ extension BlueZObjectTree {
             path: path, adapterPath: adapterPath, address: address, addressType: props.string("AddressType"),
             name: name, rssi: props.int16("RSSI").map(Int.init),
             services: (props.strings("UUIDs") ?? []).compactMap(ServiceID.init),
-            connected: props.bool("Connected") ?? false, servicesResolved: props.bool("ServicesResolved") ?? false)
+            connected: props.bool("Connected") ?? false, servicesResolved: props.bool("ServicesResolved") ?? false,
+            paired: props.bool("Paired") ?? false, bonded: props.bool("Bonded") ?? false)
     }
 
     /// The devices of one adapter, by address.

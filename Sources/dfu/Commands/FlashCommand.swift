@@ -15,6 +15,10 @@ struct FlashCommand: ParsableCommand {
         the reset; test-only leaves it unconfirmed (the device reverts on its next reset); \
         upload-only stops after the upload. An interrupted run resumes when run again.
 
+        A device that requires an authenticated link (Zephyr's default when Bluetooth pairing is \
+        enabled) is paired and bonded with --passkey N, or with the passkey typed at the terminal; \
+        a bonded device is used as it is ('dfu pair', 'dfu unpair').
+
         Devices: a Bluetooth LE device by address or by name:NAME, through BlueZ on --adapter (by \
         default the first powered adapter; 'dfu scan' lists devices and their addresses); \
         sim[:KEY=VALUE,…] is the built-in virtual device, in real time (keys such as version=1.0.0, \
@@ -24,6 +28,7 @@ struct FlashCommand: ParsableCommand {
         Examples:
           dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key signing-pub.pem
           dfu flash app.signed.bin --device name:sensor-12 --adapter hci1 --json
+          dfu flash app.signed.bin --device C2:11:40:55:7A:01 --passkey 123456
           dfu flash app.signed.bin --device sim --key signing-pub.pem
           dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
           dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
@@ -38,6 +43,7 @@ struct FlashCommand: ParsableCommand {
           6    transfer interrupted: run the same command again to resume
           7    the device rejected the update or broke the protocol
           8    the device does not run the new image after the reboot (rolled back)
+          9    the device requires an authenticated link that could not be set up
           130  interrupted by SIGINT or SIGTERM
         """
 
@@ -64,6 +70,9 @@ struct FlashCommand: ParsableCommand {
     @OptionGroup(title: "DEVICE OPTIONS")
     var target = DeviceOptions()
 
+    @OptionGroup(title: "PAIRING OPTIONS")
+    var security = PairingOptions()
+
     @OptionGroup(title: "TIMEOUT OPTIONS")
     var timeouts = FlashTimeouts()
 
@@ -72,6 +81,7 @@ struct FlashCommand: ParsableCommand {
         if key?.isEmpty == true { throw UsageError("--key needs a path to a PEM public key") }
         guard (0 ... 100).contains(minBattery) else { throw UsageError("--min-battery must be a percentage from 0 to 100") }
         try target.validate()
+        try security.validate(for: try target.spec)
         try timeouts.validate()
     }
 
@@ -118,6 +128,7 @@ struct FlashCommand: ParsableCommand {
         let console = console.verbose(common.verbose && !common.json)
         let deviceTarget = try await DeviceTarget.make(try spec(), adapter: target.bluetooth.adapter,
                                                        fullAddresses: target.bluetooth.fullAddresses,
+                                                       pairing: security.pairing(),
                                                        log: { console.log($0) })
         var options = UpdateOptions()
         options.mode = mode

@@ -11,7 +11,8 @@ struct InfoCommand: ParsableCommand {
         not report them), the MCUmgr parameters (buffer size and count: the upload window), every \
         image slot with its version, hash and state (running, pending for the next reset, \
         confirmed), the slot size, the bootloader mode, the Battery Service level and the Device \
-        Information firmware revision. What the device does not report is shown as such.
+        Information firmware revision, and over BlueZ whether the link is paired, bonded, \
+        encrypted and authenticated. What the device does not report is shown as such.
 
         Devices as for 'dfu flash': a Bluetooth address or name:NAME through BlueZ ('dfu scan' \
         lists them), sim[:KEY=VALUE,…] for the built-in virtual device, udp:HOST:PORT for an SMP \
@@ -28,6 +29,7 @@ struct InfoCommand: ParsableCommand {
           2    usage error
           5    the device cannot be reached, or BlueZ or the adapter cannot be used
           7    the device refused the image list or broke the protocol
+          9    the device requires an authenticated link that could not be set up
           130  interrupted by SIGINT or SIGTERM
         """
 
@@ -39,8 +41,12 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup(title: "DEVICE OPTIONS")
     var target = DeviceOptions()
 
+    @OptionGroup(title: "PAIRING OPTIONS")
+    var security = PairingOptions()
+
     func validate() throws(UsageError) {
         try target.validate()
+        try security.validate(for: try target.spec)
         guard connectTimeout > 0, connectTimeout <= FlashTimeouts.maximum else {
             throw UsageError("--connect-timeout must be more than 0 and at most \(Int(FlashTimeouts.maximum)) seconds")
         }
@@ -51,6 +57,7 @@ struct InfoCommand: ParsableCommand {
         let spec: DeviceSpec
         do throws(UsageError) { spec = try target.spec } catch { throw .usage(error.message) }
         let reading = InfoReading(spec: spec, adapter: target.bluetooth.adapter,
+                                  pairing: security.pairing(),
                                   fullAddresses: target.bluetooth.fullAddresses,
                                   connectTimeout: .milliseconds(Int((connectTimeout * 1000).rounded())),
                                   collectsWarnings: common.json)

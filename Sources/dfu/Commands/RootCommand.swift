@@ -11,6 +11,7 @@ enum RootCommand {
           dfu scan
           dfu info --device C2:11:40:55:7A:01
           dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key signing-pub.pem
+          dfu pair --device C2:11:40:55:7A:01 --passkey 123456
           dfu verify app.signed.bin --key signing-pub.pem
           dfu flash app.signed.bin --device sim --key signing-pub.pem
           dfu sim --serve udp:127.0.0.1:1337
@@ -19,7 +20,8 @@ enum RootCommand {
         """
 
     static var subcommands: [any ParsableCommand.Type] {
-        [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, SimCommand.self]
+        [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, PairCommand.self, UnpairCommand.self,
+         SimCommand.self]
     }
 
     static func subcommand(named name: String) -> (any ParsableCommand.Type)? {

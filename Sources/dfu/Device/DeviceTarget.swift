@@ -31,7 +31,8 @@ struct DeviceTarget {
     }
 
     /// `log` gets the BlueZ connector's diagnostic lines (connect retries, rediscovery).
-    static func make(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool,
+    /// `pairing`: how a Bluetooth device that demands a secure link is paired (`PairingOptions`).
+    static func make(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool, pairing: BlueZPairing = .none,
                      log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> DeviceTarget {
         switch spec {
         case .simulator(let text):
@@ -41,7 +42,7 @@ struct DeviceTarget {
                                              label: "udp:" + endpoint.description)
             return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .none)
         case .address, .name:
-            return try await bluetooth(spec, adapter: adapter, fullAddresses: fullAddresses, log: log)
+            return try await bluetooth(spec, adapter: adapter, fullAddresses: fullAddresses, pairing: pairing, log: log)
         }
     }
 
@@ -54,10 +55,10 @@ struct DeviceTarget {
         }
     }
 
-    private static func bluetooth(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool,
+    private static func bluetooth(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool, pairing: BlueZPairing,
                                   log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> DeviceTarget {
         // BlueZ is opened at the first connect, after the image check (LazyBlueZConnector).
-        let connector = LazyBlueZConnector(adapter: adapter, log: log)
+        let connector = LazyBlueZConnector(adapter: adapter, pairing: pairing, log: log)
         // The canonical text is what the connector takes: "AA:BB:CC:DD:EE:FF" or "name:NAME".
         let target = UpdateEngine.Target(connector: connector, peer: PeerIdentity(spec.description),
                                          label: spec.displayName(fullAddresses: fullAddresses))

@@ -7,12 +7,14 @@ import Transport
 /// those problems then end the connect stage at once with their one-line fix (exit 5).
 actor LazyBlueZConnector: Connector {
     private let adapter: String?
+    private let pairing: BlueZPairing
     private let log: @Sendable (String) -> Void
     private var opened: Result<(BlueZCentral, BlueZConnector), BlueZError>?
     private var closed = false
 
-    init(adapter: String?, log: @escaping @Sendable (String) -> Void) {
+    init(adapter: String?, pairing: BlueZPairing = .none, log: @escaping @Sendable (String) -> Void) {
         self.adapter = adapter
+        self.pairing = pairing
         self.log = log
     }
 
@@ -21,10 +23,14 @@ actor LazyBlueZConnector: Connector {
         return try await connector.connect(to: peer, deadline: deadline)
     }
 
-    /// Releases the bus connection, if one was opened; later connects fail.
-    func close() {
+    /// Unregisters the pairing agent and releases the bus connection, if one was opened; later
+    /// connects fail.
+    func close() async {
         closed = true
-        if case .success(let (central, _)) = opened { central.close() }
+        if case .success(let (central, connector)) = opened {
+            await connector.releaseAgent()
+            central.close()
+        }
     }
 
     private func open() async throws(LinkError) -> BlueZConnector {
@@ -33,15 +39,22 @@ actor LazyBlueZConnector: Connector {
             let result: Result<(BlueZCentral, BlueZConnector), BlueZError>
             do throws(BlueZError) {
                 let central = try await BlueZCentral.open(adapter: adapter)
-                result = .success((central, central.connector(expecting: [DFUServiceIDs.smp], log: log)))
-                log("using adapter \(central.adapterName)")
+                do throws(BlueZError) {
+                    let connector = try await central.connector(expecting: [DFUServiceIDs.smp], pairing: pairing, log: log)
+                    result = .success((central, connector))
+                    log("using adapter \(central.adapterName)")
+                } catch {
+                    central.close()
+                    throw error
+                }
             } catch {
                 result = .failure(error)
             }
             // An actor may be re-entered while `open` awaited: keep the first central opened.
             if opened == nil {
                 opened = result
-            } else if case .success(let (central, _)) = result {
+            } else if case .success(let (central, connector)) = result {
+                await connector.releaseAgent()
                 central.close()
             }
         }

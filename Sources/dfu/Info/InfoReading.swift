@@ -1,4 +1,5 @@
 import DFUCore
+import Transport
 import Synchronization
 
 /// One read of `dfu info`: the device set up as `flash` sets it up (`DeviceTarget`), read through
@@ -8,6 +9,7 @@ import Synchronization
 struct InfoReading {
     var spec: DeviceSpec
     var adapter: String?
+    var pairing: BlueZPairing
     var fullAddresses: Bool
     var connectTimeout: Duration
     /// Keep warnings for the JSON object instead of printing them.
@@ -22,7 +24,7 @@ struct InfoReading {
         }
         let target: DeviceTarget
         do throws(DFUError) {
-            target = try await DeviceTarget.make(spec, adapter: adapter, fullAddresses: fullAddresses,
+            target = try await DeviceTarget.make(spec, adapter: adapter, fullAddresses: fullAddresses, pairing: pairing,
                                                  log: { console.log($0) })
         } catch {
             return (.failure(error), warnings.all, false)

@@ -1,4 +1,5 @@
 import DFUCore
+import Transport
 
 /// How `dfu info` shows a device: an aligned table for people, one JSON object for scripts
 /// (fields in docs/json-events.md). Both show the same facts. Text from the device (its firmware
@@ -21,6 +22,7 @@ enum InfoOutput {
         let facts = info.facts
         table.add("device", link.device)
         table.add("link", linkDescription(link))
+        if let security = link.security { table.add("security", securityDescription(security)) }
         if let size = facts.bufferSize, let count = facts.bufferCount {
             let window = link.window == 1 ? "1 request" : "\(link.window) requests"
             table.add("MCUmgr buffers", "\(count) × \(size) bytes (\(window) in flight)")
@@ -74,6 +76,7 @@ enum InfoOutput {
                     .number(HumanUnits.seconds($0) * 1000, maximumFractionDigits: 3)
                 } ?? .null),
                 JSONField("window", .int(link.window)),
+                JSONField("security", link.security.map(securityJSON) ?? .null),
                 JSONField("buf_size", facts.bufferSize.map { .int($0) } ?? .null),
                 JSONField("buf_count", facts.bufferCount.map { .int($0) } ?? .null),
                 JSONField("bootloader_mode", facts.bootloaderMode.map { .string($0) } ?? .null),
@@ -111,6 +114,30 @@ enum InfoOutput {
         if let phy = link.phy { parts.append("\(phy) PHY") }
         if let interval = link.connectionInterval { parts.append("interval " + HumanUnits.milliseconds(interval)) }
         return parts.joined(separator: ", ")
+    }
+
+    /// `bonded, encrypted, authenticated (paired now)`, or `not paired (the device did not ask
+    /// for it)`. BlueZ does not say whether an earlier bond is authenticated: then it says so.
+    static func securityDescription(_ security: LinkSecurity) -> String {
+        guard security.paired else { return "not paired (the device did not ask for it)" }
+        var words = [security.bonded ? "bonded" : "paired (not bonded)"]
+        if security.encrypted == true { words.append("encrypted") }
+        switch security.authenticated {
+        case true?: words.append("authenticated")
+        case false?: words.append("not authenticated (Just Works)")
+        case nil: words.append("authentication of the bond not reported by BlueZ")
+        }
+        return words.joined(separator: ", ") + (security.pairedNow ? " (paired now)" : " (existing bond)")
+    }
+
+    private static func securityJSON(_ security: LinkSecurity) -> JSONValue {
+        .object([
+            JSONField("paired", .bool(security.paired)),
+            JSONField("bonded", .bool(security.bonded)),
+            JSONField("encrypted", security.encrypted.map { .bool($0) } ?? .null),
+            JSONField("authenticated", security.authenticated.map { .bool($0) } ?? .null),
+            JSONField("paired_now", .bool(security.pairedNow)),
+        ])
     }
 
     /// What the slot's flags mean for the next reset, in words.

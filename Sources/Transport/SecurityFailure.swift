@@ -1,0 +1,24 @@
+/// Why a link could not be made as secure as the device demands (`LinkError.security`). The
+/// wording is the stack's; the engine adds how to fix it with dfu's own options.
+public enum SecurityFailure: Hashable, Sendable, CustomStringConvertible {
+    /// The device refused an unpaired link (`error`: the ATT error it gave) and there was no way
+    /// to pair: no passkey, no terminal to ask.
+    case pairingRequired(ATTError)
+    /// Pairing was tried and failed; `reason` is the stack's (e.g. BlueZ's
+    /// `AuthenticationFailed`), `detail` what our agent refused, if it refused.
+    case pairingFailed(reason: String, detail: String?)
+    /// The device is paired but still refuses (`error`): its key is not good enough, typically a
+    /// Just Works pairing (no MITM protection) where it requires authentication.
+    case stillRefusedAfterPairing(ATTError)
+
+    public var description: String {
+        switch self {
+        case .pairingRequired(let error):
+            return "the device requires an authenticated link (it answered \(error) to an unpaired link)"
+        case .pairingFailed(let reason, let detail):
+            return "pairing failed: \(reason)" + (detail.map { " (\($0))" } ?? "")
+        case .stillRefusedAfterPairing(let error):
+            return "the device is paired but still refuses the link (\(error)): its key is not authenticated (Just Works pairing has no MITM protection)"
+        }
+    }
+}
