@@ -1,9 +1,9 @@
 /// Why a link could not be made as secure as the device demands (`LinkError.security`). The
 /// wording is the stack's; the engine adds how to fix it with dfu's own options.
 public enum SecurityFailure: Hashable, Sendable, CustomStringConvertible {
-    /// The device refused an unpaired link (`error`: the ATT error it gave) and there was no way
-    /// to pair: no passkey, no terminal to ask.
-    case pairingRequired(ATTError)
+    /// The device refused an unpaired link (`error`: the ATT error it gave; nil: pairing was asked
+    /// for up front) and there was no way to pair: no passkey, no terminal to ask.
+    case pairingRequired(ATTError?)
     /// Pairing was tried and failed; `reason` is the stack's (e.g. BlueZ's
     /// `AuthenticationFailed`), `detail` what our agent refused, if it refused.
     case pairingFailed(reason: String, detail: String?)
@@ -13,8 +13,10 @@ public enum SecurityFailure: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .pairingRequired(let error):
+        case .pairingRequired(let error?):
             return "the device requires an authenticated link (it answered \(error) to an unpaired link)"
+        case .pairingRequired(nil):
+            return "pairing needs a passkey, and none was given"
         case .pairingFailed(let reason, let detail):
             return "pairing failed: \(reason)" + (detail.map { " (\($0))" } ?? "")
         case .stillRefusedAfterPairing(let error):

@@ -11,9 +11,14 @@ enum EngineFailure {
     /// A link that could not be made as secure as the device demands: exit 9, with dfu's fix.
     static func security(_ failure: SecurityFailure, device: String) -> DFUError {
         switch failure {
-        case .pairingRequired(let error):
-            return .authenticationFailed("\(device): the device requires an authenticated link (it answered \(error) "
-                                         + "to an unpaired link): pass --passkey N, or pair it first with dfu pair")
+        case .pairingRequired(nil):
+            return .authenticationFailed("pairing with \(device) needs its passkey: pass --passkey N (or run dfu on a "
+                                         + "terminal to type it)")
+        case .pairingRequired(let error?):
+            // 0x0E: BlueZ tried to pair by itself (no agent could answer) and failed.
+            let why = error == .unlikelyError ? "BlueZ's own pairing attempt failed, \(error)" : "it answered \(error)"
+            return .authenticationFailed("\(device): the device requires an authenticated link (\(why) to an unpaired "
+                                         + "link): pass --passkey N, or pair it first with dfu pair")
         case .pairingFailed(let reason, let detail):
             return .authenticationFailed("pairing with \(device) failed: \(reason)" + (detail.map { "; dfu's agent: \($0)" } ?? "")
                                          + ". Check the passkey the device expects (--passkey) and retry.")

@@ -48,6 +48,7 @@ extension BlueZConnector {
             }
         }
         if !device.paired {
+            agent?.resetOutcome()
             let notifying = layout.filter { expectedServices.isEmpty || expectedServices.contains($0.id) }
                 .flatMap(\.characteristics).filter { $0.flags.contains("notify") || $0.flags.contains("indicate") }
             for characteristic in notifying {
@@ -60,11 +61,15 @@ extension BlueZConnector {
                 }
             }
         }
-        // BlueZ may have paired by itself while subscribing (its default agent answered).
+        // BlueZ may have paired by itself while subscribing, through the default agent, which is
+        // ours when it was the first registered (§9).
         let now = store.tree.device(at: device.path) ?? device
+        let pairedWhileSubscribing = !device.paired && now.paired
+        let pairedNow = progress.paired || pairedWhileSubscribing
+        let authenticated = progress.paired ? progress.authenticated
+            : pairedWhileSubscribing && agent?.gaveAuthenticatedAnswer == true ? true : nil
         let security = LinkSecurity(paired: now.paired, bonded: now.bonded, encrypted: now.paired,
-                                    authenticated: progress.paired ? progress.authenticated : nil,
-                                    pairedNow: progress.paired)
+                                    authenticated: authenticated, pairedNow: pairedNow)
         let propertyMTU = (tree.services(of: device.path) + store.tree.services(of: device.path))
             .flatMap(\.characteristics).compactMap(\.mtu).max()
         let mtu = acquiredMTU ?? propertyMTU ?? BlueZWriteCap.mtuRange.lowerBound

@@ -86,7 +86,7 @@ struct BlueZBusLinkTests {
             let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address, echo: true)
             let central = try await BlueZBus.open(bench)
             let link = try await BlueZBus.connect(central.connector(expecting: [BlueZBus.smpService]))
-            try await echoes(link, count: 30)
+            try await BlueZBus.echoes(link, count: 30)
             let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
             #expect(statistics.acquireNotifyCalls == 0)
             #expect(statistics.startNotifyCalls == 1)
@@ -105,7 +105,7 @@ struct BlueZBusLinkTests {
             }
             let central = try await BlueZBus.open(bench)
             let link = try await BlueZBus.connect(central.connector(expecting: [BlueZBus.smpService]))
-            try await echoes(link, count: 30)
+            try await BlueZBus.echoes(link, count: 30)
             let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
             #expect(statistics.signalNotifications == 30)
             #expect(statistics.fdNotifications == 0)
@@ -174,15 +174,6 @@ struct BlueZBusLinkTests {
 
     /// Subscribes to SMP, writes `count` numbered values to the echoing device, and expects them
     /// back as notifications, in order, on this link's generation.
-    private func echoes(_ link: any Link, count: Int) async throws {
-        try await link.subscribe(BlueZBus.smp)
-        let writes = numberedWrites(count, size: 40)
-        for value in writes { try await link.writeWithoutResponse(value, to: BlueZBus.smp) }
-        let events = try await BlueZBus.take(count, from: link.events)
-        #expect(events.map(\.kind) == writes.map { .notification(BlueZBus.smp, $0) })
-        #expect(events.allSatisfy { $0.generation == link.parameters.generation })
-    }
-
     private func expectDisconnected(_ call: () async throws -> Void,
                                     sourceLocation: SourceLocation = #_sourceLocation) async {
         do {

@@ -33,6 +33,17 @@ enum BlueZBus {
         }
     }
 
+    /// Subscribes and sends `count` numbered writes to an echoing `BlueZTestPeripheral`: each comes
+    /// back as a notification, in order, stamped with the link's generation.
+    static func echoes(_ link: any Link, count: Int) async throws {
+        try await link.subscribe(smp)
+        let writes = numberedWrites(count, size: 40)
+        for value in writes { try await link.writeWithoutResponse(value, to: smp) }
+        let events = try await take(count, from: link.events)
+        #expect(events.map(\.kind) == writes.map { .notification(smp, $0) })
+        #expect(events.allSatisfy { $0.generation == link.parameters.generation })
+    }
+
     /// The link's events until (and with) `.disconnected`, hang-guarded.
     static func eventsUntilDisconnected(_ link: any Link) async throws -> [LinkEvent] {
         try await HangGuard.within("the link's end") {

@@ -19,11 +19,11 @@ extension BlueZConnector {
     func pair(_ device: BlueZDeviceInfo, because refusal: ATTError?, progress: inout SecurityProgress,
               deadline: ContinuousClock.Instant) async throws(LinkError) {
         let label = PeerIdentity(device.address).redacted
+        guard let agent else { throw .security(.pairingRequired(refusal)) }
         if let refusal, progress.paired || device.paired {
             // Paired, by us or before, and still refused: the key is too weak (Just Works).
             throw .security(.stillRefusedAfterPairing(refusal))
         }
-        guard let agent else { throw .security(.pairingRequired(refusal ?? .insufficientAuthentication)) }
         log(refusal.map { "\(label) requires a secure link (\($0)); pairing" } ?? "pairing with \(label) before the update")
         while true {
             agent.resetOutcome()
