@@ -120,6 +120,7 @@ extension StandInCore {
     /// Removes a device object and its GATT objects (children first), and its bond (adapter.c
     /// `btd_adapter_remove_device` removes the stored keys): heard again, it is a fresh Device1.
     func forgetDevice(_ path: String) {
+        abortPairing(path)
         bonds[path] = nil
         guard let device = devices.removeValue(forKey: path) else { return }
         for gattPath in device.gattPaths.reversed() {

@@ -8,6 +8,8 @@ extension StandInCore {
         let id: UInt64
         /// Started by Device1.Pair (device.c `device->bonding`): only that one CancelPairing ends.
         let requested: Bool
+        /// Who called Device1.Pair (nil for pairing BlueZ started itself).
+        var requester: String? = nil
         let agent: AgentState?
         /// The agent request waiting for its reply (cancelled by CancelPairing).
         var agentRequest: Task<Result<[DBusValue], DBusError>, Never>?
@@ -38,9 +40,11 @@ extension StandInCore {
         stats(device.owner) { $0.pairCalls += 1 }
         if pairings[path] != nil { throw StandInError.inProgress }
         if bonds[path] != nil { throw StandInError.alreadyExists }
+        // device_connect_le: an LE attempt already pending is -EALREADY.
+        if device.pendingConnect != nil { throw StandInError.failed("Operation already in progress") }
         let id = nextID()
         let agent = agent(for: sender)
-        pairings[path] = PairingState(id: id, requested: true, agent: agent)
+        pairings[path] = PairingState(id: id, requested: true, requester: sender, agent: agent)
         defer { endPairing(path, id) }
         if devices[path]?.connection == nil {
             do {
@@ -66,12 +70,20 @@ extension StandInCore {
     /// `agent_cancel`).
     func cancelPairing(_ path: String) throws -> [DBusValue] {
         guard let pairing = pairings[path], pairing.requested else { throw StandInError.doesNotExist }
+        abortPairing(path)
+        return []
+    }
+
+    /// Ends a pairing under way: it fails Canceled and its link drops; an agent still asked
+    /// gets Cancel(). Also when the device is removed, or the Pair caller left the bus (device.c
+    /// `create_bond_req_exit`: cancel the authentication, disconnect).
+    func abortPairing(_ path: String) {
+        guard let pairing = pairings[path], !pairing.cancelled else { return }
         pairings[path]?.cancelled = true
         if let request = pairing.agentRequest, let agent = pairing.agent {
             request.cancel()
             notifyAgent(agent, "Cancel", [], device: devices[path]?.owner)
         }
-        return []
     }
 
     /// One SMP pairing on a live link, as the kernel runs it with `agent`'s IO capability (none:
@@ -100,8 +112,8 @@ extension StandInCore {
         if pairings[path]?.cancelled == true { outcome = .failure(.canceled) }
         switch outcome {
         case .success(let level):
-            // The link went while we waited: mgmt status Disconnected.
-            guard connections[connection] != nil else { return .failure(.canceled) }
+            // The link (or the device) went while we waited: mgmt status Disconnected.
+            guard connections[connection] != nil, devices[path] != nil else { return .failure(.canceled) }
             bonded(path, level: level)
             connections[connection]?.security = level
         case .failure:

@@ -216,6 +216,7 @@ actor StandInCore {
     /// `agent_disconnect`).
     func clientLeft(_ name: String) {
         removeAgent(owner: name)
+        for path in pairings.keys.sorted() where pairings[path]?.requester == name { abortPairing(path) }
         for adapterName in adapters.keys.sorted() {
             adapters[adapterName]?.presetFilters[name] = nil
             if adapters[adapterName]?.sessions.removeValue(forKey: name) != nil {

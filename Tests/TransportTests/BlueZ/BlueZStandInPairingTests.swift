@@ -3,18 +3,11 @@ import Foundation
 import Testing
 import Transport
 
-/// Pairing, bonds and link security in the stand-in, driven by a raw D-Bus client with its own
-/// agent: they must answer as bluetoothd 5.66 does (bluez-dbus.md §9) for the central's pairing
-/// tests to mean anything.
+/// Device1.Pair, CancelPairing and AgentManager1 in the stand-in, driven by a raw D-Bus client
+/// with its own agent: they must answer as bluetoothd 5.66 does (bluez-dbus.md §9) for the
+/// central's pairing tests to mean anything.
 @Suite(.enabled(if: standInAvailable, standInSkipReason))
-struct BlueZStandInPairingTests {
-    static let address = "C2:11:40:55:7A:01"
-    static let devicePath = BlueZStandIn.devicePath(address: address)
-    static let device = "org.bluez.Device1"
-    static let characteristic = "org.bluez.GattCharacteristic1"
-    static let passkey: UInt32 = 123_456
-    static let timing = BlueZStandInTiming(agentTimeout: .milliseconds(300))
-
+struct BlueZStandInPairingTests: StandInPairingSuite {
     @Test func correctPasskeyPairsBondsAndAuthenticatesTheLink() async throws {
         try await BlueZStandInBench.run(timing: Self.timing) { bench in
             try await addSecureDevice(bench, .authenticate)
@@ -113,151 +106,6 @@ struct BlueZStandInPairingTests {
         }
     }
 
-    @Test func bondedDeviceReconnectsEncryptedWithoutAnyAgent() async throws {
-        try await BlueZStandInBench.run(timing: Self.timing) { bench in
-            let peripheral = try await addSecureDevice(bench, .authenticate)
-            let standIn = try bench.requireStandIn()
-            await standIn.setBonded(address: Self.address, authenticated: true)
-            let client = try await RawBlueZClient.connect(bench)
-            // Stored bonds are exported at once, Paired and Bonded, before any scan.
-            let stored = try await client.managedObjects()[Self.devicePath]?[Self.device]
-            #expect(stored?["Paired"] == .bool(true))
-            #expect(stored?["Bonded"] == .bool(true))
-            try await connect(client)
-            #expect(await standIn.linkSecurity(address: Self.address) == .authenticated)
-            let smp = try await smpPath(client)
-            #expect(await client.error(smp, Self.characteristic, "StartNotify") == nil)
-            #expect(await peripheral.subscriptions == [BlueZTestPeripheral.smp])
-            #expect(await standIn.statistics(address: Self.address).agentCalls == [])
-            await client.close()
-        }
-    }
-
-    @Test func startNotifyWithoutDefaultAgentFailsWithATTErrorAndDropsTheLink() async throws {
-        try await BlueZStandInBench.run(timing: Self.timing) { bench in
-            let peripheral = try await addSecureDevice(bench, .authenticate)
-            let client = try await RawBlueZClient.connect(bench)
-            try await connect(client)
-            let smp = try await smpPath(client)
-            #expect(await client.error(smp, Self.characteristic, "StartNotify")
-                == .remote(name: "org.bluez.Error.Failed", message: "Operation failed with ATT error: 0x0e"))
-            try await waitUntilDisconnected(client)
-            #expect(await peripheral.subscriptions == [])
-            #expect(try await bench.requireStandIn().bond(address: Self.address) == nil)
-            await client.close()
-        }
-    }
-
-    /// BlueZ raises security by itself with the DEFAULT agent, not the caller's (device.c
-    /// `new_auth` without a bonding request).
-    @Test func defaultAgentIsAskedWhenAStartNotifyNeedsSecurity() async throws {
-        try await BlueZStandInBench.run(timing: Self.timing) { bench in
-            let peripheral = try await addSecureDevice(bench, .authenticate)
-            let other = try await RawBlueZClient.connect(bench)
-            let defaultAgent = try await StandInTestAgent.register(on: other.connection, capability: "KeyboardOnly",
-                                                                   answer: .passkey(Self.passkey))
-            let client = try await RawBlueZClient.connect(bench)
-            let own = try await StandInTestAgent.register(on: client.connection, capability: "KeyboardOnly",
-                                                          answer: .passkey(1))
-            try await connect(client)
-            let smp = try await smpPath(client)
-            #expect(await client.error(smp, Self.characteristic, "StartNotify") == nil)
-            #expect(await defaultAgent.calls == ["RequestPasskey"])
-            #expect(await own.calls == [])
-            #expect(await peripheral.subscriptions == [BlueZTestPeripheral.smp])
-            #expect(try await bench.requireStandIn().bond(address: Self.address) == .authenticated)
-            await client.close()
-            await other.close()
-        }
-    }
-
-    @Test func acquireNotifyOnAnInsecureLinkIsNeverAnswered() async throws {
-        try await BlueZStandInBench.run(timing: Self.timing) { bench in
-            try await addSecureDevice(bench, .encrypt)
-            let client = try await RawBlueZClient.connect(bench)
-            try await connect(client)
-            let smp = try await smpPath(client)
-            do {
-                _ = try await client.connection.call(destination: "org.bluez", path: smp, interface: Self.characteristic,
-                                                     member: "AcquireNotify", arguments: [.properties([:])],
-                                                     timeout: .milliseconds(300))
-                Issue.record("AcquireNotify was answered")
-            } catch let error as DBusError {
-                guard case .timedOut = error else {
-                    Issue.record("AcquireNotify failed with \(error) instead of no reply")
-                    return
-                }
-            }
-            let statistics = try await bench.requireStandIn().statistics(address: Self.address)
-            #expect(statistics.acquireNotifyWhileInsecure == 1)
-            #expect(try await client.managedObjects()[Self.devicePath]?[Self.device]?["Connected"] == .bool(true))
-            await client.close()
-        }
-    }
-
-    @Test func justWorksBondCannotSatisfyAnAuthenticatedCharacteristic() async throws {
-        try await BlueZStandInBench.run(timing: Self.timing) { bench in
-            // No passkey on the device: Just Works whatever the agent.
-            try await addSecureDevice(bench, .authenticate, passkey: nil)
-            let client = try await RawBlueZClient.connect(bench)
-            let agent = try await StandInTestAgent.register(on: client.connection, capability: "KeyboardOnly",
-                                                            answer: .passkey(Self.passkey))
-            try await connect(client)
-            _ = try await client.call(Self.devicePath, Self.device, "Pair")
-            let standIn = try bench.requireStandIn()
-            #expect(await standIn.bond(address: Self.address) == .encrypted)
-            #expect(await agent.calls == [])
-            let smp = try await smpPath(client)
-            #expect(await client.error(smp, Self.characteristic, "StartNotify")
-                == .remote(name: "org.bluez.Error.NotPermitted", message: "Not paired"))
-            #expect(try await client.managedObjects()[Self.devicePath]?[Self.device]?["Connected"] == .bool(true))
-            await client.close()
-        }
-    }
-
-    @Test func writeCommandsOnAnInsecureLinkAreAcceptedButDropped() async throws {
-        try await BlueZStandInBench.run(timing: Self.timing) { bench in
-            let peripheral = try await addSecureDevice(bench, .encrypt)
-            let client = try await RawBlueZClient.connect(bench)
-            try await connect(client)
-            let smp = try await smpPath(client)
-            #expect(await client.error(smp, Self.characteristic, "WriteValue",
-                                       [.bytes([1, 2]), .properties(["type": .string("command")])]) == nil)
-            let fd = try await client.call(smp, Self.characteristic, "AcquireWrite", [.properties([:])])
-                .argument(0).asUnixFD()
-            #expect(await BlockingIO.writeAll(fd.descriptor, [[3, 4]]).written == 1)
-            let standIn = try bench.requireStandIn()
-            try await HangGuardPolling.until("both writes dropped") {
-                await standIn.statistics(address: Self.address).insecureWritesDropped == 2
-            }
-            #expect(await peripheral.writes == [])
-            #expect(await standIn.statistics(address: Self.address).fdWrites == 0)
-            await client.close()
-        }
-    }
-
-    @Test func removeDeviceForgetsTheBond() async throws {
-        try await BlueZStandInBench.run(timing: Self.timing) { bench in
-            try await addSecureDevice(bench, .authenticate)
-            let client = try await RawBlueZClient.connect(bench)
-            _ = try await StandInTestAgent.register(on: client.connection, capability: "KeyboardOnly",
-                                                    answer: .passkey(Self.passkey))
-            try await connect(client)
-            _ = try await client.call(Self.devicePath, Self.device, "Pair")
-            let standIn = try bench.requireStandIn()
-            #expect(await standIn.bond(address: Self.address) == .authenticated)
-            _ = try await client.call("/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice", [.objectPath(Self.devicePath)])
-            #expect(await standIn.bond(address: Self.address) == nil)
-            let before = await client.signals.count
-            try await discover(client)
-            let added = await client.signals.dropFirst(before).compactMap(\.interfacesAdded)
-                .first { $0.object == Self.devicePath }
-            #expect(added?.interfaces[Self.device]?["Paired"] == .bool(false))
-            #expect(added?.interfaces[Self.device]?["Bonded"] == .bool(false))
-            await client.close()
-        }
-    }
-
     @Test func agentManagerFollowsAgentC() async throws {
         try await BlueZStandInBench.run(timing: Self.timing) { bench in
             let client = try await RawBlueZClient.connect(bench)
@@ -300,49 +148,26 @@ struct BlueZStandInPairingTests {
         }
     }
 
-    // MARK: Steps
-
-    @discardableResult
-    private func addSecureDevice(_ bench: BlueZStandInBench, _ security: BlueZStandInSecurity,
-                                 passkey: UInt32? = BlueZStandInPairingTests.passkey) async throws -> BlueZTestPeripheral {
-        try await bench.addTestPeripheral(address: Self.address) { device in
-            device.security = security
-            device.passkey = passkey
+    /// device.c `create_bond_req_exit`: the Pair caller leaving the bus cancels the pairing and
+    /// drops the link.
+    @Test func pairCallerLeavingTheBusCancelsThePairing() async throws {
+        try await BlueZStandInBench.run(timing: BlueZStandInTiming(agentTimeout: .seconds(30))) { bench in
+            try await addSecureDevice(bench, .authenticate)
+            let watcher = try await RawBlueZClient.connect(bench)
+            let client = try await RawBlueZClient.connect(bench)
+            let agent = try await StandInTestAgent.register(on: client.connection, capability: "KeyboardOnly",
+                                                            answer: .silence)
+            try await connect(client)
+            let pair = Task { await client.error(Self.devicePath, Self.device, "Pair") }
+            try await agent.waitForCalls(1)
+            await client.close()
+            _ = await pair.value
+            try await waitUntilDisconnected(watcher)
+            let standIn = try bench.requireStandIn()
+            #expect(await standIn.statistics(address: Self.address).agentCalls == ["RequestPasskey", "Cancel"])
+            #expect(await standIn.bond(address: Self.address) == nil)
+            await agent.release()
+            await watcher.close()
         }
-    }
-
-    private func discover(_ client: RawBlueZClient) async throws {
-        let before = await client.signals.count
-        _ = try await client.call("/org/bluez/hci0", "org.bluez.Adapter1", "StartDiscovery")
-        try await client.waitUntil("the device heard") { signals in
-            signals.dropFirst(before).contains { $0.interfacesAdded?.object == Self.devicePath }
-        }
-        _ = try await client.call("/org/bluez/hci0", "org.bluez.Adapter1", "StopDiscovery")
-    }
-
-    /// Discovers (unless known), connects and waits for ServicesResolved.
-    private func connect(_ client: RawBlueZClient) async throws {
-        if try await client.managedObjects()[Self.devicePath] == nil { try await discover(client) }
-        let before = await client.signals.count
-        _ = try await client.call(Self.devicePath, Self.device, "Connect")
-        try await client.waitUntil("ServicesResolved=true") { signals in
-            signals.dropFirst(before).contains {
-                $0.path == Self.devicePath && $0.propertiesChanged?.changed["ServicesResolved"] == .bool(true)
-            }
-        }
-    }
-
-    private func waitUntilDisconnected(_ client: RawBlueZClient) async throws {
-        try await client.waitUntil("Connected=false") { signals in
-            signals.contains { $0.path == Self.devicePath && $0.propertiesChanged?.changed["Connected"] == .bool(false) }
-        }
-    }
-
-    /// The SMP characteristic of the current connection.
-    private func smpPath(_ client: RawBlueZClient) async throws -> String {
-        let uuid = DBusValue.string(BlueZTestPeripheral.smp.uuid.description)
-        return try #require(try await client.managedObjects().first { path, interfaces in
-            path.hasPrefix(Self.devicePath + "/") && interfaces[Self.characteristic]?["UUID"] == uuid
-        }?.key)
     }
 }
