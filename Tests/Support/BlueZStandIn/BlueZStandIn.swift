@@ -40,7 +40,7 @@ public final class BlueZStandIn: Sendable {
                              timing: BlueZStandInTiming = BlueZStandInTiming()) async throws -> BlueZStandIn {
         let connection = try await DBusConnection.connect(to: .address(bus))
         let outbox = StandInOutbox(connection: connection)
-        let core = StandInCore(outbox: outbox, timing: timing)
+        let core = StandInCore(outbox: outbox, timing: timing, bus: connection)
         await core.exportRoot()
         for adapter in adapters { await core.addAdapter(adapter) }
         await outbox.flush()
@@ -115,6 +115,26 @@ public final class BlueZStandIn: Sendable {
     /// Bus operations that failed (a stand-in bug): a test can assert there were none.
     public var problems: [String] { outbox.problems }
 
+    /// The bond the stand-in holds for `address` on `adapter`: nil none, `.encrypted` a Just
+    /// Works bond, `.authenticated` a passkey bond. RemoveDevice forgets it.
+    public func bond(address: String, adapter: String = "hci0") async -> BlueZStandInLinkSecurity? {
+        await core.bonds[StandInName.devicePath(adapter: adapter, address: address)]
+    }
+
+    /// The security of the device's current link (nil: not connected).
+    public func linkSecurity(address: String, adapter: String = "hci0") async -> BlueZStandInLinkSecurity? {
+        await core.linkSecurity(StandInName.devicePath(adapter: adapter, address: address))
+    }
+
+    /// Bonds the device as an earlier pairing would have (stored keys, as bluetoothd loads them
+    /// at start): Device1 shows Paired and Bonded (exported now if it was never heard), and every
+    /// connection starts encrypted at that level with no agent involved.
+    public func setBonded(address: String, authenticated: Bool = true, adapter: String = "hci0") async {
+        await core.setBonded(address: address.uppercased(), adapter: adapter,
+                             level: authenticated ? .authenticated : .encrypted)
+        await outbox.flush()
+    }
+
     /// Waits until every signal already decided is on the bus.
     public func flush() async {
         await outbox.flush()
@@ -169,5 +189,8 @@ extension StandInCore {
             state.writeSocket?.shutDown()
             state.notifySocket?.shutDown()
         }
+        // The never-answered calls' handlers may end now (their callers gave up long ago).
+        for call in unanswered { call.resume() }
+        unanswered = []
     }
 }

@@ -76,11 +76,16 @@ public struct BlueZStandInDevice: Sendable {
     public var refuseAcquireWrite: BlueZStandInRefusal?
     /// AcquireNotify refused: the central must fall back to StartNotify.
     public var refuseAcquireNotify: BlueZStandInRefusal?
+    /// What its protected characteristics (`BlueZStandInSecurity.protects`) need from the link.
+    public var security: BlueZStandInSecurity
+    /// Its fixed passkey: a KeyboardOnly responder that types it (§9). nil: Just Works only.
+    public var passkey: UInt32?
 
     public init(address: String, advertisement: BlueZStandInAdvertisement, connector: any Connector,
                 peer: PeerIdentity, adapter: String = "hci0", connectFailures: Int = 0,
                 connectFailureMessage: String = "le-connection-abort-by-local", addressAfterReboot: String? = nil,
-                refuseAcquireWrite: BlueZStandInRefusal? = nil, refuseAcquireNotify: BlueZStandInRefusal? = nil) {
+                refuseAcquireWrite: BlueZStandInRefusal? = nil, refuseAcquireNotify: BlueZStandInRefusal? = nil,
+                security: BlueZStandInSecurity = .open, passkey: UInt32? = nil) {
         self.address = address.uppercased()
         self.advertisement = advertisement
         self.connector = connector
@@ -91,6 +96,8 @@ public struct BlueZStandInDevice: Sendable {
         self.addressAfterReboot = addressAfterReboot?.uppercased()
         self.refuseAcquireWrite = refuseAcquireWrite
         self.refuseAcquireNotify = refuseAcquireNotify
+        self.security = security
+        self.passkey = passkey
     }
 }
 
@@ -111,15 +118,20 @@ public struct BlueZStandInTiming: Sendable, Hashable {
     /// hang-up of the acquired sockets: bluetoothd shuts them at once but sends property changes
     /// from an idle callback (§2). Zero: together. (Properties.Get shows the old value meanwhile.)
     public var linkLossSignalDelay: Duration
+    /// How long an Agent1 request may go unanswered before pairing fails with
+    /// AuthenticationTimeout and the agent gets Cancel() (bluetoothd waits 60 s, agent.c
+    /// `REQUEST_TIMEOUT`; short here so tests stay fast).
+    public var agentTimeout: Duration
 
     public init(advertisingInterval: Duration = .milliseconds(20), servicesResolveDelay: Duration = .milliseconds(10),
                 connectAttemptTimeout: Duration = .seconds(3), writeSocketBuffer: Int = 4096,
-                linkLossSignalDelay: Duration = .zero) {
+                linkLossSignalDelay: Duration = .zero, agentTimeout: Duration = .seconds(2)) {
         self.advertisingInterval = advertisingInterval
         self.servicesResolveDelay = servicesResolveDelay
         self.connectAttemptTimeout = connectAttemptTimeout
         self.writeSocketBuffer = writeSocketBuffer
         self.linkLossSignalDelay = linkLossSignalDelay
+        self.agentTimeout = agentTimeout
     }
 }
 
@@ -146,6 +158,17 @@ public struct BlueZStandInStatistics: Sendable, Hashable {
     public var signalNotifications = 0
     /// Links that ended other than by Device1.Disconnect.
     public var linkLosses = 0
+    /// Device1.Pair calls.
+    public var pairCalls = 0
+    /// The Agent1 methods the stand-in called for this device, in order ("RequestPasskey",
+    /// "DisplayPasskey", "Cancel"). Never the passkeys.
+    public var agentCalls: [String] = []
+    /// Write Commands (WriteValue type "command", AcquireWrite datagrams) to a protected
+    /// characteristic on a link below its requirement: accepted, never delivered.
+    public var insecureWritesDropped = 0
+    /// AcquireNotify calls on a protected characteristic over a link below its requirement: left
+    /// without a reply, as bluetoothd 5.66 does before it crashes (§9). A central must keep it 0.
+    public var acquireNotifyWhileInsecure = 0
 
     public init() {}
 }

@@ -117,8 +117,11 @@ extension StandInCore {
         return []
     }
 
-    /// Removes a device object and its GATT objects (children first).
+    /// Removes a device object and its GATT objects (children first), and its bond (adapter.c
+    /// `btd_adapter_remove_device` removes the stored keys): heard again, it is a fresh Device1.
     func forgetDevice(_ path: String) {
+        abortPairing(path)
+        bonds[path] = nil
         guard let device = devices.removeValue(forKey: path) else { return }
         for gattPath in device.gattPaths.reversed() {
             characteristics[gattPath] = nil
@@ -234,16 +237,17 @@ extension StandInCore {
 
     /// A new Device1. When the report did not match the filters (`heard` nil), the object still
     /// appears, with neither name nor RSSI nor UUIDs, as adapter.c creates it before filtering.
-    private func createDevice(path: String, address: String, adapter: AdapterState, peripheral: Int,
-                              heard advertisement: BlueZStandInAdvertisement?) {
+    /// `storedName`: a bonded device loaded from storage (`setBonded`) keeps its name.
+    func createDevice(path: String, address: String, adapter: AdapterState, peripheral: Int,
+                      heard advertisement: BlueZStandInAdvertisement?, storedName: String? = nil) {
         var state = DeviceState(path: path, address: address, adapter: adapter.name, peripheral: peripheral,
                                 owner: peripheral)
         var properties: [String: DBusValue] = [
             "Address": .string(address),
             "AddressType": .string(peripherals[peripheral]?.spec.advertisement.addressType ?? "random"),
             "Alias": .string(address.replacingOccurrences(of: ":", with: "-")),
-            "Paired": .bool(false),
-            "Bonded": .bool(false),
+            "Paired": .bool(bonds[path] != nil),
+            "Bonded": .bool(bonds[path] != nil),
             "Trusted": .bool(false),
             "Blocked": .bool(false),
             "LegacyPairing": .bool(false),
@@ -252,6 +256,10 @@ extension StandInCore {
             "Adapter": .objectPath(adapter.path),
             "ServicesResolved": .bool(false),
         ]
+        if let storedName {
+            properties["Name"] = .string(storedName)
+            properties["Alias"] = .string(storedName)
+        }
         if let advertisement {
             if let name = advertisement.name {
                 properties["Name"] = .string(name)

@@ -7,16 +7,21 @@ extension StandInCore {
         DBusExportedInterface(name: StandInName.device, methods: [
             "Connect": method(path, signature: "") { core, _ in try await core.connect(path) },
             "Disconnect": method(path, signature: "") { core, _ in await core.disconnect(path) },
+            "Pair": method(path, signature: "") { core, call in try await core.pair(path, sender: call.sender) },
+            "CancelPairing": method(path, signature: "") { core, _ in try await core.cancelPairing(path) },
         ], properties: properties)
     }
 
     /// device.c `dev_connect` → `device_connect_le` → `att_connect_cb`: replies once the ATT
-    /// channel is up; services resolve after the reply (`resolveServices`).
-    func connect(_ path: String) async throws -> [DBusValue] {
+    /// channel is up; services resolve after the reply (`resolveServices`). `counted` false: the
+    /// connection Device1.Pair makes itself (not a Connect call).
+    func connect(_ path: String, counted: Bool = true) async throws -> [DBusValue] {
         guard let device = devices[path] else { throw StandInError.doesNotExist }
-        stats(device.owner) {
-            $0.connectCalls += 1
-            $0.connectAddresses.append(device.address)
+        if counted {
+            stats(device.owner) {
+                $0.connectCalls += 1
+                $0.connectAddresses.append(device.address)
+            }
         }
         guard adapters[device.adapter]?.powered == true else {
             // bt_io_connect fails on a down controller; device_connect_le returns -EIO
@@ -80,6 +85,8 @@ extension StandInCore {
         let id = nextID()
         connections[id] = ConnectionState(id: id, device: path, peripheral: peripheral, link: link,
                                           commands: StandInCommandQueue(link: link))
+        // A bonded device is encrypted with its stored LTK at connect, no agent involved (§9).
+        connections[id]?.security = bonds[path] ?? .none
         devices[path]?.connection = id
         devices[path]?.connectionCount += 1
         stats(peripheral) { $0.connections += 1 }
@@ -144,7 +151,7 @@ extension StandInCore {
         }
         if !connection.disconnectRequested {
             stats(connection.peripheral) { $0.linkLosses += 1 }
-            moveIfRebooted(connection.peripheral)
+            if !connection.droppedForSecurity { moveIfRebooted(connection.peripheral) }
         }
         for waiter in connection.downWaiters { waiter.resume() }
         for waiter in connection.readyWaiters { waiter.resume(returning: false) }

@@ -1,4 +1,3 @@
-import Synchronization
 import Transport
 
 /// The remote GATT objects of a connected device (gatt-client.c, 5.66): exported after Connect's
@@ -83,7 +82,7 @@ extension StandInCore {
     }
 
     /// The characteristic and its live connection; "Not connected" (gatt-client.c) otherwise.
-    private func live(_ path: String) throws -> (CharacteristicState, ConnectionState) {
+    func live(_ path: String) throws -> (CharacteristicState, ConnectionState) {
         guard let characteristic = characteristics[path] else {
             throw DBusError.remote(name: DBusErrorName.unknownObject, message: "No such object \(path)")
         }
@@ -94,7 +93,7 @@ extension StandInCore {
     }
 
     /// gatt-client.c `parse_options`: "offset" must be `q`, "type" `s`; other keys ignored.
-    private func options(_ value: DBusValue?) throws -> (offset: UInt16, type: String?) {
+    func options(_ value: DBusValue?) throws -> (offset: UInt16, type: String?) {
         guard case .dict(_, _, let entries)? = value else { throw StandInError.invalidArguments }
         var offset: UInt16 = 0
         var type: String?
@@ -124,8 +123,9 @@ extension StandInCore {
     }
 
     func readValue(_ path: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
-        let (characteristic, connection) = try live(path)
         let offset = try options(arguments.first).offset
+        try await secureForRequest(path)
+        let (characteristic, connection) = try live(path)
         stats(connection.peripheral) { $0.reads += 1 }
         let task: Task<Result<[UInt8], DBusError>, Never>
         if let pending = characteristic.pendingRead {
@@ -154,7 +154,7 @@ extension StandInCore {
 
     /// gatt-client.c `characteristic_write_value`.
     func writeValue(_ path: String, _ arguments: [DBusValue]) async throws -> [DBusValue] {
-        let (characteristic, connection) = try live(path)
+        var (characteristic, connection) = try live(path)
         if characteristic.writeSocket != nil { throw StandInError.notPermitted("Write acquired") }
         if characteristic.requestInFlight { throw StandInError.inProgress }
         guard let value = try? arguments.argument(0).asBytes() else { throw StandInError.invalidArguments }
@@ -163,6 +163,9 @@ extension StandInCore {
         let request = type.map { ["request", "reliable"].contains($0.lowercased()) }
             ?? properties.contains(.write)
         if request {
+            try await secureForRequest(path)
+            (characteristic, connection) = try live(path)
+            if characteristic.requestInFlight { throw StandInError.inProgress }
             stats(connection.peripheral) { $0.writeRequests += 1 }
             characteristics[path]?.requestInFlight = true
             defer { characteristics[path]?.requestInFlight = false }
@@ -185,97 +188,13 @@ extension StandInCore {
             throw StandInError.failed("Failed to initiate write")
         }
         stats(connection.peripheral) { $0.writeCommands += 1 }
+        // Accepted, but the device drops a command on a link below its requirement (§9).
+        if isInsecure(characteristic, connection) {
+            stats(connection.peripheral) { $0.insecureWritesDropped += 1 }
+            return []
+        }
         connection.commands.enqueue(value, to: characteristic.id)
         return []
-    }
-
-    /// AcquireWrite / AcquireNotify (gatt-client.c `characteristic_acquire_*`, `create_sock`).
-    func acquire(_ path: String, _ direction: AcquiredSocket.Direction, sender: String = "") async throws -> [DBusValue] {
-        let (characteristic, connection) = try live(path)
-        let peripheral = peripherals[connection.peripheral]
-        let member: String
-        switch direction {
-        case .write:
-            member = "AcquireWrite"
-            stats(connection.peripheral) { $0.acquireWriteCalls += 1 }
-            if characteristic.writeSocket != nil { throw StandInError.notPermitted("Write acquired") }
-            guard characteristic.properties.contains(.writeWithoutResponse) else { throw StandInError.notSupported }
-            if let refusal = peripheral?.spec.refuseAcquireWrite { throw StandInError.refusal(refusal, member: member) }
-        case .notify:
-            member = "AcquireNotify"
-            stats(connection.peripheral) { $0.acquireNotifyCalls += 1 }
-            if characteristic.notifySocket != nil { throw StandInError.notPermitted("Notify acquired") }
-            if !characteristic.notifySessions.isEmpty { throw StandInError.inProgress }
-            guard characteristic.properties.contains(.notify) else { throw StandInError.notSupported }
-            if let refusal = peripheral?.spec.refuseAcquireNotify { throw StandInError.refusal(refusal, member: member) }
-        }
-        // Not ready yet (services resolving): the reply waits (GC `characteristic_ready`).
-        guard await waitUntilReady(connection.id) else { throw StandInError.failed("Not connected") }
-        if direction == .notify {
-            do throws(LinkError) {
-                try await connection.link.subscribe(characteristic.id)
-            } catch {
-                throw Self.gattError(error, writing: true)
-            }
-        }
-        guard connections[connection.id] != nil, characteristics[path] != nil else {
-            throw StandInError.failed("Not connected")
-        }
-        if direction == .write, characteristics[path]?.writeSocket != nil { throw StandInError.notPermitted("Write acquired") }
-        if direction == .notify, characteristics[path]?.notifySocket != nil { throw StandInError.notPermitted("Notify acquired") }
-        let id = connection.id
-        let characteristicID = characteristic.id
-        let holder = SocketHolder()
-        let (socket, callerEnd): (AcquiredSocket, DBusUnixFD)
-        do {
-            (socket, callerEnd) = try AcquiredSocket.open(
-                direction: direction,
-                callerSendBuffer: direction == .write ? timing.writeSocketBuffer : nil,
-                onDatagram: { [weak self] bytes in await self?.fdDatagram(id, characteristicID, bytes) },
-                onClosed: { [weak self] in await self?.socketClosed(path, holder) })
-        } catch {
-            throw StandInError.failed("\(error)")
-        }
-        holder.socket = socket
-        switch direction {
-        case .write:
-            characteristics[path]?.writeSocket = socket
-            setProperties(path, StandInName.gattCharacteristic, ["WriteAcquired": .bool(true)])
-        case .notify:
-            characteristics[path]?.notifySocket = socket
-            setProperties(path, StandInName.gattCharacteristic, ["NotifyAcquired": .bool(true)])
-        }
-        return [.unixFD(callerEnd), .uint16(UInt16(clamping: connection.link.parameters.attMTU))]
-    }
-
-    private func waitUntilReady(_ id: UInt64) async -> Bool {
-        guard let connection = connections[id] else { return false }
-        if connection.ready { return true }
-        return await withCheckedContinuation { connections[id]?.readyWaiters.append($0) }
-    }
-
-    /// One AcquireWrite datagram: one Write Command (GC `sock_read`). Longer than MTU − 3 cannot
-    /// be encoded and is lost without a word, as in bluetoothd.
-    func fdDatagram(_ id: UInt64, _ characteristic: CharacteristicID, _ bytes: [UInt8]) async {
-        guard let connection = connections[id] else { return }
-        guard bytes.count <= connection.link.parameters.attMTU - 3 else {
-            stats(connection.peripheral) { $0.fdWritesDropped += 1 }
-            return
-        }
-        stats(connection.peripheral) { $0.fdWrites += 1 }
-        await connection.commands.send(bytes, to: characteristic)
-    }
-
-    /// The caller closed its end (or we shut it down): the lock is released (GC `sock_hup`).
-    func socketClosed(_ path: String, _ holder: SocketHolder) {
-        guard let socket = holder.socket, let characteristic = characteristics[path] else { return }
-        if characteristic.writeSocket === socket {
-            characteristics[path]?.writeSocket = nil
-            setProperties(path, StandInName.gattCharacteristic, ["WriteAcquired": .bool(false)])
-        } else if characteristic.notifySocket === socket {
-            characteristics[path]?.notifySocket = nil
-            setProperties(path, StandInName.gattCharacteristic, ["NotifyAcquired": .bool(false)])
-        }
     }
 
     /// gatt-client.c `characteristic_start_notify`.
@@ -289,9 +208,16 @@ extension StandInCore {
         if characteristic.notifySocket != nil { throw StandInError.notPermitted("Notify acquired") }
         guard characteristic.properties.contains(.notify) else { throw StandInError.notSupported }
         if characteristic.notifySessions.contains(sender) { return [] }
-        characteristics[path]?.notifySessions.insert(sender)
         // Not connected: success, the session would be armed on the next connection.
-        guard let connection else { return [] }
+        guard connection != nil else {
+            characteristics[path]?.notifySessions.insert(sender)
+            return []
+        }
+        // The CCC write is a request: security is raised first, or the call fails.
+        try await secureForRequest(path)
+        guard let connection = connections[characteristic.connection] else { throw StandInError.failed("Not connected") }
+        if characteristics[path]?.notifySessions.contains(sender) == true { return [] }
+        characteristics[path]?.notifySessions.insert(sender)
         do throws(LinkError) {
             try await connection.link.subscribe(characteristic.id)
         } catch {
@@ -346,16 +272,5 @@ extension StandInCore {
             stats(connection.peripheral) { $0.signalNotifications += 1 }
             setProperties(path, StandInName.gattCharacteristic, ["Value": .bytes(bytes)])
         }
-    }
-}
-
-/// Lets an acquired socket's close callback name the socket it belongs to (the callback is made
-/// before the socket exists).
-final class SocketHolder: Sendable {
-    private let value = Mutex<AcquiredSocket?>(nil)
-
-    var socket: AcquiredSocket? {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
     }
 }

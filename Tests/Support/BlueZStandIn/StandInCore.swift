@@ -52,6 +52,11 @@ actor StandInCore {
         let commands: StandInCommandQueue
         var ready = false
         var disconnectRequested = false
+        /// What the link's encryption gives (starts at the bond's level: bluetoothd encrypts with
+        /// the stored LTK at connect, no agent involved).
+        var security: BlueZStandInLinkSecurity = .none
+        /// The kernel dropped the link after failed pairing: a link loss, but not a reboot.
+        var droppedForSecurity = false
         var downWaiters: [CheckedContinuation<Void, Never>] = []
         var readyWaiters: [CheckedContinuation<Bool, Never>] = []
     }
@@ -73,6 +78,8 @@ actor StandInCore {
 
     let outbox: StandInOutbox
     let timing: BlueZStandInTiming
+    /// The stand-in's bus connection, for the calls bluetoothd makes itself (Agent1).
+    let bus: DBusConnection
     var objects: [String: DBusExportedObject] = [:]
     var adapters: [String: AdapterState] = [:]
     var peripherals: [Int: PeripheralState] = [:]
@@ -86,10 +93,21 @@ actor StandInCore {
     /// `waitUntilDiscovering` callers, resumed when a discovery session starts.
     var discoveryWaiters: [(adapter: String, continuation: CheckedContinuation<Void, Never>)] = []
     var stopped = false
+    /// Registered agents by owner (agent.c `agent_list`), and the default queue: its head is
+    /// the default agent (agent.c `default_agents`).
+    var agents: [String: AgentState] = [:]
+    var defaultAgents: [String] = []
+    /// Bonds by device path: the level the stored LTK gives.
+    var bonds: [String: BlueZStandInLinkSecurity] = [:]
+    /// Pairing under way, by device path.
+    var pairings: [String: PairingState] = [:]
+    /// Calls bluetoothd 5.66 never answers (AcquireNotify on an insecure link): released at stop.
+    var unanswered: [CheckedContinuation<Void, Never>] = []
 
-    init(outbox: StandInOutbox, timing: BlueZStandInTiming) {
+    init(outbox: StandInOutbox, timing: BlueZStandInTiming, bus: DBusConnection) {
         self.outbox = outbox
         self.timing = timing
+        self.bus = bus
     }
 
     func nextID() -> UInt64 {
@@ -170,7 +188,7 @@ actor StandInCore {
         ] + standardInterfaces("/"))
         objects["/"] = root
         outbox.send(.export(root))
-        addObject("/org/bluez", [DBusExportedInterface(name: StandInName.agentManager),
+        addObject("/org/bluez", [agentManagerInterface("/org/bluez"),
                                  DBusExportedInterface(name: StandInName.profileManager)])
     }
 
@@ -193,9 +211,12 @@ actor StandInCore {
 
     // MARK: Clients leaving the bus
 
-    /// A client left the bus: its discovery sessions, filters and notify sessions go
-    /// (adapter.c `discovery_disconnect`, gatt-client.c `notify_client_disconnect`).
+    /// A client left the bus: its discovery sessions, filters, notify sessions and agent go
+    /// (adapter.c `discovery_disconnect`, gatt-client.c `notify_client_disconnect`, agent.c
+    /// `agent_disconnect`).
     func clientLeft(_ name: String) {
+        removeAgent(owner: name)
+        for path in pairings.keys.sorted() where pairings[path]?.requester == name { abortPairing(path) }
         for adapterName in adapters.keys.sorted() {
             adapters[adapterName]?.presetFilters[name] = nil
             if adapters[adapterName]?.sessions.removeValue(forKey: name) != nil {

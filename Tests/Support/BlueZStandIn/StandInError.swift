@@ -14,6 +14,17 @@ enum StandInError {
     static let notSupported = DBusError.remote(name: prefix + "NotSupported", message: "Operation is not supported")
     static let notConnected = DBusError.remote(name: prefix + "NotConnected", message: "Not Connected")
     static let doesNotExist = DBusError.remote(name: prefix + "DoesNotExist", message: "Does Not Exist")
+    static let alreadyExists = DBusError.remote(name: prefix + "AlreadyExists", message: "Already Exists")
+
+    // Device1.Pair outcomes (device.c `new_authentication_return`).
+    static let authenticationFailed = DBusError.remote(name: prefix + "AuthenticationFailed",
+                                                       message: "Authentication Failed")
+    static let authenticationRejected = DBusError.remote(name: prefix + "AuthenticationRejected",
+                                                         message: "Authentication Rejected")
+    static let authenticationCanceled = DBusError.remote(name: prefix + "AuthenticationCanceled",
+                                                         message: "Authentication Canceled")
+    static let authenticationTimeout = DBusError.remote(name: prefix + "AuthenticationTimeout",
+                                                        message: "Authentication Timeout")
 
     static func failed(_ message: String) -> DBusError {
         .remote(name: prefix + "Failed", message: message)
