@@ -61,8 +61,7 @@ struct BlueZPairingEndToEndTests {
             #expect(await peripheral.snapshot.firmwareRevision.hasPrefix("1.1.0"))
             let standIn = try bench.requireStandIn()
             let statistics = await standIn.statistics(address: Self.address)
-            #expect(statistics.pairCalls == 1, "one pairing; the reconnect after the reboot uses the bond")
-            #expect(statistics.agentCalls == ["RequestPasskey"])
+            #expect(statistics.agentCalls == ["RequestPasskey"], "one pairing; the reconnect after the reboot uses the bond")
             #expect(statistics.insecureWritesDropped == 0)
             #expect(await standIn.bond(address: Self.address) == .authenticated)
         }
@@ -76,7 +75,7 @@ struct BlueZPairingEndToEndTests {
             #expect(result.contains("\"exit_code\":9"), "\(result)")
             #expect(result.contains("AuthenticationFailed"), "\(result)")
             #expect(!run.output.contains("654321"))
-            #expect(await bench.requireStandIn().bond(address: Self.address) == nil)
+            #expect(try await bench.requireStandIn().bond(address: Self.address) == nil)
         }
     }
 
@@ -101,7 +100,7 @@ struct BlueZPairingEndToEndTests {
             let unpair = try await BlueZDFUProcess.run(["unpair", "--device", Self.address], bus: bench.busAddress)
             #expect(unpair.exitCode == 0, "\(unpair.output)")
             #expect(unpair.stdout.contains("forgot …:7A:01"), "\(unpair.stdout)")
-            #expect(await bench.requireStandIn().bond(address: Self.address) == nil)
+            #expect(try await bench.requireStandIn().bond(address: Self.address) == nil)
 
             let unknown = try await BlueZDFUProcess.run(["unpair", "--device", Self.address], bus: bench.busAddress)
             #expect(unknown.exitCode == 0, "\(unknown.output)")

@@ -1,8 +1,9 @@
 /// Turning a connected, resolved device into a `BlueZLink`: watch it first, then acquire the write
 /// fds of the expected write-without-response characteristics (their `mtu` is the ATT MTU the link
-/// reports), falling back to the MTU property. On a device that is not paired, the expected
-/// services' notifications are switched on here, with StartNotify: that is where a device that
-/// needs a secure link says so (its CCC refuses), before anything is written that it would drop.
+/// reports), falling back to the MTU property. Then the expected services' notifications are
+/// switched on, with StartNotify: that is where a device that needs a more secure link says so
+/// (its CCC refuses), before anything is written that it would drop. A bonded link is checked
+/// too: a Just Works bond is refused by a device that requires authentication.
 extension BlueZConnector {
     enum Opening: Sendable {
         case link(BlueZLink)
@@ -47,18 +48,16 @@ extension BlueZConnector {
                 return .failed(error)
             }
         }
-        if !device.paired {
-            agent?.resetOutcome()
-            let notifying = layout.filter { expectedServices.isEmpty || expectedServices.contains($0.id) }
-                .flatMap(\.characteristics).filter { $0.flags.contains("notify") || $0.flags.contains("indicate") }
-            for characteristic in notifying {
-                do throws(LinkError) {
-                    try await gatt.startNotify(characteristic)
-                } catch {
-                    if let observer = state.end(.other("connect abandoned")) { store.removeObserver(observer) }
-                    if case .rejected(_, let att) = error, att.asksForSecurity { return .needsSecurity(att) }
-                    return .failed(error)
-                }
+        agent?.resetOutcome()
+        let notifying = layout.filter { expectedServices.isEmpty || expectedServices.contains($0.id) }
+            .flatMap(\.characteristics).filter { $0.flags.contains("notify") || $0.flags.contains("indicate") }
+        for characteristic in notifying {
+            do throws(LinkError) {
+                try await gatt.startNotify(characteristic)
+            } catch {
+                if let observer = state.end(.other("connect abandoned")) { store.removeObserver(observer) }
+                if case .rejected(_, let att) = error, att.asksForSecurity { return .needsSecurity(att) }
+                return .failed(error)
             }
         }
         // BlueZ may have paired by itself while subscribing, through the default agent, which is
@@ -80,8 +79,6 @@ extension BlueZConnector {
             generation: generation, peer: peer, attMTU: attMTU,
             maxWriteWithoutResponse: BlueZWriteCap.maxWriteWithoutResponse(attMTU: attMTU, capForBlueZPeers: capWritesForBlueZPeers),
             writesAreWholeMessages: true, security: security)
-        // AcquireNotify only on a link bluetoothd encrypts (paired before it came up): §9.
-        return .link(BlueZLink(parameters: parameters, services: layout, events: events, client: client, state: state,
-                               acquiresNotify: device.paired))
+        return .link(BlueZLink(parameters: parameters, services: layout, events: events, client: client, state: state))
     }
 }

@@ -21,13 +21,6 @@ struct BlueZGATTCalls: Sendable {
         return state.keep(socket, for: info.id, notify: false)
     }
 
-    /// AcquireNotify on `info`; true when notifications now arrive on a socket.
-    func acquireNotify(_ info: BlueZCharacteristicInfo) async throws(LinkError) -> Bool {
-        guard let (socket, _) = try await acquire(info, member: "AcquireNotify", notify: true) else { return false }
-        guard state.keep(socket, for: info.id, notify: true) else { throw .disconnected(state.closingReason ?? .localHostTerminated) }
-        return true
-    }
-
     /// Calls AcquireWrite/AcquireNotify and adopts the fd; nil when BlueZ refused in a way that
     /// leaves the D-Bus path open. Also used by the connector to learn the ATT MTU.
     func acquire(_ info: BlueZCharacteristicInfo, member: String, notify: Bool) async throws(LinkError)

@@ -1,9 +1,9 @@
 /// `Link` over BlueZ. writeWithoutResponse: through the `AcquireWrite` fd (SOCK_SEQPACKET,
 /// non-blocking: on EAGAIN wait for writability with poll, never sleep, never drop), falling back
 /// to `WriteValue(type: "command")` (serialised per characteristic, InProgress retried) when
-/// AcquireWrite is refused. Notifications: `AcquireNotify` fd, falling back to StartNotify +
-/// PropertiesChanged(Value) (routed BEFORE StartNotify; the bus match rule covers every bluetoothd
-/// signal from the start). Disconnection: Connected=false PropertiesChanged, InterfacesRemoved of
+/// AcquireWrite is refused. Notifications: StartNotify + PropertiesChanged(Value) (routed BEFORE
+/// StartNotify; the bus match rule covers every bluetoothd signal from the start), never
+/// AcquireNotify (see `subscribe`). Disconnection: Connected=false PropertiesChanged, InterfacesRemoved of
 /// the device, or HUP/EOF on an acquired fd -> one `.disconnected` event, then every call throws
 /// `.disconnected`. Signals of older generations are ignored (each link has its own observer).
 ///
@@ -21,14 +21,8 @@ public final class BlueZLink: Link {
     let characteristics: [CharacteristicID: BlueZCharacteristicInfo]
     let gates: BlueZGates
     let gatt: BlueZGATTCalls
-    /// Whether `subscribe` may use AcquireNotify: only on a link encrypted from the start (a paired
-    /// device). On bluetoothd 5.66 an AcquireNotify whose CCC needs security is never answered and
-    /// bluetoothd crashes ~30 s later (bluez-dbus.md §9); StartNotify is safe.
-    let acquiresNotify: Bool
-
     init(parameters: LinkParameters, services: [BlueZServiceInfo], events: AsyncStream<LinkEvent>,
-         client: BlueZClient, state: BlueZLinkState, acquiresNotify: Bool = true) {
-        self.acquiresNotify = acquiresNotify
+         client: BlueZClient, state: BlueZLinkState) {
         self.parameters = parameters
         self.services = services.map(\.gattService)
         self.events = events
@@ -118,7 +112,10 @@ public final class BlueZLink: Link {
         await gate.enter()
         defer { gate.leave() }
         if state.isSubscribed(characteristic) { return }
-        if acquiresNotify, info.flags.contains("notify"), try await gatt.acquireNotify(info) { return }
+        // Never AcquireNotify: on bluetoothd 5.66 one whose CCC needs more security than the link
+        // has is never answered, and bluetoothd crashes ~30 s later (bluez-dbus.md §9). A bond
+        // does not make it safe (a Just Works bond on a device that needs authentication), and
+        // SMP's replies are few and small, so StartNotify's signals cost nothing that matters.
         try await gatt.startNotify(info)
     }
 
