@@ -485,6 +485,10 @@ if wanted interrupt; then
     fi
 fi
 
+# --- 9. devices that require an authenticated link (pairing) ---------------------------------------
+# shellcheck source=bluez-rig-secure.sh
+. "$here/bluez-rig-secure.sh"
+
 sim_stop
 echo "bluez-rig-scenarios: $passed passed, $failed failed$tag"
 [ "$failed" -eq 0 ]

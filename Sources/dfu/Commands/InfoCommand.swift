@@ -33,8 +33,7 @@ struct InfoCommand: ParsableCommand {
           130  interrupted by SIGINT or SIGTERM
         """
 
-    @Option(valueName: "SECONDS", help: "Seconds to connect, retries included.")
-    var connectTimeout = FlashTimeouts().connectTimeout
+    var wait = ConnectTimeoutOption()
 
     var common = CommonOptions(json: .result)
 
@@ -47,9 +46,7 @@ struct InfoCommand: ParsableCommand {
     func validate() throws(UsageError) {
         try target.validate()
         try security.validate(for: try target.spec)
-        guard connectTimeout > 0, connectTimeout <= FlashTimeouts.maximum else {
-            throw UsageError("--connect-timeout must be more than 0 and at most \(Int(FlashTimeouts.maximum)) seconds")
-        }
+        try wait.validate()
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
@@ -59,7 +56,7 @@ struct InfoCommand: ParsableCommand {
         let reading = InfoReading(spec: spec, adapter: target.bluetooth.adapter,
                                   pairing: security.pairing(),
                                   fullAddresses: target.bluetooth.fullAddresses,
-                                  connectTimeout: .milliseconds(Int((connectTimeout * 1000).rounded())),
+                                  connectTimeout: wait.duration,
                                   collectsWarnings: common.json)
         let (result, warnings, interrupted) = await reading.read(console)
         if interrupted {

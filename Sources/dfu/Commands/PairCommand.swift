@@ -28,8 +28,7 @@ struct PairCommand: ParsableCommand {
           130  interrupted by SIGINT or SIGTERM
         """
 
-    @Option(valueName: "SECONDS", help: "Seconds to find and connect to the device, retries included.")
-    var connectTimeout = FlashTimeouts().connectTimeout
+    var wait = ConnectTimeoutOption()
 
     var common = CommonOptions(json: .result)
 
@@ -42,9 +41,7 @@ struct PairCommand: ParsableCommand {
     func validate() throws(UsageError) {
         try target.validate()
         try BondTarget.requireBluetooth(try target.spec, command: Self.name)
-        guard connectTimeout > 0, connectTimeout <= FlashTimeouts.maximum else {
-            throw UsageError("--connect-timeout must be more than 0 and at most \(Int(FlashTimeouts.maximum)) seconds")
-        }
+        try wait.validate()
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
@@ -85,7 +82,7 @@ struct PairCommand: ParsableCommand {
             return .failure(.deviceUnreachable(error.description))
         }
         let peer = PeerIdentity((try? target.spec)?.description ?? target.device)
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int((connectTimeout * 1000).rounded())))
+        let deadline = ContinuousClock.now.advanced(by: wait.duration)
         let connecting = Task { () -> Result<LinkSecurity, DFUError> in
             do throws(LinkError) {
                 let link = try await connector.connect(to: peer, deadline: deadline)

@@ -1,0 +1,97 @@
+#!/bin/bash
+# Secure-link scenarios of `make test-bluez`, sourced by bluez-rig-scenarios.sh (its functions:
+# run, run_fresh, pass, fail, flash_ok, flash_facts, wanted; its variables). The sim on A requires
+# an authenticated link for SMP (--security authen, Zephyr's default with pairing) with passkey
+# $SECURE_PASSKEY; dfu on B must pair with it (reference §9), never crash bluetoothd (AcquireNotify on
+# an insecure link does, in 5.66), and never print the passkey.
+#
+#   secure-no-passkey   flash without a passkey: exit 9 with the fix, nothing uploaded
+#   secure-wrong        flash with a wrong passkey: exit 9 with BlueZ's AuthenticationFailed
+#   secure-flash        flash --passkey: paired, updated, rebooted, reconnected with the bond, confirmed
+#   secure-info         info with no passkey afterwards: the bond is reused ("bonded, encrypted")
+#   secure-unpair       dfu unpair forgets A on B; flash --passkey pairs again and updates
+#   bluetoothd-alive    the bluetoothd that refused the unpaired attempt still runs 40 s later
+
+SECURE_PASSKEY=123456
+secure_sim=("${SIM_ARGS[@]}" --security authen --passkey "$SECURE_PASSKEY")
+secure_refused_at="" secure_bluetoothd=""
+
+# no_passkey_shown NAME: the passkey appears in none of NAME's outputs
+no_passkey_shown() { ! grep -q "$SECURE_PASSKEY" "$LOGS/$1.out" "$LOGS/$1.err" 2>/dev/null; }
+
+if wanted secure-no-passkey; then
+    fresh_sim=("${secure_sim[@]}")
+    run_fresh secure-no-passkey "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
+    eval "$(flash_facts "$LOGS/secure-no-passkey.out")"
+    secure_refused_at=$SECONDS secure_bluetoothd=$(pgrep -x bluetoothd | head -n 1)
+    if sim_failed secure-no-passkey; then :
+    elif hung; then fail secure-no-passkey "no result within ${GUARD}s (hang guard)" "$LOGS/secure-no-passkey.out" "$sim_log"
+    elif [ "$rc" -ne 9 ]; then fail secure-no-passkey "exit $rc, expected 9: $fl_result_error" "$LOGS/secure-no-passkey.out" "$sim_log"
+    elif [[ $fl_result_error != *"pass --passkey N, or pair it first with dfu pair"* ]]; then
+        fail secure-no-passkey "exit 9 without the fix: $fl_result_error" "$LOGS/secure-no-passkey.out"
+    elif [ "$fl_transfer_started" -ne 0 ]; then fail secure-no-passkey "exit 9, but the upload had begun" "$LOGS/secure-no-passkey.out"
+    else pass secure-no-passkey "exit 9: ${fl_result_error:0:90}…"
+    fi
+fi
+
+if wanted secure-wrong; then
+    fresh_sim=("${secure_sim[@]}")
+    run_fresh secure-wrong "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" --passkey 000000 "${flash_args[@]}"
+    eval "$(flash_facts "$LOGS/secure-wrong.out")"
+    if sim_failed secure-wrong; then :
+    elif hung; then fail secure-wrong "no result within ${GUARD}s (hang guard)" "$LOGS/secure-wrong.out" "$sim_log"
+    elif [ "$rc" -ne 9 ]; then fail secure-wrong "exit $rc, expected 9: $fl_result_error" "$LOGS/secure-wrong.out" "$sim_log"
+    elif [[ $fl_result_error != *Authentication* ]]; then fail secure-wrong "exit 9 without BlueZ's reason: $fl_result_error" "$LOGS/secure-wrong.out"
+    else pass secure-wrong "exit 9: ${fl_result_error:0:100}…"
+    fi
+fi
+
+if wanted secure-flash; then
+    fresh_sim=("${secure_sim[@]}")
+    run_fresh secure-flash "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" --passkey "$SECURE_PASSKEY" "${flash_args[@]}"
+    paired=$(dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}" \
+                 org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Bonded 2>&1 | grep -o 'boolean [a-z]*' || true)
+    if sim_failed secure-flash; then :
+    elif ! flash_ok secure-flash; then fail secure-flash "$flash_ok_why" "$LOGS/secure-flash.out" "$LOGS/secure-flash.err" "$sim_log"
+    elif [ "$paired" != "boolean true" ]; then fail secure-flash "updated, but B reports Bonded '$paired' for A" "$LOGS/secure-flash.out"
+    elif ! no_passkey_shown secure-flash; then fail secure-flash "the passkey appears in dfu's output" "$LOGS/secure-flash.out"
+    else pass secure-flash "paired with the passkey, bonded, $fl_version confirmed after the reboot"
+    fi
+    if wanted secure-info; then
+        run secure-info "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B"
+        if hung; then fail secure-info "no end within ${GUARD}s (hang guard)" "$LOGS/secure-info.out" "$LOGS/secure-info.err"
+        elif [ "$rc" -ne 0 ]; then fail secure-info "exit $rc" "$LOGS/secure-info.out" "$LOGS/secure-info.err"
+        elif ! grep -E '^security ' "$LOGS/secure-info.out" | grep -q 'bonded, encrypted'; then
+            fail secure-info "no 'security … bonded, encrypted' line" "$LOGS/secure-info.out"
+        else pass secure-info "no passkey: $(grep -E '^security ' "$LOGS/secure-info.out" | tr -s ' ')"
+        fi
+    fi
+fi
+
+if wanted secure-unpair; then
+    run secure-unpair-forget "$DFU" unpair --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B"
+    still=$(dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}" \
+                org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Paired 2>&1 | grep -o 'boolean [a-z]*' || true)
+    if [ "$rc" -ne 0 ]; then fail secure-unpair "dfu unpair exited $rc" "$LOGS/secure-unpair-forget.out" "$LOGS/secure-unpair-forget.err"
+    elif [ "$still" = "boolean true" ]; then fail secure-unpair "after dfu unpair B still reports A paired" "$LOGS/secure-unpair-forget.out"
+    else
+        fresh_sim=("${secure_sim[@]}")
+        run_fresh secure-unpair "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" --passkey "$SECURE_PASSKEY" "${flash_args[@]}"
+        if sim_failed secure-unpair; then :
+        elif flash_ok secure-unpair; then pass secure-unpair "$(head -n 1 "$LOGS/secure-unpair-forget.out"); flash --passkey paired again, $fl_version confirmed"
+        else fail secure-unpair "after dfu unpair: $flash_ok_why" "$LOGS/secure-unpair.out" "$LOGS/secure-unpair.err" "$sim_log"
+        fi
+    fi
+fi
+
+if [ -n "$secure_refused_at" ]; then
+    left=$((40 - (SECONDS - secure_refused_at)))
+    [ "$left" -le 0 ] || sleep "$left"
+    now=$(pgrep -x bluetoothd | head -n 1)
+    if [ -z "$secure_bluetoothd" ] || [ "$now" != "$secure_bluetoothd" ]; then
+        fail bluetoothd-alive "bluetoothd was pid '$secure_bluetoothd' at the refused attempt, '$now' now: it died"
+    elif ! dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects > /dev/null 2>&1; then
+        fail bluetoothd-alive "bluetoothd (pid $now) no longer answers GetManagedObjects"
+    else pass bluetoothd-alive "pid $now still answers $((SECONDS - secure_refused_at)) s after the refused unpaired attempt"
+    fi
+fi
