@@ -352,6 +352,13 @@ import Testing
               --name <NAME>           The name to advertise with bluez: (at most 29 bytes).
                                       (default: dfu-sim- and the last 4 characters of the
                                       device ID)
+              --security <LEVEL>      With bluez:, what the SMP characteristic requires of a
+                                      central's link: open, encrypt or authen (an
+                                      authenticated link, Zephyr's default with Bluetooth
+                                      pairing; needs --passkey). (default: open)
+              --passkey <N>           With --security, the device's fixed six-digit passkey
+                                      (000000-999999); the sim's own agent enters it. Never
+                                      printed.
               --full-addresses        Show central and adapter addresses in full; they are
                                       shortened (…:EE:FF) by default.
               -v, --verbose           Also log every packet in and out, and requests the
@@ -420,6 +427,7 @@ import Testing
               dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
               dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
               sudo dfu sim --serve bluez:hci0 --name sensor-12
+              sudo dfu sim --serve bluez:hci0 --security authen --passkey 123456
               dfu flash app.signed.bin --device name:sensor-12     # from another computer
 
             Exit status:

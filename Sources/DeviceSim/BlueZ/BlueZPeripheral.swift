@@ -50,6 +50,9 @@ public actor BlueZPeripheral {
     let connection: DBusConnection
     let application: PeripheralApplication
     let advertisement: PeripheralAdvertisement
+    /// The device's pairing agent (`--security encrypt|authen`); nil for an open device.
+    let agent: PeripheralAgent?
+    var agentRegistered = false
     let clock: LinkClock
     let observer: @Sendable (BlueZPeripheralEvent) -> Void
     var device: VirtualDevice
@@ -79,7 +82,8 @@ public actor BlueZPeripheral {
     static func objectRoot(for adapter: String) -> String { "/org/dfu/sim/" + adapter }
 
     init(device: VirtualDevice, connection: DBusConnection, adapter: String, address: String, name: String,
-         clock: LinkClock, observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void) {
+         pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(), clock: LinkClock,
+         observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void) {
         self.device = device
         self.connection = connection
         self.adapter = adapter
@@ -89,8 +93,9 @@ public actor BlueZPeripheral {
         self.observer = observer
         identity = device.identity
         let root = Self.objectRoot(for: adapter)
-        application = PeripheralApplication(root: root + "/app")
+        application = PeripheralApplication(root: root + "/app", security: pairing.security)
         advertisement = PeripheralAdvertisement(path: root + "/advertisement", name: name)
+        agent = PeripheralAgent(root: root, adapter: adapter, pairing: pairing)
     }
 
     /// Builds the device `options` describe, checks the adapter, exports the GATT application and
@@ -98,9 +103,11 @@ public actor BlueZPeripheral {
     /// the end of the device identity. Throws before anything is registered when bluetoothd, the
     /// bus or the adapter is not usable.
     public static func serve(_ options: SimOptions, adapter: String, name: String? = nil,
+                             pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
                              bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
                              observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
         async throws(BlueZServeError) -> BlueZPeripheral {
+        if let problem = pairing.problem { throw .options(.inconsistent(problem)) }
         let device: VirtualDevice
         do throws(SimOptionsError) {
             device = try options.makeDevice()
@@ -118,7 +125,7 @@ public actor BlueZPeripheral {
             let peripheral = BlueZPeripheral(device: device, connection: connection, adapter: adapter,
                                              address: address,
                                              name: name ?? PeripheralAdvertisement.defaultName(for: device.identity),
-                                             clock: clock, observer: observer)
+                                             pairing: pairing, clock: clock, observer: observer)
             try await peripheral.start()
             return peripheral
         } catch {
@@ -145,10 +152,15 @@ public actor BlueZPeripheral {
             }
             try await connection.exportObjectManager(at: application.root)
             try await connection.export(advertisement.object(handler: handler))
+            if let agent {
+                let observer = self.observer
+                try await connection.export(agent.object { observer(.pairing($0)) })
+            }
             try await watchSignals()
         } catch {
             throw BlueZServeError.classify(error, operation: "setting up the GATT application")
         }
+        try await registerAgent()
         try await register()
         armTimer()
     }
@@ -167,6 +179,16 @@ public actor BlueZPeripheral {
                                 [.objectPath(advertisement.path), .properties([:])])
             advertised = true
         }
+    }
+
+    /// The agent, registered once for the server's life and made the default: bluetoothd asks the
+    /// default agent for a responder's side of pairing (reference §9).
+    private func registerAgent() async throws(BlueZServeError) {
+        guard let agent else { return }
+        try await callBlueZ("/org/bluez", "org.bluez.AgentManager1", "RegisterAgent",
+                            [.objectPath(agent.path), .string(agent.capability)])
+        agentRegistered = true
+        try await callBlueZ("/org/bluez", "org.bluez.AgentManager1", "RequestDefaultAgent", [.objectPath(agent.path)])
     }
 
     /// A call to bluetoothd; its own refusals (`org.bluez.Error.*`) become `.refused`.
@@ -198,6 +220,11 @@ public actor BlueZPeripheral {
             applicationRegistered = false
             try? await callBlueZ(adapterPath, BlueZNames.gattManager, "UnregisterApplication",
                                  [.objectPath(application.root)], timeout: .seconds(5))
+        }
+        if agentRegistered, let agent {
+            agentRegistered = false
+            try? await callBlueZ("/org/bluez", "org.bluez.AgentManager1", "UnregisterAgent",
+                                 [.objectPath(agent.path)], timeout: .seconds(5))
         }
         connection.close()
     }

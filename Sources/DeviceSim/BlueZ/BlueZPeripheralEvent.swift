@@ -36,6 +36,8 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
     case advertisementReleased
     /// A call to bluetoothd failed; the server carries on.
     case bluezCallFailed(operation: String, reason: String)
+    /// The device's agent answered (or refused) a pairing request; never the passkey.
+    case pairing(String)
 
     /// Whether `dfu sim` prints it without `--verbose`: the device's life, not its traffic.
     public var isLifecycle: Bool {
@@ -89,6 +91,8 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
             return "bluetoothd released the advertisement: the device is no longer advertised"
         case .bluezCallFailed(let operation, let reason):
             return "\(operation) failed: \(reason)"
+        case .pairing(let what):
+            return what
         }
     }
 

@@ -21,15 +21,17 @@ struct PeripheralApplication: Sendable {
     let characteristics: [Characteristic]
     private let services: [(path: String, id: ServiceID, characteristics: [Characteristic])]
 
-    /// `root` must be a valid object path no other object of the connection uses.
-    init(root: String, services: [GATTService] = DeviceGATT.services) {
+    /// `root` must be a valid object path no other object of the connection uses. `security`
+    /// guards the SMP characteristic (value and CCC); Battery and Device Information stay open.
+    init(root: String, services: [GATTService] = DeviceGATT.services, security: PeripheralSecurity = .open) {
         self.root = root
         var laidOut: [(path: String, id: ServiceID, characteristics: [Characteristic])] = []
         for (serviceIndex, service) in services.enumerated() {
             let servicePath = "\(root)/service\(serviceIndex)"
             let characteristics = service.characteristics.enumerated().map { index, characteristic in
-                Characteristic(id: characteristic.id, path: "\(servicePath)/char\(index)",
-                               flags: Self.flags(characteristic.properties))
+                let flags = Self.flags(characteristic.properties)
+                return Characteristic(id: characteristic.id, path: "\(servicePath)/char\(index)",
+                                      flags: characteristic.id == DeviceGATT.smpCharacteristic ? security.flags(forSMP: flags) : flags)
             }
             laidOut.append((servicePath, service.id, characteristics))
         }

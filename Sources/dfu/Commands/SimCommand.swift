@@ -37,6 +37,7 @@ struct SimCommand: ParsableCommand {
           dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
           dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
           sudo dfu sim --serve bluez:hci0 --name sensor-12
+          sudo dfu sim --serve bluez:hci0 --security authen --passkey 123456
           dfu flash app.signed.bin --device name:sensor-12     # from another computer
 
         Exit status:
@@ -55,6 +56,13 @@ struct SimCommand: ParsableCommand {
     @Option(valueName: "NAME", help: "The name to advertise with bluez: (at most 29 bytes). (default: dfu-sim- and the last 4 characters of the device ID)")
     var name: String?
 
+    @Option(valueName: "LEVEL",
+            help: "With bluez:, what the SMP characteristic requires of a central's link: open, encrypt or authen (an authenticated link, Zephyr's default with Bluetooth pairing; needs --passkey). (default: open)")
+    var security: String?
+
+    @Option(valueName: "N", help: "With --security, the device's fixed six-digit passkey (000000-999999); the sim's own agent enters it. Never printed.")
+    var passkey: Passkey?
+
     @Flag(help: "Show central and adapter addresses in full; they are shortened (…:EE:FF) by default.")
     var fullAddresses = false
 
@@ -70,6 +78,7 @@ struct SimCommand: ParsableCommand {
             guard case .bluez = target else { throw UsageError("--name is for --serve bluez:hciN (a UDP server has no name)") }
             if let problem = BlueZPeripheral.problem(withName: name) { throw UsageError("invalid --name: \(problem)") }
         }
+        _ = try pairing(for: target)
         let options = try device.options()
         // Building the device reads the key and checks the options fit together (the slot holds the
         // running image), so every option problem is a usage error before anything is bound.
@@ -97,7 +106,9 @@ struct SimCommand: ParsableCommand {
         case .udp(let address):
             return try await serveUDP(options, at: address, console: console, signals: stopSignals)
         case .bluez(let adapter):
-            return try await serveBlueZ(options, adapter: adapter, console: console, signals: stopSignals)
+            let pairing: PeripheralSecurity.Pairing
+            do throws(UsageError) { pairing = try self.pairing(for: target) } catch { throw .usage(error.message) }
+            return try await serveBlueZ(options, adapter: adapter, pairing: pairing, console: console, signals: stopSignals)
         }
     }
 }

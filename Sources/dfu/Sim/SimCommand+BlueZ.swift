@@ -4,12 +4,12 @@ import Transport
 
 /// `dfu sim --serve bluez:hciN`.
 extension SimCommand {
-    func serveBlueZ(_ options: SimOptions, adapter: String, console: Console,
+    func serveBlueZ(_ options: SimOptions, adapter: String, pairing: PeripheralSecurity.Pairing, console: Console,
                     signals: StopSignals) async throws(DFUError) -> ExitStatus {
         let fullAddresses = self.fullAddresses
         let peripheral: BlueZPeripheral
         do throws(BlueZServeError) {
-            peripheral = try await BlueZPeripheral.serve(options, adapter: adapter, name: name) { event in
+            peripheral = try await BlueZPeripheral.serve(options, adapter: adapter, name: name, pairing: pairing) { event in
                 let line = event.description(fullAddresses: fullAddresses)
                 if event.isLifecycle {
                     console.out("dfu sim: \(line)")
@@ -23,7 +23,8 @@ extension SimCommand {
         let device = await peripheral.snapshot
         let address = fullAddresses ? peripheral.address : PeerIdentity(peripheral.address).redacted
         console.out("dfu sim: serving SMP over BLE on \(adapter) as \(peripheral.name) "
-            + "(address \(address), device \(device.identity), version \(device.firmwareRevision))")
+            + "(address \(address), device \(device.identity), version \(device.firmwareRevision); "
+            + pairing.security.describe(passkey: pairing.passkey) + ")")
         if await peripheral.serveUntilStopped(options: options, console: console, signals: signals) { return .success }
         throw Self.failure(await peripheral.failure ?? .busLost, device: self.device)
     }
