@@ -69,7 +69,7 @@ public final class BlueZConnector: Connector {
             if found.connectBy == nil, plan.address != nil, plan.name != nil, ContinuousClock.now < halfway {
                 connectBy = halfway
             }
-            if pairing.pairFirst, !device.paired, !security.paired {
+            if pairing.pairsBeforeUse, !device.paired, !security.paired {
                 try await pair(device, because: nil, progress: &security, deadline: deadline)
                 continue
             }

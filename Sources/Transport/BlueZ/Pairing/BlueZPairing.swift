@@ -3,7 +3,8 @@
 /// - `.none`: no agent at all. Nothing can be accepted on the user's behalf; a device that needs
 ///   pairing ends the connect with `LinkError.authentication` and the fix.
 /// - `.passkey(N)`: an agent with capability KeyboardOnly that answers the device's passkey
-///   request with N (a central that is told the passkey must be KeyboardOnly: §9).
+///   request with N (a central that is told the passkey must be KeyboardOnly: §9). An unpaired
+///   device is paired before it is used (`pairsBeforeUse`).
 /// - `.prompt(P)`: an agent with capability KeyboardDisplay that asks the person at the terminal:
 ///   the passkey the device shows, or whether a number matches (numeric comparison).
 ///
@@ -26,6 +27,17 @@ public struct BlueZPairing: Sendable {
 
     /// No agent, no pairing up front: the default.
     public static let none = BlueZPairing()
+
+    /// Whether an unpaired device is paired before its first GATT request: with `pairFirst`, and
+    /// whenever the passkey was given. Letting the device refuse first would make bluetoothd
+    /// start a pairing of its own with the default agent (another program's, or the device's own
+    /// when one bluetoothd serves both), racing ours; on the rig that left the link half-paired
+    /// and once crashed bluetoothd 5.66.
+    var pairsBeforeUse: Bool {
+        if pairFirst { return true }
+        if case .passkey = input { return true }
+        return false
+    }
 
     /// The IO capability the agent registers with; nil: no agent.
     var capability: String? {
