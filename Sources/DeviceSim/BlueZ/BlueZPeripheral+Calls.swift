@@ -2,7 +2,7 @@ import DFUCore
 import Transport
 
 /// The methods bluetoothd calls on our objects: ReadValue, WriteValue, StartNotify and StopNotify
-/// on characteristics, Release on the advertisement.
+/// on characteristics, Release on the advertisement, the agent's requests.
 extension BlueZPeripheral {
     /// Every exported method comes here, and is answered in the order the connection received it.
     func receive(_ call: DBusMethodCall) async throws -> [DBusValue] {
@@ -19,6 +19,16 @@ extension BlueZPeripheral {
     }
 
     private func answer(_ call: DBusMethodCall) throws -> [DBusValue] {
+        if let agent, call.path == agent.path {
+            do {
+                let (reply, note) = try agent.answer(call)
+                if let note { observer(.pairing(note)) }
+                return reply
+            } catch let refusal as PeripheralAgent.Refusal {
+                if let note = refusal.note { observer(.pairing(note)) }
+                throw refusal.dbusError
+            }
+        }
         if call.path == advertisement.path {
             // bluetoothd dropped the advertisement by itself (never after our own Unregister).
             if advertised {

@@ -152,10 +152,7 @@ public actor BlueZPeripheral {
             }
             try await connection.exportObjectManager(at: application.root)
             try await connection.export(advertisement.object(handler: handler))
-            if let agent {
-                let observer = self.observer
-                try await connection.export(agent.object { observer(.pairing($0)) })
-            }
+            if let agent { try await connection.export(agent.object(handler: handler)) }
             try await watchSignals()
         } catch {
             throw BlueZServeError.classify(error, operation: "setting up the GATT application")

@@ -17,37 +17,46 @@ struct PeripheralAgent: Sendable {
         policy = PeripheralAgentPolicy(adapterPath: BlueZNames.adapterPath(adapter), pairing: pairing)
     }
 
-    /// The exported object; `note` hears what was answered (for the sim's log, without passkeys).
-    func object(note: @escaping @Sendable (String) -> Void) -> DBusExportedObject {
-        let policy = self.policy
-        let signatures: [String: DBusMethodSignature] = [
-            "Release": .init(), "Cancel": .init(), "RequestPinCode": .init(arguments: "o", reply: "s"),
-            "DisplayPinCode": .init(arguments: "os"), "RequestPasskey": .init(arguments: "o", reply: "u"),
-            "DisplayPasskey": .init(arguments: "ouq"), "RequestConfirmation": .init(arguments: "ou"),
-            "RequestAuthorization": .init(arguments: "o"), "AuthorizeService": .init(arguments: "os"),
-        ]
-        var methods: [String: DBusMethodHandler] = [:]
-        for member in signatures.keys {
-            methods[member] = { call in
-                var device: String?
-                if case .objectPath(let path)? = call.arguments.first { device = path }
-                var shown: UInt32?
-                if call.arguments.count > 1, case .uint32(let value) = call.arguments[1] { shown = value }
-                switch policy.decide(member, device: device, passkey: shown) {
-                case .passkey(let value):
-                    note("pairing: answered the passkey request")
-                    return [.uint32(value)]
-                case .accept:
-                    if device != nil { note("pairing: accepted \(member)") }
-                    return []
-                case .reject:
-                    if device?.hasPrefix(policy.adapterPath + "/") == true { note("pairing: refused \(member)") }
-                    throw DBusError.remote(name: "org.bluez.Error.Rejected", message: "Rejected")
-                }
-            }
-        }
-        return DBusExportedObject(path: path, interfaces: [
-            DBusExportedInterface(name: "org.bluez.Agent1", methods: methods, signatures: signatures),
+    static let signatures: [String: DBusMethodSignature] = [
+        "Release": .init(), "Cancel": .init(), "RequestPinCode": .init(arguments: "o", reply: "s"),
+        "DisplayPinCode": .init(arguments: "os"), "RequestPasskey": .init(arguments: "o", reply: "u"),
+        "DisplayPasskey": .init(arguments: "ouq"), "RequestConfirmation": .init(arguments: "ou"),
+        "RequestAuthorization": .init(arguments: "o"), "AuthorizeService": .init(arguments: "os"),
+    ]
+
+    /// The exported object. Its calls go to `handler`, the peripheral's: every call on the sim's
+    /// connection must pass its `ArrivalOrder`, or the GATT calls after an agent call would wait
+    /// for it for ever (measured on the rig: the sim stopped answering after pairing).
+    func object(handler: @escaping DBusMethodHandler) -> DBusExportedObject {
+        DBusExportedObject(path: path, interfaces: [
+            DBusExportedInterface(name: "org.bluez.Agent1", methods: Self.signatures.mapValues { _ in handler },
+                                  signatures: Self.signatures),
         ])
+    }
+
+    /// The reply to one Agent1 call, and what to log (never the passkey).
+    func answer(_ call: DBusMethodCall) throws -> (reply: [DBusValue], note: String?) {
+        var device: String?
+        if case .objectPath(let path)? = call.arguments.first { device = path }
+        var shown: UInt32?
+        if call.arguments.count > 1, case .uint32(let value) = call.arguments[1] { shown = value }
+        switch policy.decide(call.member, device: device, passkey: shown) {
+        case .passkey(let value):
+            return ([.uint32(value)], "pairing: answered the passkey request")
+        case .accept:
+            return ([], device == nil ? nil : "pairing: accepted \(call.member)")
+        case .reject:
+            // Requests for the other adapter's devices (one bluetoothd serving both) are not ours to log.
+            if device?.hasPrefix(policy.adapterPath + "/") == true {
+                throw Refusal(note: "pairing: refused \(call.member)")
+            }
+            throw Refusal(note: nil)
+        }
+    }
+
+    /// `org.bluez.Error.Rejected`, with the line to log.
+    struct Refusal: Error {
+        let note: String?
+        var dbusError: DBusError { .remote(name: "org.bluez.Error.Rejected", message: "Rejected") }
     }
 }
