@@ -7,17 +7,12 @@
 #
 #   secure-no-passkey   flash without a passkey: exit 9 with the fix, nothing uploaded
 #   secure-wrong        flash with a wrong passkey: exit 9 with BlueZ's AuthenticationFailed
-#   bluetoothd-alive    the bluetoothd that refused the unpaired attempt still runs 40 s later
-#
-# Run only when named (--only / TEST_BLUEZ_ONLY), because they fail on the rig today: after a
-# successful Device1.Pair between the rig's two controllers, the SMP requests dfu writes never reach
-# the sim (docs/test-bluez.md, "Secure links"):
 #   secure-flash        flash --passkey: paired, updated, rebooted, reconnected with the bond, confirmed
 #   secure-info         info with no passkey afterwards: the bond is reused ("bonded, encrypted")
 #   secure-unpair       dfu unpair forgets A on B; flash --passkey pairs again and updates
+#   bluetoothd-alive    the bluetoothd that refused the unpaired attempt still runs 40 s later
 
 SECURE_PASSKEY=123456
-named() { [[ $ONLY == *",$1,"* ]]; }
 secure_sim=("${SIM_ARGS[@]}" --security authen --passkey "$SECURE_PASSKEY")
 secure_refused_at="" secure_bluetoothd=""
 
@@ -51,7 +46,7 @@ if wanted secure-wrong; then
     fi
 fi
 
-if named secure-flash; then
+if wanted secure-flash; then
     fresh_sim=("${secure_sim[@]}")
     run_fresh secure-flash "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" --passkey "$SECURE_PASSKEY" "${flash_args[@]}"
     paired=$(dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}" \
@@ -62,7 +57,7 @@ if named secure-flash; then
     elif ! no_passkey_shown secure-flash; then fail secure-flash "the passkey appears in dfu's output" "$LOGS/secure-flash.out"
     else pass secure-flash "paired with the passkey, bonded, $fl_version confirmed after the reboot"
     fi
-    if named secure-info; then
+    if wanted secure-info; then
         run secure-info "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B"
         if hung; then fail secure-info "no end within ${GUARD}s (hang guard)" "$LOGS/secure-info.out" "$LOGS/secure-info.err"
         elif [ "$rc" -ne 0 ]; then fail secure-info "exit $rc" "$LOGS/secure-info.out" "$LOGS/secure-info.err"
@@ -73,7 +68,7 @@ if named secure-flash; then
     fi
 fi
 
-if named secure-unpair; then
+if wanted secure-unpair; then
     run secure-unpair-forget "$DFU" unpair --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B"
     still=$(dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}" \
                 org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Paired 2>&1 | grep -o 'boolean [a-z]*' || true)

@@ -23,6 +23,8 @@ actor FakeBlueZ {
     private(set) var advertisement: [String: DBusValue] = [:]
     /// The peripheral's unique bus name (the caller of RegisterApplication).
     private(set) var peripheral: String?
+    /// The agent registered with AgentManager1 (owner, path, capability).
+    private(set) var agent: (owner: String, path: String, capability: String)?
     private var callWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     private init(connection: DBusConnection) {
@@ -55,6 +57,11 @@ actor FakeBlueZ {
                 "RegisterAdvertisement": handler, "UnregisterAdvertisement": handler,
             ]),
         ]))
+        try await connection.export(DBusExportedObject(path: "/org/bluez", interfaces: [
+            DBusExportedInterface(name: "org.bluez.AgentManager1", methods: [
+                "RegisterAgent": handler, "RequestDefaultAgent": handler, "UnregisterAgent": handler,
+            ]),
+        ]))
     }
 
     private func managerCall(_ call: DBusMethodCall) async throws -> [DBusValue] {
@@ -66,6 +73,8 @@ actor FakeBlueZ {
                                                   interface: DBusStandardInterface.objectManager,
                                                   member: "GetManagedObjects")
             application = try reply.argument(0).asManagedObjects()
+        case "RegisterAgent":
+            agent = (call.sender, path, (try? call.arguments.argument(1).asString()) ?? "")
         case "RegisterAdvertisement":
             let reply = try await connection.call(destination: call.sender, path: path,
                                                   interface: DBusStandardInterface.properties, member: "GetAll",
@@ -177,5 +186,14 @@ actor FakeBlueZ {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// Asks the registered agent for the passkey of `device` (a Device1 path), as bluetoothd does
+    /// for the responder's side of a pairing.
+    func requestPasskey(for device: String) async throws -> UInt32 {
+        guard let agent else { throw DBusError.remote(name: "org.bluez.Error.DoesNotExist", message: "no agent") }
+        let reply = try await connection.call(destination: agent.owner, path: agent.path, interface: "org.bluez.Agent1",
+                                              member: "RequestPasskey", arguments: [.objectPath(device)])
+        return try reply.argument(0).asUInt32()
     }
 }

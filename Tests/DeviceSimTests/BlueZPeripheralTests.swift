@@ -12,13 +12,15 @@ struct BlueZPeripheralTests {
 
     /// Runs `body` with a fresh bus, a stand-in bluetoothd and a peripheral serving `options` on hci0.
     private func withPeripheral(_ options: String = "sim", clock: LinkClock = .realTime(),
+                                pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
                                 events: EventLog = EventLog(),
                                 _ body: @escaping @Sendable (FakeBlueZ, BlueZPeripheral) async throws -> Void) async throws {
         try await BlueZPeripheralTestBus.withBus { bus in
             try await PeripheralWait.within {
                 let bluez = try await FakeBlueZ.start(on: bus)
                 let peripheral = try await BlueZPeripheral.serve(try SimOptions.parse(options), adapter: "hci0",
-                                                                 bus: bus.busAddress, clock: clock) { events.append($0) }
+                                                                 pairing: pairing, bus: bus.busAddress,
+                                                                 clock: clock) { events.append($0) }
                 do {
                     try await body(bluez, peripheral)
                 } catch {
@@ -213,6 +215,25 @@ struct BlueZPeripheralTests {
             _ = try await second.value
             let frame = try await Self.firstFrame(of: notifications)
             #expect(try OSEchoResponse.decodeResponse(try SMPPacket(frame: frame).body).get().text == "in order")
+        }
+    }
+
+    /// `--security authen --passkey N`: the sim's agent is registered KeyboardOnly and answers only
+    /// for its own adapter's devices; and GATT calls after an agent call are still answered (the
+    /// agent's calls take their turn in the connection's arrival order, or the rest would wait).
+    @Test func theSecureSimsAgentAnswersItsAdapterAndTheGATTCallsAfterIt() async throws {
+        let pairing = PeripheralSecurity.Pairing(security: .authen, passkey: Passkey(123_456))
+        try await withPeripheral(pairing: pairing) { bluez, _ in
+            #expect(await bluez.agent?.capability == "KeyboardOnly")
+            #expect(try await bluez.requestPasskey(for: FakeBlueZ.centralPath) == 123_456)
+            await #expect(throws: DBusError.self) {
+                _ = try await bluez.requestPasskey(for: "/org/bluez/hci1/dev_00_AA_01_00_00_00")
+            }
+            try await bluez.connectCentral()
+            #expect(try await bluez.read(DeviceGATT.batteryLevel) == [80])
+            let smp = await bluez.application.values.compactMap { $0["org.bluez.GattCharacteristic1"] }
+                .first { (try? $0["UUID"]?.asString()) == DeviceGATT.smpCharacteristic.uuid.description }
+            #expect(try smp?["Flags"]?.asStrings().contains("encrypt-authenticated-notify") == true)
         }
     }
 
