@@ -16,7 +16,7 @@ import Transport
         let secondWrite = tracker.write(from: Self.first, mtu: 247)
         let down = tracker.linkDown(Self.first)
         #expect(up)
-        #expect(firstWrite == .deliver(connectWith: 244))
+        #expect(firstWrite == .deliver(connectWith: 242))
         #expect(secondWrite == .deliver(connectWith: nil))
         #expect(down == true)
         #expect(tracker.current == nil)
@@ -66,9 +66,20 @@ import Transport
         #expect(try #require(tracker.current?.generation) > generation)
     }
 
-    @Test(arguments: [(nil, 20), (23, 20), (185, 182), (515, 510), (517, 510), (10, 20)] as [(Int?, Int)])
-    func notificationSizeIsThePayloadCappedAt510(mtu: Int?, size: Int) {
+    /// MTU − 5, what bluetoothd's Multiple Handle Value Notification carries, at most 510.
+    @Test(arguments: [(nil, 18), (23, 18), (185, 180), (498, 493), (515, 510), (517, 510), (10, 18)] as [(Int?, Int)])
+    func notificationSizeFitsAMultipleHandleNotificationCappedAt510(mtu: Int?, size: Int) {
         #expect(CentralTracker.notificationSize(mtu: mtu) == size)
+    }
+
+    @Test func anMTUIsNewsOncePerLinkAndAgainWhenItChanges() {
+        var tracker = CentralTracker()
+        let first = tracker.note(Self.first, mtu: 498)
+        let same = tracker.note(Self.first, mtu: 498)
+        let none = tracker.note(Self.first, mtu: nil)
+        let changed = tracker.note(Self.first, mtu: 247)
+        let otherCentral = tracker.note(Self.second, mtu: 517)
+        #expect([first, same, none, changed, otherCentral] == [498, nil, nil, 247, nil])
     }
 
     @Test func callsAreAnsweredInArrivalOrder() {

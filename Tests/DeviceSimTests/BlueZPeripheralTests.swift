@@ -91,11 +91,12 @@ struct BlueZPeripheralTests {
         #expect(events.lines.contains("central …:55:66 connected"), "\(events.lines)")
     }
 
-    /// Notifications are cut at the ATT payload of the central's MTU, and never above 510 bytes,
-    /// which a BlueZ ≤ 5.68 server would drop.
-    @Test(arguments: [(UInt16(23), 20), (UInt16(517), 510)])
-    func notificationsAreCutAtTheMTUAndAt510Bytes(mtu: UInt16, largest: Int) async throws {
-        try await withPeripheral { bluez, _ in
+    /// Notifications fit what bluetoothd sends a BlueZ central (MTU − 5, a Multiple Handle Value
+    /// Notification), and never exceed 510 bytes, which a BlueZ ≤ 5.68 server would drop.
+    @Test(arguments: [(UInt16(23), 18), (UInt16(498), 493), (UInt16(517), 510)])
+    func notificationsFitAMultipleHandleNotificationAndAt510Bytes(mtu: UInt16, largest: Int) async throws {
+        let events = EventLog()
+        try await withPeripheral(events: events) { bluez, _ in
             try await bluez.startNotify()
             let notifications = try await bluez.notifications()
             let text = String(repeating: "x", count: 700)
@@ -112,6 +113,12 @@ struct BlueZPeripheralTests {
             let reply = try OSEchoResponse.decodeResponse(try SMPPacket(frame: try #require(frame)).body).get()
             #expect(reply.text == text)
             #expect(sizes.max() == largest && sizes.dropLast().allSatisfy { $0 == largest }, "\(sizes)")
+            // The MTU is said once; above 513 a client's full-MTU writes would be lost by bluetoothd.
+            let mtuLines = events.lines.filter { $0.contains("ATT MTU") }
+            #expect(mtuLines.count == 1, "\(events.lines)")
+            #expect(mtuLines.first?.hasPrefix("central …:55:66: ATT MTU \(mtu), writes up to \(Int(mtu) - 3) bytes, "
+                + "notifications up to \(largest) bytes") == true, "\(mtuLines)")
+            #expect(mtuLines.first?.contains("ExchangeMTU=498") == (mtu > 513), "\(mtuLines)")
         }
     }
 

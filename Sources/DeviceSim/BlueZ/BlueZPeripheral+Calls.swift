@@ -100,9 +100,13 @@ extension BlueZPeripheral {
     /// A call from `path`: it may be the first sign of a central's link.
     private func note(_ path: String, mtu: Int?) {
         let before = centrals.current
-        centrals.note(path, mtu: mtu)
+        let learned = centrals.note(path, mtu: mtu)
         if before == nil, centrals.current?.path == path {
             observer(.centralConnected(BlueZPeripheralEvent.central(at: path)))
+        }
+        if let learned {
+            observer(.mtu(BlueZPeripheralEvent.central(at: path), learned,
+                          notificationSize: CentralTracker.notificationSize(mtu: learned)))
         }
     }
 }

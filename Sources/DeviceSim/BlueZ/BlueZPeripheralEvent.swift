@@ -12,6 +12,9 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
     case centralDisconnected(PeerIdentity)
     /// A second central connected while the device serves another: it is not served.
     case centralIgnored(PeerIdentity)
+    /// The first call from a central that carried its ATT MTU (bluetoothd exports no MTU on the
+    /// peripheral side), and the notification size that follows from it.
+    case mtu(PeerIdentity, Int, notificationSize: Int)
     /// A Write Command reached the SMP characteristic; `header` is its SMP header when it starts
     /// with a valid one (a write may continue a packet).
     case written(size: Int, header: SMPHeader?)
@@ -60,6 +63,17 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
             return "central \(show(central)) disconnected"
         case .centralIgnored(let central):
             return "central \(show(central)) connected but is not served: the device serves one central at a time"
+        case .mtu(let central, let mtu, let notificationSize):
+            let writes = CentralTracker.writeSize(mtu: mtu)
+            var line = "central \(show(central)): ATT MTU \(mtu), writes up to \(writes) bytes, "
+                + "notifications up to \(notificationSize) bytes"
+            if writes > CentralTracker.largestValue {
+                // bluetoothd up to 5.68 drops longer values without an error (reference §8).
+                line += "; warning: writes over \(CentralTracker.largestValue) bytes are lost by bluetoothd up to 5.68, "
+                    + "so a client that fills the MTU never gets an answer: set ExchangeMTU=498 in the [GATT] "
+                    + "section of /etc/bluetooth/main.conf and restart bluetoothd (docs/bluez.md)"
+            }
+            return line
         case .written(let size, let header):
             return "← \(size) bytes" + (header.map { ": \($0)" } ?? "")
         case .notified(let size, let header):

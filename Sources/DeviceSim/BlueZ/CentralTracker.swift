@@ -37,16 +37,28 @@ struct CentralTracker: Sendable {
     /// BlueZ 5.66 as a GATT server drops values longer than 510 bytes (reference §8, fixed in 5.69),
     /// so no notification may be longer, whatever the MTU.
     static let largestValue = 510
+    /// What a notification loses to framing beyond the 3-byte ATT header. A BlueZ central always
+    /// sets "Multiple Handle Value Notifications" in its Client Supported Features (5.66
+    /// src/shared/gatt-client.c `write_client_features`), and bluetoothd then sends each value as
+    /// an ATT_MULTIPLE_HANDLE_VALUE_NTF, cutting it silently to MTU − 1 − 2 (handle) − 2 (length)
+    /// (src/shared/gatt-server.c `bt_gatt_server_send_notification`, called from
+    /// src/gatt-database.c `send_notification_to_device`). We cannot tell a BlueZ central from
+    /// another, so every notification fits that frame.
+    static let multipleNotificationOverhead = 5
     /// The ATT MTU before any exchange (Core spec Vol 3 Part F §3.2.8).
     static let defaultMTU = 23
 
     private(set) var current: Central?
     private var links = 0
 
-    /// The notification size for `mtu`: the ATT payload (MTU − 3), at most `largestValue`.
+    /// The notification size for `mtu`: what a Multiple Handle Value Notification carries
+    /// (MTU − 5), at most `largestValue`.
     static func notificationSize(mtu: Int?) -> Int {
-        min(max(mtu ?? defaultMTU, defaultMTU) - 3, largestValue)
+        min(max(mtu ?? defaultMTU, defaultMTU) - multipleNotificationOverhead, largestValue)
     }
+
+    /// The longest value a central may write at `mtu` (MTU − 3).
+    static func writeSize(mtu: Int) -> Int { max(mtu, defaultMTU) - 3 }
 
     /// `path` went Connected=true (or called us first). True when it became the device's central.
     @discardableResult
@@ -65,11 +77,14 @@ struct CentralTracker: Sendable {
         return current.deviceConnected && !current.dropping
     }
 
-    /// A call from `path` carried `mtu`: remember it (a read may come before any write).
-    mutating func note(_ path: String, mtu: Int?) {
+    /// A call from `path` carried `mtu`: remember it (a read may come before any write). Returns
+    /// the MTU when it is news for this link (the first one seen, or a change), else nil.
+    @discardableResult
+    mutating func note(_ path: String, mtu: Int?) -> Int? {
         linkUp(path)
-        guard current?.path == path, let mtu else { return }
+        guard current?.path == path, let mtu, current?.mtu != mtu else { return nil }
         current?.mtu = mtu
+        return mtu
     }
 
     /// A WriteValue on the SMP characteristic from `path`.
