@@ -3,7 +3,7 @@
 # serves the virtual device as a BLE peripheral on controller A, and dfu scan, info and flash reach
 # it from controller B through the real bluetoothd.
 #
-#   bluez-rig-scenarios.sh [DFU] [--only NAME[,NAME...]] [--logs DIR]
+#   bluez-rig-scenarios.sh [DFU] [--only NAME[,NAME...]] [--logs DIR] [--smpclient DIR]
 #
 # DFU is the dfu binary (default .build/test-bluez/dfu: a static release build, see
 # scripts/test-bluez.sh). Prints `PASS name` or `FAIL name: why` (with output excerpts below it)
@@ -13,16 +13,19 @@
 # setting) every name gets " [EATT]". --logs DIR: copy every command's output and the sim's log
 # there at the end (e.g. a folder under /host). DFU_ARGS (environment) is added to every dfu scan,
 # info and flash command, e.g. DFU_ARGS=--verbose; DBUS_MONITOR=1 records the system bus
-# (dbus-monitor) into dbus-monitor.log. Needs RIG_HCI_A/B and RIG_ADDR_A/B from the rig.
+# (dbus-monitor) into dbus-monitor.log. --smpclient DIR: where scripts/test-bluez.sh put smpclient
+# for the smpclient scenario (DIR/pythonpath names its site-packages, or DIR/skip says why there is
+# none: the scenario then prints SKIP). Needs RIG_HCI_A/B and RIG_ADDR_A/B from the rig.
 set -u
 
 DFU=.build/test-bluez/dfu
-ONLY="" KEEP_LOGS=""
+ONLY="" KEEP_LOGS="" SMPCLIENT=""
 while [ $# -gt 0 ]; do
     case $1 in
         --only) ONLY=",${2:?--only needs names},"; shift 2 ;;
         --only=*) ONLY=",${1#--only=},"; shift ;;
         --logs) KEEP_LOGS=${2:?--logs needs a folder}; shift 2 ;;
+        --smpclient) SMPCLIENT=${2:?--smpclient needs a folder}; shift 2 ;;
         -*) echo "bluez-rig-scenarios: unknown option $1" >&2; exit 2 ;;
         *) DFU=$1; shift ;;
     esac
@@ -53,7 +56,8 @@ SIM_NAME=dfu-rig-sim   # what the sim advertises (--name), and what flash-by-nam
 SIM_ARGS=(--version "$OLD_VERSION" --key "$KEY" --name "$SIM_NAME")
 
 tag=""; [ "${RIG_EATT:-0}" = 1 ] && tag=" [EATT]"
-passed=0 failed=0
+passed=0 failed=0 skipped=0
+skip() { echo "SKIP $1$tag: $2"; skipped=$((skipped + 1)); }
 pass() { echo "PASS $1$tag${2:+ ($2)}"; passed=$((passed + 1)); }
 fail() {  # name why [file...]: the files' last lines follow, indented
     local name=$1 why=$2 f; shift 2
@@ -485,10 +489,38 @@ if wanted interrupt; then
     fi
 fi
 
-# --- 9. devices that require an authenticated link (pairing) ---------------------------------------
+# --- 9. smpclient over BLE: a client we did not write updates the sim ------------------------------
+# smpclient 7.3.0 on bleak, on B (scripts/bluez-rig-smpclient.py): a long echo (a reply of three
+# notifications), upload, test, reset, reconnect, confirm. The sim logs every packet (--verbose), so
+# the PASS line can say how large the writes and notifications were at the MTU bluetoothd chose.
+if wanted smpclient; then
+    if [ -n "$SMPCLIENT" ] && [ -s "$SMPCLIENT/pythonpath" ]; then
+        image_hash=$(awk -F '\t' -v f="images/$(basename "$IMAGE")" '$1 == f && $3 == "OK" { print $5; exit }' "$SAMPLES/expected.tsv")
+        fresh_sim=("${SIM_ARGS[@]}" --verbose)
+        saved_guard=$GUARD GUARD=240
+        DFU_ARGS="" run_fresh smpclient env PYTHONPATH="$(cat "$SMPCLIENT/pythonpath")" BLEAK_ADAPTER="$RIG_HCI_B" \
+            python3 "$here/bluez-rig-smpclient.py" "$RIG_ADDR_A" "$IMAGE" "$image_hash"
+        GUARD=$saved_guard
+        # the sim's own account: the MTU line, the largest write and notification it saw
+        mtu_line=$(grep -m 1 'ATT MTU' "$sim_log" | sed 's/^dfu sim: //')
+        largest() { sed -nE "s/^(dfu: )?sim: $1 ([0-9]+) bytes.*/\2/p" "$sim_log" | sort -n | tail -n 1; }
+        sizes="largest write $(largest '←') B, notification $(largest '→') B"
+        if sim_failed smpclient; then :
+        elif hung; then fail smpclient "no end within 240 s (hang guard)" "$LOGS/smpclient.out" "$sim_log"
+        elif [ "$rc" -ne 0 ]; then fail smpclient "exit $rc: $(grep -m 1 '^FAIL' "$LOGS/smpclient.out")" "$LOGS/smpclient.out" "$LOGS/smpclient.err" "$sim_log"
+        else pass smpclient "$(tail -n 1 "$LOGS/smpclient.out" | sed 's/^smpclient over BLE: //'); ${mtu_line%%, notifications*}; $sizes"
+        fi
+    else
+        skip smpclient "$(cat "$SMPCLIENT/skip" 2>/dev/null || echo "no smpclient venv: scripts/test-bluez.sh builds it (--smpclient)")"
+    fi
+fi
+
+# --- 10. devices that require an authenticated link (pairing) ---------------------------------------
 # shellcheck source=bluez-rig-secure.sh
 . "$here/bluez-rig-secure.sh"
 
 sim_stop
-echo "bluez-rig-scenarios: $passed passed, $failed failed$tag"
+summary="$passed passed, $failed failed$tag"
+[ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
+echo "bluez-rig-scenarios: $summary"
 [ "$failed" -eq 0 ]

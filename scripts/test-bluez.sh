@@ -5,8 +5,10 @@
 #
 # Builds a self-contained dfu (static Swift runtime: the guest has no Swift), copies it into
 # .build/test-bluez/ (inside this repository, which the rig shares with the guest as /host), and
-# boots the rig to run scripts/bluez-rig-scenarios.sh; then boots it once more with RIG_EATT=1
-# (several ATT bearers, writes and notifications may be reordered) for one whole update.
+# boots the rig to run scripts/bluez-rig-scenarios.sh, with bluetoothd's settings from
+# scripts/bluez-rig-main.conf (ExchangeMTU=498, Zephyr's MTU) and smpclient in a venv built here;
+# then boots it once more with RIG_EATT=1 (several ATT bearers, writes and notifications may be
+# reordered) for one whole update.
 # A boot that ends 125 (the rig failed, including its own self-check) is tried again, at most
 # twice; any other status is the verdict. Exit: 0 when every scenario passed, else the first
 # failing boot's status (1 a scenario failed, 124 the rig timed out, 125 the rig failed 3 times).
@@ -44,6 +46,37 @@ mkdir -p "$out"
 rm -rf "$out"/*.log "$out"/*-rig "$out"/*-scenarios
 cp "$("${build[@]}" --show-bin-path)/dfu" "$out/dfu"
 
+# bluetoothd's settings (scripts/bluez-rig-main.conf): one -f replaces the rig's own main.conf, so
+# the EATT boot gets a copy without its Channels=1.
+cp scripts/bluez-rig-main.conf "$out/main.conf"
+grep -v '^Channels' scripts/bluez-rig-main.conf > "$out/main-eatt.conf"
+
+# smpclient and smpmgr (the smpclient scenario) in a venv on the host: the guest has no PyPI, and
+# the guest's Python 3.11 loads the venv's packages from the share (rig README). Built once and
+# kept; when it cannot be built the scenario prints SKIP with the reason in $out/smpclient/skip.
+SMPCLIENT_VERSION=7.3.0 SMPMGR_VERSION=0.19.1
+smp=$out/smpclient
+ready=$smp/venv/.installed-$SMPCLIENT_VERSION-$SMPMGR_VERSION
+rm -f "$smp/skip"
+if [[ ! -f $ready ]]; then
+    echo "test-bluez: installing smpclient $SMPCLIENT_VERSION and smpmgr $SMPMGR_VERSION in $smp/venv"
+    rm -rf "$smp" && mkdir -p "$smp"
+    if ! python3 -m venv "$smp/venv" > "$smp/venv.log" 2>&1; then
+        echo "python3 venv unavailable: $(tail -n 1 "$smp/venv.log")" > "$smp/skip"
+    elif ! "$smp/venv/bin/pip" install --disable-pip-version-check --quiet --timeout 20 --retries 1 \
+            "smpclient==$SMPCLIENT_VERSION" "smpmgr==$SMPMGR_VERSION" > "$smp/pip.log" 2>&1; then
+        echo "PyPI unreachable or pip failed: $(grep -m 1 -E '^(ERROR|error)' "$smp/pip.log" || tail -n 1 "$smp/pip.log")" > "$smp/skip"
+    else
+        touch "$ready"
+    fi
+fi
+if [[ -f $ready ]]; then
+    site=$("$smp/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    echo "${site#"$repo"/}" > "$smp/pythonpath"
+else
+    echo "test-bluez: the smpclient scenario will be skipped: $(cat "$smp/skip")"
+fi
+
 summaries=()
 status=0
 # boot LABEL SCENARIO-ARGS...: one rig boot (again while the rig fails, at most 3 in all)
@@ -54,7 +87,8 @@ boot() {
         rm -rf "${out:?}/$label-scenarios"
         set +e
         RIG_SHARE=$repo RIG_TIMEOUT=${RIG_TIMEOUT:-900} \
-            "$rig" ./scripts/bluez-rig-scenarios.sh "$out/dfu" --logs "$out/$label-scenarios" "$@" \
+            RIG_BLUETOOTHD_ARGS="${RIG_BLUETOOTHD_ARGS:-} -f /host/$out/$conf" \
+            "$rig" ./scripts/bluez-rig-scenarios.sh "$out/dfu" --logs "$out/$label-scenarios" --smpclient "$smp" "$@" \
             | tee "$out/$label.log"
         rc=${PIPESTATUS[0]}
         set -e
@@ -78,9 +112,9 @@ boot() {
 
 only=()
 [[ -n "${TEST_BLUEZ_ONLY:-}" ]] && only=(--only "$TEST_BLUEZ_ONLY")
-boot single-bearer "${only[@]}"
+conf=main.conf boot single-bearer "${only[@]}"
 if [[ "${TEST_BLUEZ_EATT:-1}" != 0 && $status -ne 125 ]]; then
-    RIG_EATT=1 boot eatt --only flash
+    RIG_EATT=1 conf=main-eatt.conf boot eatt --only flash
 fi
 
 # the last line: totals over the boots, then each boot's own line
