@@ -414,10 +414,15 @@ import Testing
             the end of the device ID). When ready it prints 'dfu sim: serving SMP over BLE
             on hciN as NAME (address ADDR, device ID, version V)'. A reset drops the link
             and stops advertising until the device is up again. The MTU is the one the
-            central and bluetoothd agree on; notifications carry at most 510 bytes (BlueZ up
-            to 5.68 drops longer values). Needs a powered LE adapter, and root or membership
-            of the 'bluetooth' group (bluetoothd's D-Bus policy). --mtu, --phy and
-            --interval only shape the in-process link (--device sim) and the device ID here.
+            central and bluetoothd agree on, printed at the central's first request;
+            notifications carry MTU - 5 bytes (what bluetoothd sends a BlueZ central), at
+            most 510. bluetoothd up to 5.68 drops written values over 510 bytes, so at its
+            default MTU of 517 a client that fills the MTU (smpclient, nRF Connect) never
+            gets an answer: the MTU line then warns, and ExchangeMTU=498 in the [GATT]
+            section of /etc/bluetooth/main.conf fixes it. Needs a powered LE adapter, and
+            root or membership of the 'bluetooth' group (bluetoothd's D-Bus policy). --mtu,
+            --phy and --interval only shape the in-process link (--device sim) and the
+            device ID here.
 
             Either way it then prints one line per connection, upload, reset, boot and
             injected fault (--verbose adds every packet in and out on stderr).
