@@ -22,7 +22,7 @@ import Transport
         updateOptions.deadlines.reboot = .seconds(20)
         let engine = UpdateEngine(image: try SimSamples.blinky("1.1.0"), imageName: "blinky-1.1.0.bin",
                                   key: try SimSamples.key("ecdsa-p256"), options: updateOptions,
-                                  target: .init(connector: UDPConnector(), peer: PeerIdentity("udp:" + endpoint)),
+                                  target: .init(connector: UDPConnector(presenting: .smp), peer: PeerIdentity("udp:" + endpoint)),
                                   hostPower: .mains)
         let run = engine.start()
         for await _ in run.events {}

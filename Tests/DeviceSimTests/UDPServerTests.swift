@@ -160,7 +160,7 @@ import Transport
         #expect(await log.wait { $0.contains { if case .rebooting = $0 { true } else { false } } })
         let sequence = await client.nextSequence()
         let echo = try OSEchoRequest(text: "anyone?").packet(sequence: sequence).encoded()
-        try await client.link.writeWithoutResponse(echo, to: UDPSMPGATT.characteristic)
+        try await client.link.writeWithoutResponse(echo, to: DatagramGATTFace.smp.characteristic)
         #expect(await log.wait { $0.contains { if case .ignoredWhileDown = $0 { true } else { false } } })
         try await Self.advanceToNextDeadline(of: server, clock)
         #expect(await log.wait { $0.contains { if case .online = $0 { true } else { false } } })
@@ -181,7 +181,7 @@ import Transport
         let image = try SimSamples.blinky("1.1.0")
         let first = try Self.chunk(of: image, at: 0)
         let packet = first.packet(sequence: await client.nextSequence())
-        try await client.link.writeWithoutResponse(try packet.encoded(), to: UDPSMPGATT.characteristic)
+        try await client.link.writeWithoutResponse(try packet.encoded(), to: DatagramGATTFace.smp.characteristic)
         // The link drops as the chunk lands: its reply is lost, not late.
         #expect(await log.wait { $0.contains(.faultInjected(.disconnect(at: .percent(0)))) })
         #expect(await log.wait { $0.contains(.dropped(.responseLostOnDisconnect)) })

@@ -19,7 +19,7 @@ actor UDPTestClient {
 
     /// A client on its own UDP port (the kernel picks it), so two clients are two senders.
     init(_ server: SocketAddress, maxDatagramSize: Int = UDPLink.defaultMaxDatagramSize) throws {
-        link = try UDPLink.connect(to: server, maxDatagramSize: maxDatagramSize)
+        link = try UDPLink.connect(to: server, presenting: .smp, maxDatagramSize: maxDatagramSize)
     }
 
     /// Starts reading replies; call once after init.
@@ -54,7 +54,7 @@ actor UDPTestClient {
 
     /// Sends raw bytes as one datagram and waits for the frame answering `sequence`.
     func send(_ bytes: [UInt8], awaiting sequence: UInt8, within limit: Duration = .seconds(60)) async throws -> SMPFrame? {
-        try await link.writeWithoutResponse(bytes, to: UDPSMPGATT.characteristic)
+        try await link.writeWithoutResponse(bytes, to: DatagramGATTFace.smp.characteristic)
         return await frame(sequence: sequence, within: limit)
     }
 

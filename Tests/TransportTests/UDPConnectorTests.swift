@@ -8,7 +8,7 @@ import Transport
 
     @Test func generationIncrementsPerConnectAndStampsEvents() async throws {
         let server = try UDPEchoServer()
-        let connector = UDPConnector()
+        let connector = UDPConnector(presenting: .test)
         #expect(connector.latestGeneration == LinkGeneration(0))
         let peer = PeerIdentity(server.address.description)
 
@@ -21,7 +21,7 @@ import Transport
         #expect(second.parameters.generation == LinkGeneration(2))
         #expect(connector.latestGeneration == LinkGeneration(2))
         let received = Task { try await Support.events(of: second, notifications: 1) }
-        try await second.writeWithoutResponse([42], to: UDPSMPGATT.characteristic)
+        try await second.writeWithoutResponse([42], to: DatagramGATTFace.test.characteristic)
         #expect(try await received.value.map(\.generation) == [LinkGeneration(2)])
         await second.disconnect()
     }
@@ -29,7 +29,7 @@ import Transport
     @Test func acceptsTheUdpPrefixAndKeepsThePeerAsGiven() async throws {
         let server = try UDPEchoServer()
         let peer = PeerIdentity("udp:\(server.address)")
-        let link = try await UDPConnector(maxDatagramSize: 600).connect(to: peer, deadline: Self.soon())
+        let link = try await UDPConnector(presenting: .test, maxDatagramSize: 600).connect(to: peer, deadline: Self.soon())
         #expect(link.parameters.peer == peer)
         #expect(link.parameters.maxWriteWithoutResponse == 600)
         #expect(link.parameters.writesAreWholeMessages)
@@ -37,7 +37,7 @@ import Transport
     }
 
     @Test func refusesAPeerThatIsNotHostAndPort() async throws {
-        let connector = UDPConnector()
+        let connector = UDPConnector(presenting: .test)
         for text in ["AA:BB:CC:DD:EE:FF", "127.0.0.1", "127.0.0.1:0", "udp:[::1]"] {
             await #expect(throws: LinkError.peerNotFound(PeerIdentity(text))) {
                 _ = try await connector.connect(to: PeerIdentity(text), deadline: Self.soon())
@@ -47,7 +47,7 @@ import Transport
     }
 
     @Test func cancelledConnectThrowsCancelled() async throws {
-        let connector = UDPConnector()
+        let connector = UDPConnector(presenting: .test)
         let outcome = await Task {
             withUnsafeCurrentTask { $0?.cancel() }
             do throws(LinkError) {

@@ -3,11 +3,11 @@ import Transport
 
 @Suite(.timeLimit(.minutes(1))) struct UDPLinkTests {
     typealias Support = UDPTestSupport
-    let smp = UDPSMPGATT.characteristic
+    let smp = DatagramGATTFace.test.characteristic
 
     @Test func echoesDatagramsBothWaysInOrder() async throws {
         let server = try UDPEchoServer()
-        let link = try UDPLink.connect(to: server.address, generation: LinkGeneration(7))
+        let link = try UDPLink.connect(to: server.address, presenting: .test, generation: LinkGeneration(7))
         let sent = (0..<200).map { Support.numbered($0, size: 20 + $0) }
         let received = Task { try await Support.events(of: link, notifications: sent.count) }
         for payload in sent { try await link.writeWithoutResponse(payload, to: smp) }
@@ -21,7 +21,7 @@ import Transport
 
     @Test func carriesAFullSizeDatagramIntact() async throws {
         let server = try UDPEchoServer()
-        let link = try UDPLink.connect(to: server.address)
+        let link = try UDPLink.connect(to: server.address, presenting: .test)
         #expect(link.parameters.maxWriteWithoutResponse == 1472)
         let payload = Support.numbered(1, size: 1472)
         let received = Task { try await Support.events(of: link, notifications: 1) }
@@ -32,11 +32,11 @@ import Transport
 
     @Test func refusesAWriteAboveTheDatagramLimit() async throws {
         let server = try UDPEchoServer()
-        let link = try UDPLink.connect(to: server.address)
+        let link = try UDPLink.connect(to: server.address, presenting: .test)
         await #expect(throws: LinkError.payloadTooLarge(size: 1473, limit: 1472)) {
             try await link.writeWithoutResponse([UInt8](repeating: 0, count: 1473), to: smp)
         }
-        let small = try UDPLink.connect(to: server.address, maxDatagramSize: 512)
+        let small = try UDPLink.connect(to: server.address, presenting: .test, maxDatagramSize: 512)
         #expect(small.parameters.attMTU == 515)
         await #expect(throws: LinkError.payloadTooLarge(size: 513, limit: 512)) {
             try await small.writeWithoutResponse([UInt8](repeating: 0, count: 513), to: smp)
@@ -47,7 +47,7 @@ import Transport
 
     @Test func endsTheLinkWhenNothingListensAfterTheFirstWrite() async throws {
         let nobody = try await Support.unusedPort()
-        let link = try UDPLink.connect(to: nobody)
+        let link = try UDPLink.connect(to: nobody, presenting: .test)
         // UDP sends without asking; the host's ICMP port-unreachable comes back after the datagram.
         try await link.writeWithoutResponse([0x01, 0x02], to: smp)
 
@@ -65,7 +65,7 @@ import Transport
 
     @Test func disconnectEndsTheStreamAndLaterCallsFail() async throws {
         let server = try UDPEchoServer()
-        let link = try UDPLink.connect(to: server.address)
+        let link = try UDPLink.connect(to: server.address, presenting: .test)
         await link.disconnect()
         await link.disconnect()  // a second call does nothing
 
@@ -77,13 +77,13 @@ import Transport
         await #expect(throws: LinkError.disconnected(.localHostTerminated)) { try await link.subscribe(smp) }
     }
 
-    @Test func presentsTheSMPCharacteristicAndNothingElse() async throws {
+    @Test func presentsItsFaceAndNothingElse() async throws {
         let server = try UDPEchoServer()
-        let link = try UDPLink.connect(to: server.address)
+        let link = try UDPLink.connect(to: server.address, presenting: .test)
         let battery = CharacteristicID(short: 0x2A19)
-        #expect(link.services == UDPSMPGATT.services)
-        #expect(link.services.first?.id.uuid == BluetoothUUID(string: "8D53DC1D-1DB7-4CD3-868B-8A527460AA84"))
-        #expect(smp.uuid == BluetoothUUID(string: "DA2E7828-FBCE-4E01-AE9E-261174997C48"))
+        #expect(link.services == [GATTService(ServiceID(short: 0xFFF0), characteristics: [
+            GATTCharacteristic(CharacteristicID(short: 0xFFF1), properties: [.writeWithoutResponse, .notify]),
+        ])])
 
         try await link.subscribe(smp)
         await #expect(throws: LinkError.notSupported(smp, missing: .read)) { _ = try await link.read(smp) }
@@ -98,7 +98,7 @@ import Transport
 
     @Test func reportsDatagramFactsInsteadOfRadioFacts() async throws {
         let server = try UDPEchoServer()
-        let link = try UDPLink.connect(to: server.address)
+        let link = try UDPLink.connect(to: server.address, presenting: .test)
         let parameters = link.parameters
         #expect(parameters.writesAreWholeMessages)
         #expect(parameters.isConnectionless)
@@ -111,7 +111,7 @@ import Transport
 
     @Test func cancelledWriterSendsNothing() async throws {
         let server = try UDPEchoServer()
-        let link = try UDPLink.connect(to: server.address)
+        let link = try UDPLink.connect(to: server.address, presenting: .test)
         let smp = smp
         let outcome = await Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -135,7 +135,7 @@ import Transport
     func carriesDatagramsOverIPv6Loopback() async throws {
         let server = try UDPEchoServer(at: .loopbackV6(port: 0))
         #expect(server.address.description.hasPrefix("[::1]:"))
-        let link = try UDPLink.connect(to: server.address)
+        let link = try UDPLink.connect(to: server.address, presenting: .test)
         let received = Task { try await Support.events(of: link, notifications: 2) }
         try await link.writeWithoutResponse([1, 2, 3], to: smp)
         try await link.writeWithoutResponse(Support.numbered(2, size: 1472), to: smp)

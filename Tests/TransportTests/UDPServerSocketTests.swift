@@ -3,7 +3,7 @@ import Transport
 
 @Suite(.timeLimit(.minutes(1))) struct UDPServerSocketTests {
     typealias Support = UDPTestSupport
-    let smp = UDPSMPGATT.characteristic
+    let smp = DatagramGATTFace.test.characteristic
 
     @Test func bindingPortZeroReportsThePortTheKernelChose() async throws {
         let server = try UDPServerSocket.bind(to: .loopbackV4(port: 0))
@@ -14,8 +14,8 @@ import Transport
 
     @Test func answersEachSenderAtItsOwnAddress() async throws {
         let server = try UDPServerSocket.bind(to: .loopbackV4(port: 0))
-        let first = try UDPLink.connect(to: server.localAddress)
-        let second = try UDPLink.connect(to: server.localAddress)
+        let first = try UDPLink.connect(to: server.localAddress, presenting: .test)
+        let second = try UDPLink.connect(to: server.localAddress, presenting: .test)
         try await first.writeWithoutResponse([1], to: smp)
         try await second.writeWithoutResponse([2], to: smp)
 

@@ -90,3 +90,8 @@ final class UDPEchoServer: Sendable {
 
     deinit { loop.cancel() }  // the loop's end lets the socket go, which closes it
 }
+
+extension DatagramGATTFace {
+    /// A face for Transport's own tests, which know no DFU protocol.
+    static let test = DatagramGATTFace(service: ServiceID(short: 0xFFF0), characteristic: CharacteristicID(short: 0xFFF1))
+}

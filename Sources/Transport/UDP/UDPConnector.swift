@@ -11,13 +11,16 @@ import Synchronization
 public final class UDPConnector: Connector {
     /// Every link's `maxWriteWithoutResponse` (see `UDPLink.defaultMaxDatagramSize`).
     public let maxDatagramSize: Int
+    /// What every link shows itself as (`DatagramGATTFace.smp` for an update).
+    public let face: DatagramGATTFace
     private let lastGeneration = Mutex(LinkGeneration(0))
 
     /// How long to wait before asking a name server that did not answer again, at first and at most.
     private static let firstRetryDelay = Duration.milliseconds(100)
     private static let longestRetryDelay = Duration.seconds(2)
 
-    public init(maxDatagramSize: Int = UDPLink.defaultMaxDatagramSize) {
+    public init(presenting face: DatagramGATTFace, maxDatagramSize: Int = UDPLink.defaultMaxDatagramSize) {
+        self.face = face
         self.maxDatagramSize = maxDatagramSize
     }
 
@@ -48,7 +51,7 @@ public final class UDPConnector: Connector {
             last = last.next
             return last
         }
-        return try UDPLink.connect(to: address, as: peer, generation: generation, maxDatagramSize: maxDatagramSize)
+        return try UDPLink.connect(to: address, presenting: face, as: peer, generation: generation, maxDatagramSize: maxDatagramSize)
     }
 
     /// Asks again, with doubling pauses, while the name server does not answer; a definite "no

@@ -1,6 +1,6 @@
 /// A `Link` to an SMP server over UDP (Zephyr's `CONFIG_MCUMGR_TRANSPORT_UDP`, smpclient's UDP
-/// transport): a connected UDP socket dressed as the SMP GATT service (`UDPSMPGATT`), so the SMP
-/// layer above is the same as over Bluetooth.
+/// transport): a connected UDP socket dressed as one GATT characteristic (`DatagramGATTFace`, the
+/// SMP one for an update), so the SMP layer above is the same as over Bluetooth.
 ///
 /// - `writeWithoutResponse(_, to: smp)` sends ONE datagram; it suspends while the kernel's send
 ///   buffer is full (never drops, never sleeps). One SMP packet must be one datagram, which
@@ -23,7 +23,9 @@ public final class UDPLink: Link {
     /// `attMTU − 3` get the datagram limit. `phy`, `connectionInterval`, `llPayload` and
     /// `writeCommandCeiling` are nil; `writesAreWholeMessages` is true.
     public let parameters: LinkParameters
-    public let services: [GATTService] = UDPSMPGATT.services
+    public let services: [GATTService]
+    /// The characteristic datagrams are written to and arrive from.
+    private let characteristic: CharacteristicID
     public let events: AsyncStream<LinkEvent>
     /// The server's address as resolved.
     public let remoteAddress: SocketAddress
@@ -31,9 +33,11 @@ public final class UDPLink: Link {
     public var localAddress: SocketAddress { socket.localAddress }
     private let socket: DatagramSocket
 
-    private init(parameters: LinkParameters, events: AsyncStream<LinkEvent>, remoteAddress: SocketAddress,
-                 socket: DatagramSocket) {
+    private init(parameters: LinkParameters, face: DatagramGATTFace, events: AsyncStream<LinkEvent>,
+                 remoteAddress: SocketAddress, socket: DatagramSocket) {
         self.parameters = parameters
+        services = face.services
+        characteristic = face.characteristic
         self.events = events
         self.remoteAddress = remoteAddress
         self.socket = socket
@@ -41,11 +45,11 @@ public final class UDPLink: Link {
 
     deinit { socket.close() }
 
-    /// Opens a UDP socket connected to `address`. Sends nothing, so it succeeds whether or not a
+    /// Opens a UDP socket connected to `address`, shown as `face`. Sends nothing, so it succeeds whether or not a
     /// server listens; the first write finds out. `peer` defaults to the address's text;
     /// `maxDatagramSize` is clamped to 1…65,507. Throws `.backend` when the system refuses the
     /// socket (e.g. no IPv6 on this host, or too many open files).
-    public static func connect(to address: SocketAddress, as peer: PeerIdentity? = nil,
+    public static func connect(to address: SocketAddress, presenting face: DatagramGATTFace, as peer: PeerIdentity? = nil,
                                generation: LinkGeneration = LinkGeneration(1),
                                maxDatagramSize: Int = defaultMaxDatagramSize) throws(LinkError) -> UDPLink {
         let limit = min(max(maxDatagramSize, 1), largestDatagramSize)
@@ -53,7 +57,7 @@ public final class UDPLink: Link {
                                         attMTU: limit + 3, maxWriteWithoutResponse: limit,
                                         writesAreWholeMessages: true, isConnectionless: true)
         let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
-        let smp = UDPSMPGATT.characteristic
+        let smp = face.characteristic
         do throws(SystemCallError) {
             let socket = try DatagramSocket.open(.connected(to: address)) { event in
                 switch event {
@@ -65,7 +69,7 @@ public final class UDPLink: Link {
                     continuation.finish()
                 }
             }
-            return UDPLink(parameters: parameters, events: events, remoteAddress: address, socket: socket)
+            return UDPLink(parameters: parameters, face: face, events: events, remoteAddress: address, socket: socket)
         } catch {
             continuation.finish()
             throw .backend("could not open a UDP socket to \(address): \(error)")
@@ -74,7 +78,7 @@ public final class UDPLink: Link {
 
     public func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         try checkOpen()
-        guard characteristic == UDPSMPGATT.characteristic else { throw .characteristicNotFound(characteristic) }
+        guard characteristic == self.characteristic else { throw .characteristicNotFound(characteristic) }
         guard bytes.count <= parameters.maxWriteWithoutResponse else {
             throw .payloadTooLarge(size: bytes.count, limit: parameters.maxWriteWithoutResponse)
         }
@@ -91,14 +95,14 @@ public final class UDPLink: Link {
     /// The SMP characteristic allows no write request (Zephyr declares write-without-response only).
     public func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         try checkOpen()
-        guard characteristic == UDPSMPGATT.characteristic else { throw .characteristicNotFound(characteristic) }
+        guard characteristic == self.characteristic else { throw .characteristicNotFound(characteristic) }
         throw .notSupported(characteristic, missing: .write)
     }
 
     /// Nothing is readable over UDP: the SMP characteristic has no read, and there is no other.
     public func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
         try checkOpen()
-        guard characteristic == UDPSMPGATT.characteristic else { throw .characteristicNotFound(characteristic) }
+        guard characteristic == self.characteristic else { throw .characteristicNotFound(characteristic) }
         throw .notSupported(characteristic, missing: .read)
     }
 
@@ -106,7 +110,7 @@ public final class UDPLink: Link {
     /// subscribed, as Zephyr's UDP transport replies to whoever sent the request.
     public func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
         try checkOpen()
-        guard characteristic == UDPSMPGATT.characteristic else { throw .characteristicNotFound(characteristic) }
+        guard characteristic == self.characteristic else { throw .characteristicNotFound(characteristic) }
     }
 
     /// Closes the socket; `events` ends with `.disconnected(.localHostTerminated)`. Returns once the

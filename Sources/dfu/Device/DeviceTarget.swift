@@ -38,7 +38,7 @@ struct DeviceTarget {
         case .simulator(let text):
             return try await simulator(text.isEmpty ? "sim" : "sim:" + text, fullAddresses: fullAddresses)
         case .udp(let endpoint):
-            let target = UpdateEngine.Target(connector: UDPConnector(), peer: PeerIdentity("udp:" + endpoint.description),
+            let target = UpdateEngine.Target(connector: UDPConnector(presenting: .smp), peer: PeerIdentity("udp:" + endpoint.description),
                                              label: "udp:" + endpoint.description)
             return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .none)
         case .address, .name:
