@@ -21,10 +21,6 @@ import sys
 import time
 
 
-class Failed(Exception):
-    """A step did not get the answer a Zephyr device gives."""
-
-
 def pin_adapter():
     adapter = os.environ.get("BLEAK_ADAPTER")
     if not adapter:
@@ -37,25 +33,15 @@ def pin_adapter():
 pin_adapter()
 
 from smpclient import SMPClient  # noqa: E402  (after the adapter is pinned)
-from smpclient.generics import error, error_v2, success  # noqa: E402
+from smp_replies import Failed, expect_success  # noqa: E402
+from smpclient.generics import success  # noqa: E402
 from smpclient.requests.image_management import ImageStatesRead, ImageStatesWrite  # noqa: E402
 from smpclient.requests.os_management import EchoWrite, MCUMgrParametersRead, ResetWrite  # noqa: E402
 from smpclient.transport.ble import SMPBLETransport  # noqa: E402
 
 
-def describe(response):
-    if error_v2(response):
-        return f"err {{group {int(response.err.group)}, rc {int(response.err.rc)} ({response.err.rc.name})}}"
-    if error(response):
-        return f"rc {int(response.rc)} ({response.rc.name})"
-    return type(response).__name__
-
-
 async def ask(client, request, what, timeout_s=None):
-    response = await client.request(request, timeout_s=timeout_s)
-    if not success(response):
-        raise Failed(f"{what}: the device answered {describe(response)}")
-    return response
+    return expect_success(await client.request(request, timeout_s=timeout_s), what)
 
 
 def slots(images):

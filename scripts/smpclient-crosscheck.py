@@ -31,29 +31,13 @@ import time
 
 from smp.image_management import IMG_MGMT_ERR
 from smpclient import SMPClient
-from smpclient.generics import error, error_v2, success
+from smpclient.generics import error_v2, success
 from smpclient.requests.image_management import ImageStatesRead, ImageStatesWrite, ImageUploadWrite
 from smpclient.requests.os_management import EchoWrite, MCUMgrParametersRead, ResetWrite
 from smpclient.transport.udp import SMPUDPTransport
+from smp_replies import Failed, describe, expect_success
 
 
-class Failed(Exception):
-    """The server's answer is not what the check expects."""
-
-
-def describe(response):
-    """A short form of a reply for messages (pydantic's repr runs over several lines)."""
-    if error_v2(response):
-        return f"err {{group {int(response.err.group)}, rc {int(response.err.rc)} ({response.err.rc.name})}}"
-    if error(response):
-        return f"rc {int(response.rc)} ({response.rc.name})"
-    return type(response).__name__
-
-
-def expect_success(response, what):
-    if not success(response):
-        raise Failed(f"{what}: the device answered {describe(response)}")
-    return response
 
 
 def slots_text(images):

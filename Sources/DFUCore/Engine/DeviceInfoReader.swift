@@ -51,7 +51,7 @@ public struct DeviceInfoReader: Sendable {
         let device = target.label ?? target.peer.redacted
         log("connecting to \(device)")
         let connection = try await DeviceConnection.open(
-            target.connector, peer: target.peer, label: device, until: ContinuousClock.now.advanced(by: connectTimeout),
+            target.connector, peer: target.peer, label: device, until: clock.reachableBy(connectTimeout),
             clock: clock, session: SMPSession.Configuration(requestTimeout: requestTimeout), log: log)
         let reader = DeviceStateReader(connection: connection, device: device, requestTimeout: requestTimeout,
                                        log: log, warn: warn)

@@ -9,13 +9,17 @@ import Transport
 /// time, because they bound how long the user waits (see `Connector`).
 public struct EngineClock: Sendable {
     private let elapsed: @Sendable () -> Duration
+    private let wallNow: @Sendable () -> ContinuousClock.Instant
     private let sessionFactory: @Sendable (any Link, SMPSession.Configuration) async throws(LinkError) -> SMPSession
 
     /// Any clock whose durations are `Duration`. An unpaced model clock (scale 0) must not be used:
     /// its sleeps return at once, so every deadline would pass immediately.
-    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    /// `realTime` is where waits for a device begin (`reachableBy`); only tests replace it.
+    public init<C: Clock>(_ clock: C, realTime: @escaping @Sendable () -> ContinuousClock.Instant = { .now })
+        where C.Duration == Duration {
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
+        wallNow = realTime
         sessionFactory = { link, configuration async throws(LinkError) in
             try await SMPSession(link: link, configuration: configuration, clock: clock)
         }
@@ -26,6 +30,12 @@ public struct EngineClock: Sendable {
 
     /// Time since this clock value was made; only differences mean anything.
     var now: Duration { elapsed() }
+
+    /// The real-time deadline `allowance` from now, for a `Connector` (connect, reconnect, the
+    /// reboot): the one place the engine reads the wall clock.
+    func reachableBy(_ allowance: Duration) -> ContinuousClock.Instant {
+        wallNow().advanced(by: allowance)
+    }
 
     /// An SMP session on `link` whose deadlines run on this clock (it subscribes to the SMP
     /// characteristic).

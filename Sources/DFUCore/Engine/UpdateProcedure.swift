@@ -95,7 +95,7 @@ struct UpdateProcedure {
         try await activation.mark()
         emit(.activated(options.mode))
         let lossesBefore = try await activation.reset()
-        let rebootDeadline = ContinuousClock.now.advanced(by: deadlines.reboot)
+        let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
         emit(.rebooting)
         end(.activate, started)
 
@@ -128,7 +128,7 @@ struct UpdateProcedure {
         let emit = emit
         return try await DeviceConnection.open(
             engine.target.connector, peer: engine.target.peer, label: device,
-            until: ContinuousClock.now.advanced(by: deadlines.connect), clock: engine.clock,
+            until: engine.clock.reachableBy(deadlines.connect), clock: engine.clock,
             session: SMPSession.Configuration(requestTimeout: deadlines.request), log: { emit(.log($0)) })
     }
 
@@ -163,7 +163,7 @@ struct UpdateProcedure {
     private func reconnectBeforeActivation(_ connection: DeviceConnection) async throws(DFUError) {
         emit(.warning("the link to \(device) was lost after the upload; reconnecting"))
         let emit = emit
-        let result = await connection.reconnect(until: ContinuousClock.now.advanced(by: deadlines.connect),
+        let result = await connection.reconnect(until: engine.clock.reachableBy(deadlines.connect),
                                                 log: { emit(.log($0)) })
         if case .failure(let failure) = result {
             throw .transferInterrupted("the link to \(device) was lost after the upload and could not be restored "

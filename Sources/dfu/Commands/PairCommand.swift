@@ -51,17 +51,9 @@ struct PairCommand: ParsableCommand {
             console.error(GracefulInterruption.message)
             return .interrupted
         }
-        if common.json {
-            console.out(BondOutput.pairJSON(device: label, result).encoded)
-            if case .failure(let error) = result { return error.exitStatus }
-            return .success
-        }
-        switch result {
-        case .failure(let error): throw error
-        case .success(let security):
-            console.out(BondOutput.pairText(device: label, security))
-            return .success
-        }
+        return try BondOutput.finish(result, json: common.json, console: console,
+                                     jsonLine: { BondOutput.pairJSON(device: label, $0) },
+                                     text: { BondOutput.pairText(device: label, $0) })
     }
 
     /// nil: a SIGINT or SIGTERM cancelled it (the connection was closed first).

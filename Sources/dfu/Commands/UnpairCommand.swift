@@ -46,16 +46,8 @@ struct UnpairCommand: ParsableCommand {
         } catch {
             result = .failure(.deviceUnreachable(error.description))
         }
-        if common.json {
-            console.out(BondOutput.unpairJSON(device: label, result).encoded)
-            if case .failure(let error) = result { return error.exitStatus }
-            return .success
-        }
-        switch result {
-        case .failure(let error): throw error
-        case .success(let forgotten):
-            console.out(BondOutput.unpairText(device: label, forgotten))
-            return .success
-        }
+        return try BondOutput.finish(result, json: common.json, console: console,
+                                     jsonLine: { BondOutput.unpairJSON(device: label, $0) },
+                                     text: { BondOutput.unpairText(device: label, $0) })
     }
 }

@@ -4,6 +4,24 @@ import Transport
 /// What `dfu pair` and `dfu unpair` print: one line for people, one JSON object for scripts
 /// (docs/json-events.md). Never a passkey.
 enum BondOutput {
+    /// Prints `result` as `--json` asks (one JSON line, the status returned) or as text (a failure
+    /// thrown, for the CLI's one error line).
+    static func finish<Value>(_ result: Result<Value, DFUError>, json: Bool, console: Console,
+                              jsonLine: (Result<Value, DFUError>) -> JSONValue,
+                              text: (Value) -> String) throws(DFUError) -> ExitStatus {
+        if json {
+            console.out(jsonLine(result).encoded)
+            if case .failure(let error) = result { return error.exitStatus }
+            return .success
+        }
+        switch result {
+        case .failure(let error): throw error
+        case .success(let value):
+            console.out(text(value))
+            return .success
+        }
+    }
+
     static func pairText(device: String, _ security: LinkSecurity) -> String {
         guard security.pairedNow else {
             if security.paired { return "\(device) is already bonded; nothing to do ('dfu unpair' forgets the bond)" }
