@@ -12,20 +12,20 @@ import Transport
 
     @Test func firmwareRevisionIsFoundInASecondDeviceInformationService() {
         let services = [
-            GATTService(UpdateGATT.deviceInformationService, characteristics: [GATTCharacteristic(Self.pnpID, properties: [.read])]),
-            GATTService(UpdateGATT.smpService, characteristics: [
-                GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.writeWithoutResponse, .notify]),
+            GATTService(StandardGATT.deviceInformationService, characteristics: [GATTCharacteristic(Self.pnpID, properties: [.read])]),
+            GATTService(SMPGATT.service, characteristics: [
+                GATTCharacteristic(SMPGATT.characteristic, properties: [.writeWithoutResponse, .notify]),
             ]),
-            GATTService(UpdateGATT.deviceInformationService, characteristics: [
-                GATTCharacteristic(UpdateGATT.firmwareRevision, properties: [.read]),
+            GATTService(StandardGATT.deviceInformationService, characteristics: [
+                GATTCharacteristic(StandardGATT.firmwareRevision, properties: [.read]),
             ]),
         ]
-        let found = UpdateGATT.find(UpdateGATT.firmwareRevision, in: UpdateGATT.deviceInformationService, of: services)
-        #expect(found?.id == UpdateGATT.firmwareRevision)
-        #expect(UpdateGATT.find(Self.pnpID, in: UpdateGATT.deviceInformationService, of: services)?.id == Self.pnpID)
+        let found = StandardGATT.find(StandardGATT.firmwareRevision, in: StandardGATT.deviceInformationService, of: services)
+        #expect(found?.id == StandardGATT.firmwareRevision)
+        #expect(StandardGATT.find(Self.pnpID, in: StandardGATT.deviceInformationService, of: services)?.id == Self.pnpID)
         // Only inside the named service: the SMP characteristic is not Device Information's.
-        #expect(UpdateGATT.find(UpdateGATT.smpCharacteristic, in: UpdateGATT.deviceInformationService, of: services) == nil)
-        #expect(UpdateGATT.find(UpdateGATT.batteryLevel, in: UpdateGATT.batteryService, of: services) == nil)
+        #expect(StandardGATT.find(SMPGATT.characteristic, in: StandardGATT.deviceInformationService, of: services) == nil)
+        #expect(StandardGATT.find(StandardGATT.batteryLevel, in: StandardGATT.batteryService, of: services) == nil)
     }
 }
 #endif

@@ -83,20 +83,20 @@ struct StubPeripheral: MemoryPeripheral {
 
     /// Battery Service only: a sensor without MCUmgr.
     static let withoutSMP = StubPeripheral(services: [
-        GATTService(UpdateGATT.batteryService, characteristics: [GATTCharacteristic(UpdateGATT.batteryLevel, properties: [.read])]),
+        GATTService(StandardGATT.batteryService, characteristics: [GATTCharacteristic(StandardGATT.batteryLevel, properties: [.read])]),
     ])
 
     /// The SMP characteristic without notify: replies could never arrive.
     static let smpWithoutNotify = StubPeripheral(services: [
-        GATTService(UpdateGATT.smpService, characteristics: [
-            GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.writeWithoutResponse]),
+        GATTService(SMPGATT.service, characteristics: [
+            GATTCharacteristic(SMPGATT.characteristic, properties: [.writeWithoutResponse]),
         ]),
     ])
 
     /// SMP as it should be, but every request goes unanswered.
     static let silentSMP = StubPeripheral(services: [
-        GATTService(UpdateGATT.smpService, characteristics: [
-            GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.writeWithoutResponse, .notify]),
+        GATTService(SMPGATT.service, characteristics: [
+            GATTCharacteristic(SMPGATT.characteristic, properties: [.writeWithoutResponse, .notify]),
         ]),
     ])
 

@@ -64,31 +64,31 @@ extension EngineTests {
         }
 
         @Test func gattCheckAcceptsZephyrsLayoutOnly() {
-            let good = [GATTService(UpdateGATT.smpService, characteristics: [
-                GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.writeWithoutResponse, .notify]),
+            let good = [GATTService(SMPGATT.service, characteristics: [
+                GATTCharacteristic(SMPGATT.characteristic, properties: [.writeWithoutResponse, .notify]),
             ])]
-            #expect(UpdateGATT.smpProblem(in: good) == nil)
-            #expect(UpdateGATT.smpProblem(in: [])?.contains("no SMP service") == true)
-            let noCharacteristic = [GATTService(UpdateGATT.smpService, characteristics: [])]
-            #expect(UpdateGATT.smpProblem(in: noCharacteristic)?.contains("lacks the SMP characteristic") == true)
-            let writeOnly = [GATTService(UpdateGATT.smpService, characteristics: [
-                GATTCharacteristic(UpdateGATT.smpCharacteristic, properties: [.write, .notify]),
+            #expect(SMPGATT.layout.problem(in: good) == nil)
+            #expect(SMPGATT.layout.problem(in: [])?.contains("no SMP service") == true)
+            let noCharacteristic = [GATTService(SMPGATT.service, characteristics: [])]
+            #expect(SMPGATT.layout.problem(in: noCharacteristic)?.contains("lacks the SMP characteristic") == true)
+            let writeOnly = [GATTService(SMPGATT.service, characteristics: [
+                GATTCharacteristic(SMPGATT.characteristic, properties: [.write, .notify]),
             ])]
-            #expect(UpdateGATT.smpProblem(in: writeOnly)?.contains("write-without-response") == true)
+            #expect(SMPGATT.layout.problem(in: writeOnly)?.contains("write-without-response") == true)
         }
 
         @Test func uploadFailuresMapToTheDocumentedExitCodes() {
-            #expect(EngineFailure.upload(.timeout(offset: 10, attempts: 5)).exitStatus == .transferInterrupted)
-            #expect(EngineFailure.upload(.linkNotRestored(after: .seconds(20))).exitStatus == .transferInterrupted)
-            #expect(EngineFailure.upload(.refused(.image(.imageTooLarge), offset: 0)).exitStatus == .deviceRejected)
-            #expect(EngineFailure.upload(.refused(.image(.imageTooLarge), offset: 0)).description.contains("INVALID_IMAGE_TOO_LARGE"))
-            #expect(EngineFailure.upload(.remoteProtocolViolation(.offsetBeyondLength(offset: 9, length: 8))).exitStatus == .deviceRejected)
-            #expect(EngineFailure.upload(.timeout(offset: 10, attempts: 5)).description.contains("Run the same command again to resume"))
+            #expect(SMPFailure.upload(.timeout(offset: 10, attempts: 5)).exitStatus == .transferInterrupted)
+            #expect(SMPFailure.upload(.linkNotRestored(after: .seconds(20))).exitStatus == .transferInterrupted)
+            #expect(SMPFailure.upload(.refused(.image(.imageTooLarge), offset: 0)).exitStatus == .deviceRejected)
+            #expect(SMPFailure.upload(.refused(.image(.imageTooLarge), offset: 0)).description.contains("INVALID_IMAGE_TOO_LARGE"))
+            #expect(SMPFailure.upload(.remoteProtocolViolation(.offsetBeyondLength(offset: 9, length: 8))).exitStatus == .deviceRejected)
+            #expect(SMPFailure.upload(.timeout(offset: 10, attempts: 5)).description.contains("Run the same command again to resume"))
         }
 
         @Test func reassemblyProbeIsExactlyFourBytesLongerThanOneWrite() throws {
             for write in [20, 23, 100, 244, 247, 251, 252, 495, 509] {
-                let text = try #require(DeviceStateReader.echoText(packetSize: write + 4))
+                let text = try #require(SMPDeviceStateReader.echoText(packetSize: write + 4))
                 let packet = try OSEchoRequest(text: text).packet(sequence: 7).encoded()
                 #expect(packet.count == write + 4, "write \(write)")
             }

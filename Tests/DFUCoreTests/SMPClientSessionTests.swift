@@ -88,7 +88,7 @@ import Transport
         let link = SMPClientTestLink(generation: 5)
         let session = try await Self.session(on: link)
         // Garbage that would end the client if it were fed to it.
-        link.inject(LinkEvent(generation: LinkGeneration(4), kind: .notification(SMPSession.characteristic, [0xFF, 0xFF])))
+        link.inject(LinkEvent(generation: LinkGeneration(4), kind: .notification(SMPGATT.characteristic, [0xFF, 0xFF])))
         link.inject(LinkEvent(generation: LinkGeneration(4), kind: .disconnected(.connectionTimeout)))
         #expect(try await session.request(OSEchoRequest(text: "still here")).text == "still here")
     }

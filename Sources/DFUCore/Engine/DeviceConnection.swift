@@ -1,14 +1,16 @@
 import Synchronization
 import Transport
 
-/// The device an update talks to: the SMP session, the link it currently serves, and how to get a
-/// new link after the old one went (a lost connection, a reboot). Sendable, so the transfer stage
-/// can reconnect from a child task while another awaits the upload.
+/// The device an update talks to: the protocol's client, the link it currently serves, and how to
+/// get a new link after the old one went (a lost connection, a reboot). The one owner of link loss
+/// and reconnecting for a run: the client reports each loss of the link it serves (it drops late
+/// events of earlier generations), `losses` counts them, `reconnect` makes and attaches the next
+/// link. Sendable, so the transfer stage can reconnect from a child task while another awaits the
+/// transfer.
 ///
-/// Every link is checked before it is used: the SMP service and characteristic must be there with
-/// write without response and notify (smp-mcuboot.md §1).
-final class DeviceConnection: Sendable {
-    let session: SMPSession
+/// Every link is checked before it is used: the protocol's GATT layout must be there.
+final class DeviceConnection<Client: LinkClient>: Sendable {
+    let client: Client
     let losses: LinkLossMonitor
     private let connector: any Connector
     private let peer: PeerIdentity
@@ -17,55 +19,43 @@ final class DeviceConnection: Sendable {
     /// that means the current link is gone too.
     private let attachedAfterLosses = Mutex(0)
 
-    private init(session: SMPSession, losses: LinkLossMonitor, connector: any Connector, peer: PeerIdentity,
-                 link: any Link) {
-        self.session = session
+    private let layout: any GATTLayout
+    private let clock: EngineClock
+
+    private init(client: Client, losses: LinkLossMonitor, connector: any Connector, peer: PeerIdentity,
+                 link: any Link, layout: any GATTLayout, clock: EngineClock) {
+        self.client = client
+        self.layout = layout
+        self.clock = clock
         self.losses = losses
         self.connector = connector
         self.peer = peer
         current = Mutex(link)
     }
 
-    /// The link the session serves now.
+    /// The link the client serves now.
     var link: any Link { current.withLock { $0 } }
 
     /// Connects (retrying with capped backoff until `deadline`, real time), checks the GATT layout
-    /// and starts an SMP session on the link. Failures are `deviceUnreachable`.
+    /// and starts the protocol's client on the link. Failures are `deviceUnreachable` (exit 9 when
+    /// the device demands a secure link that could not be set up).
     static func open(_ connector: any Connector, peer: PeerIdentity, label: String, until deadline: ContinuousClock.Instant,
-                     clock: EngineClock, session configuration: SMPSession.Configuration,
+                     clock: EngineClock, layout: any GATTLayout,
+                     client makeClient: (any Link) async throws(LinkError) -> Client,
                      log: @Sendable (String) -> Void) async throws(DFUError) -> DeviceConnection {
-        var backoff = ConnectBackoff()
-        var attempt = 0
-        while true {
-            attempt += 1
-            let link: any Link
-            switch await connectOnce(connector, peer: peer, until: deadline) {
-            case .success(let connected):
-                link = connected
-            case .failure(let error):
-                guard let delay = retryDelay(after: error, backoff: &backoff, deadline: deadline) else {
-                    throw unreachable(label, error, deadline: deadline)
-                }
-                log("connect attempt \(attempt) failed (\(error)); trying again in \(delay)")
-                try? await Task.sleep(for: delay)
-                continue
-            }
-            if let problem = UpdateGATT.smpProblem(in: link.services) {
-                await link.disconnect()
-                throw .deviceUnreachable("\(label) cannot be updated: \(problem). Check that the device runs firmware with MCUmgr (SMP) enabled.")
-            }
-            do throws(LinkError) {
-                let session = try await clock.session(on: link, configuration: configuration)
-                let losses = await LinkLossMonitor.watching(session)
-                return DeviceConnection(session: session, losses: losses, connector: connector, peer: peer, link: link)
-            } catch {
-                await link.disconnect()
-                guard let delay = retryDelay(after: error, backoff: &backoff, deadline: deadline) else {
-                    throw unreachable(label, error, deadline: deadline)
-                }
-                log("subscribing to SMP notifications failed (\(error)); trying again in \(delay)")
-                try? await Task.sleep(for: delay)
-            }
+        let outcome: Result<DeviceConnection, ReconnectFailure> = await attempts(
+            connector, peer: peer, until: deadline, clock: clock, layout: layout, verb: "connect", log: log
+        ) { _, link async throws(LinkError) in
+            let client = try await makeClient(link)
+            let losses = await LinkLossMonitor.watching(client.linkLosses, clock: clock)
+            return DeviceConnection(client: client, losses: losses, connector: connector, peer: peer, link: link,
+                                    layout: layout, clock: clock)
+        }
+        switch outcome {
+        case .success(let connection): return connection
+        case .failure(.layoutMissing(let problem)):
+            throw .deviceUnreachable("\(label) cannot be updated: \(problem). \(layout.missingHint)")
+        case .failure(.link(let error)): throw DFUError.connectFailed(label, error)
         }
     }
 
@@ -74,40 +64,64 @@ final class DeviceConnection: Sendable {
         get async { await losses.count > attachedAfterLosses.withLock { $0 } }
     }
 
-    /// Why the current link went down. A request fails with `linkLost` as soon as the session sees
-    /// the drop, which may be a moment before the loss monitor records it: wait briefly for that.
-    func lossReason() async -> DisconnectReason? {
-        await losses.waitForLoss(beyond: attachedAfterLosses.withLock { $0 },
-                                 until: ContinuousClock.now.advanced(by: .milliseconds(500)))
+    /// Why the current link went down. A request fails with `linkLost` as soon as the client sees
+    /// the drop, and the client reports the loss in the same step, so the monitor has it or is
+    /// about to: this waits for that record, bounded by `allowance` (the request deadline).
+    func lossReason(within allowance: Duration) async -> DisconnectReason? {
+        await losses.waitForLoss(beyond: attachedAfterLosses.withLock { $0 }, until: clock.reachableBy(allowance))
     }
 
-    /// Connects again after the link was lost and hands the new link to the session (which
-    /// subscribes again; an upload in progress resumes from the device's offset). Returns the
+    /// Connects again after the link was lost and hands the new link to the client (which
+    /// subscribes again; a transfer in progress resumes from the device's offset). Returns the
     /// attempt that succeeded (1 = first), or why no link came before `deadline`. `willAttach`
     /// runs just before the session gets the link, with the attempt number, so a caller can
     /// expect the replies that follow.
     func reconnect(until deadline: ContinuousClock.Instant, log: @Sendable (String) -> Void,
                    willAttach: @Sendable (Int) -> Void = { _ in }) async -> Result<Int, ReconnectFailure> {
-        var backoff = ConnectBackoff()
-        var attempt = 0
         // Every loss counted so far belongs to links before the one about to be made.
         let lossesSoFar = await losses.count
+        return await Self.attempts(connector, peer: peer, until: deadline, clock: clock, layout: layout,
+                                   verb: "reconnect", log: log) { attempt, link async throws(LinkError) in
+            willAttach(attempt)
+            try await client.attach(link)
+            current.withLock { $0 = link }
+            attachedAfterLosses.withLock { $0 = lossesSoFar }
+            return attempt
+        }
+    }
+
+    /// Ends the client and the link. Safe to call more than once.
+    func close() async {
+        await client.close()
+        await losses.stop()
+        await link.disconnect()
+    }
+
+
+    // MARK: - Attempts
+
+    /// The one retry loop that makes a link: connect until `deadline` (real time) with capped
+    /// backoff, check the layout (a device without it fails at once: retrying cannot add a
+    /// service), then `use` the link; a link `use` fails on is disconnected and retried like a
+    /// failed connect.
+    private static func attempts<T>(_ connector: any Connector, peer: PeerIdentity, until deadline: ContinuousClock.Instant,
+                                    clock: EngineClock, layout: any GATTLayout, verb: String,
+                                    log: @Sendable (String) -> Void,
+                                    use: (Int, any Link) async throws(LinkError) -> T) async -> Result<T, ReconnectFailure> {
+        var backoff = ConnectBackoff()
+        var attempt = 0
         while true {
             attempt += 1
             if Task.isCancelled { return .failure(.link(.cancelled)) }
-            var failure: LinkError
-            switch await Self.connectOnce(connector, peer: peer, until: deadline) {
+            let failure: LinkError
+            switch await connectOnce(connector, peer: peer, until: deadline) {
             case .success(let link):
-                if let problem = UpdateGATT.smpProblem(in: link.services) {
+                if let problem = layout.problem(in: link.services) {
                     await link.disconnect()
-                    return .failure(.noSMP(problem))
+                    return .failure(.layoutMissing(problem))
                 }
                 do throws(LinkError) {
-                    willAttach(attempt)
-                    try await session.attach(link)
-                    current.withLock { $0 = link }
-                    attachedAfterLosses.withLock { $0 = lossesSoFar }
-                    return .success(attempt)
+                    return .success(try await use(attempt, link))
                 } catch {
                     await link.disconnect()
                     failure = error
@@ -115,29 +129,13 @@ final class DeviceConnection: Sendable {
             case .failure(let error):
                 failure = error
             }
-            guard let delay = Self.retryDelay(after: failure, backoff: &backoff, deadline: deadline) else {
+            guard let delay = retryDelay(after: failure, backoff: &backoff, deadline: deadline, clock: clock) else {
                 return .failure(.link(failure))
             }
-            log("reconnect attempt \(attempt) failed (\(failure)); trying again in \(delay)")
-            try? await Task.sleep(for: delay)
+            log("\(verb) attempt \(attempt) failed (\(failure)); trying again in \(delay)")
+            await clock.pause(for: delay)
         }
     }
-
-    /// Ends the session and the link. Safe to call more than once.
-    func close() async {
-        await session.close()
-        await losses.stop()
-        await link.disconnect()
-    }
-
-    enum ReconnectFailure: Error, Sendable, Equatable {
-        /// No usable link before the deadline (the last error).
-        case link(LinkError)
-        /// A link came up but the device no longer offers SMP (a new image without MCUmgr).
-        case noSMP(String)
-    }
-
-    // MARK: - Attempts
 
     private static func connectOnce(_ connector: any Connector, peer: PeerIdentity,
                                     until deadline: ContinuousClock.Instant) async -> Result<any Link, LinkError> {
@@ -152,19 +150,23 @@ final class DeviceConnection: Sendable {
     /// passed (a connector waits for the device itself until then), the device is unknown, the
     /// Bluetooth stack is unusable (adapter off, no bluetoothd), or the task was cancelled.
     private static func retryDelay(after error: LinkError, backoff: inout ConnectBackoff,
-                                   deadline: ContinuousClock.Instant) -> Duration? {
+                                   deadline: ContinuousClock.Instant, clock: EngineClock) -> Duration? {
         switch error {
         case .timeout, .cancelled, .peerNotFound, .unavailable, .security:
             return nil
         default:
             let delay = backoff.nextDelay()
-            return ContinuousClock.now.advanced(by: delay) < deadline && !Task.isCancelled ? delay : nil
+            return clock.reachableBy(delay) < deadline && !Task.isCancelled ? delay : nil
         }
     }
+}
 
-    private static func unreachable(_ label: String, _ error: LinkError, deadline: ContinuousClock.Instant) -> DFUError {
-        DFUError.connectFailed(label, error)
-    }
+/// Why `DeviceConnection.reconnect` gave up.
+enum ReconnectFailure: Error, Sendable, Equatable {
+    /// No usable link before the deadline (the last error).
+    case link(LinkError)
+    /// A link came up but the device no longer offers the protocol (a new image without it).
+    case layoutMissing(String)
 }
 
 extension DFUError {

@@ -1,45 +1,73 @@
 import Transport
 
-/// The time base of one update: the deadlines of SMP requests and upload chunks, stage durations
-/// and transfer rates. A model clock (the memory link's `LinkClock` at a scale above 0) keeps
-/// deadlines and rates in the model's time, so a test that runs the radio model 20 times faster
-/// still measures the modelled kB/s; everything else uses the continuous clock.
+/// The time base of one update, passed in: the engine reads no clock of its own.
 ///
-/// Waiting for a device to become reachable is not on this clock: `Connector` deadlines are real
-/// time, because they bound how long the user waits (see `Connector`).
+/// - Model time (`now`, `sleep(untilElapsed:)`): the deadlines of protocol requests and transfer
+///   chunks, stage durations and transfer rates. A model clock (the memory link's `LinkClock` at a
+///   scale above 0) keeps them in the model's time, so a test that runs the radio model 20 times
+///   faster still measures the modelled kB/s.
+/// - Real time (`reachableBy`, `pause`): how long the user waits for a device to become reachable
+///   (connect, reconnect, the reboot), because `Connector` deadlines are real time (see
+///   `Connector`). Only tests replace it.
 public struct EngineClock: Sendable {
     private let elapsed: @Sendable () -> Duration
+    private let sleeper: @Sendable (Duration) async throws -> Void
     private let wallNow: @Sendable () -> ContinuousClock.Instant
-    private let sessionFactory: @Sendable (any Link, SMPSession.Configuration) async throws(LinkError) -> SMPSession
 
     /// Any clock whose durations are `Duration`. An unpaced model clock (scale 0) must not be used:
     /// its sleeps return at once, so every deadline would pass immediately.
-    /// `realTime` is where waits for a device begin (`reachableBy`); only tests replace it.
     public init<C: Clock>(_ clock: C, realTime: @escaping @Sendable () -> ContinuousClock.Instant = { .now })
         where C.Duration == Duration {
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
+        sleeper = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
         wallNow = realTime
-        sessionFactory = { link, configuration async throws(LinkError) in
-            try await SMPSession(link: link, configuration: configuration, clock: clock)
-        }
     }
 
     /// Real time.
     public static var continuous: EngineClock { EngineClock(ContinuousClock()) }
 
-    /// Time since this clock value was made; only differences mean anything.
+    /// Model time since this clock value was made; only differences mean anything.
     var now: Duration { elapsed() }
 
+    /// Sleeps until `now` reaches `offset` (model time). Throws when the task is cancelled.
+    func sleep(untilElapsed offset: Duration) async throws {
+        try await sleeper(offset)
+    }
+
     /// The real-time deadline `allowance` from now, for a `Connector` (connect, reconnect, the
-    /// reboot): the one place the engine reads the wall clock.
+    /// reboot) and the waits bounded by them.
     func reachableBy(_ allowance: Duration) -> ContinuousClock.Instant {
         wallNow().advanced(by: allowance)
     }
 
-    /// An SMP session on `link` whose deadlines run on this clock (it subscribes to the SMP
-    /// characteristic).
-    func session(on link: any Link, configuration: SMPSession.Configuration) async throws(LinkError) -> SMPSession {
-        try await sessionFactory(link, configuration)
+    /// Whether a real-time deadline has passed.
+    func hasPassed(_ deadline: ContinuousClock.Instant) -> Bool {
+        wallNow() >= deadline
+    }
+
+    /// Waits `delay` of real time (a backoff between connect attempts); returns early when the task
+    /// is cancelled.
+    func pause(for delay: Duration) async {
+        try? await Task.sleep(until: wallNow().advanced(by: delay), clock: .continuous)
+    }
+
+    /// Waits until the real-time `deadline`; throws when the task is cancelled first.
+    func pause(until deadline: ContinuousClock.Instant) async throws {
+        try await Task.sleep(until: deadline, clock: .continuous)
+    }
+}
+
+extension EngineClock {
+    /// Model time as a `Clock`, for drivers that take one (a protocol session's request deadlines).
+    var model: Model { Model(engine: self) }
+
+    struct Model: Clock {
+        let engine: EngineClock
+        var now: MonotonicInstant { MonotonicInstant(sinceOrigin: engine.now) }
+        var minimumResolution: Duration { .nanoseconds(1) }
+        func sleep(until deadline: MonotonicInstant, tolerance: Duration?) async throws {
+            try await engine.sleep(untilElapsed: deadline.sinceOrigin)
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Synchronization
 import Transport
 
-/// Updates one device with one MCUboot image over SMP: the engine of `dfu flash`.
+/// Updates one device with one update file: the engine of `dfu flash`. Today the file is an
+/// MCUboot image and the protocol SMP (`SMPUpdateProtocol`); the stages know no protocol.
 ///
 ///     let engine = UpdateEngine(image: bytes, imageName: "app.signed.bin", key: key, options: options,
 ///                               target: .init(connector: connector, peer: peer), hostPower: HostPowerReader().read())
@@ -62,7 +63,9 @@ public struct UpdateEngine: Sendable {
     /// now on the device (for `upload-only`: the version uploaded to its second slot).
     public func run(emit: @escaping @Sendable (UpdateEvent) -> Void) async -> Result<ImageVersion, DFUError> {
         let serialized = Locked(())
-        var procedure = UpdateProcedure(engine: self) { event in serialized.withLock { _ in emit(event) } }
+        var procedure = UpdateProcedure(engine: self, protocol: SMPUpdateProtocol()) { event in
+            serialized.withLock { _ in emit(event) }
+        }
         return await procedure.run()
     }
 

@@ -1,21 +1,11 @@
-/// What the device's image list says about this image before anything is sent, as Nordic's
-/// "validate" step decides it (smp-mcuboot.md §4): nothing to do, nothing to upload, or upload.
-/// Pure, so every case is tested without a device.
+/// What the device's state says about this update before anything is sent, as Nordic's "validate"
+/// step decides it (smp-mcuboot.md §4): nothing to do, nothing to upload, or upload. Each protocol
+/// decides it from what its device reports; the procedure acts on it.
 enum UpdatePlan: Sendable, Equatable {
-    /// Slot 0 already runs this exact image (its SHA256 TLV). `confirmed`: the device keeps it.
+    /// The device already runs this exact update. `confirmed`: it keeps it.
     case alreadyRunning(confirmed: Bool)
-    /// Slot 1 already holds this exact image (an earlier run uploaded it): skip the upload.
+    /// The device already holds this exact update, ready to activate (an earlier run sent it).
     case alreadyUploaded
-    /// Upload it.
+    /// Send it.
     case upload
-
-    static func decide(slotHash: [UInt8], state: ImageStateResponse) -> UpdatePlan {
-        if let running = state.slot(0), running.active, running.hash == slotHash {
-            return .alreadyRunning(confirmed: running.confirmed)
-        }
-        if state.secondarySlotHolds(slotHash) {
-            return .alreadyUploaded
-        }
-        return .upload
-    }
 }

@@ -10,16 +10,13 @@ import Transport
 /// link is lost the caller reconnects (the engine, with its backoff) and hands the new link to
 /// `attach(_:)`; an upload in progress then resumes from the device's offset.
 public actor SMPSession {
-    /// The SMP characteristic (`DA2E7828-FBCE-4E01-AE9E-261174997C48`, smp-mcuboot.md §1).
-    public static let characteristic = CharacteristicID(BluetoothUUID(high: 0xDA2E_7828_FBCE_4E01, low: 0xAE9E_2611_7499_7C48))
-
     public struct Configuration: Sendable, Hashable {
         public var characteristic: CharacteristicID
         /// Deadline of a single request (not of upload chunks: see `ImageUploadConfiguration`).
         public var requestTimeout: Duration
         public var client: SMPClientCore.Configuration
 
-        public init(characteristic: CharacteristicID = SMPSession.characteristic, requestTimeout: Duration = .seconds(5),
+        public init(characteristic: CharacteristicID = SMPGATT.characteristic, requestTimeout: Duration = .seconds(5),
                     client: SMPClientCore.Configuration = .init()) {
             self.characteristic = characteristic
             self.requestTimeout = requestTimeout

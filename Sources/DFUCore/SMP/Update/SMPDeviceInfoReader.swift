@@ -50,34 +50,34 @@ public struct DeviceInfoReader: Sendable {
                      warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(DFUError) -> DeviceInfo {
         let device = target.label ?? target.peer.redacted
         log("connecting to \(device)")
+        var deadlines = UpdateOptions.Deadlines()
+        deadlines.connect = connectTimeout
+        deadlines.request = requestTimeout
+        let context = SessionContext(clock: clock, deadlines: deadlines, device: device, emit: { event in
+            switch event {
+            case .warning(let text): warn(text)
+            case .log(let text): log(text)
+            default: break
+            }
+        })
+        let smp = SMPUpdateProtocol()
         let connection = try await DeviceConnection.open(
             target.connector, peer: target.peer, label: device, until: clock.reachableBy(connectTimeout),
-            clock: clock, session: SMPSession.Configuration(requestTimeout: requestTimeout), log: log)
-        let reader = DeviceStateReader(connection: connection, device: device, requestTimeout: requestTimeout,
-                                       log: log, warn: warn)
+            clock: clock, layout: smp.layout,
+            client: { link async throws(LinkError) in try await smp.client(on: link, context: context) }, log: log)
+        let reader = SMPDeviceStateReader(connection: connection, device: device, requestTimeout: requestTimeout,
+                                          log: log, warn: warn)
         do throws(DFUError) {
             let negotiated = try await reader.negotiate()
             let snapshot = try await reader.readImageState(negotiated)
+            let facts = await StandardGATTReader(link: connection.link, log: log, warn: warn).fill(snapshot.facts)
             let summary = ConnectionSummary(link: connection.link, device: device, window: negotiated.window,
                                             flashRate: target.flashRate)
             await connection.close()
-            return DeviceInfo(connection: summary, facts: snapshot.facts, slots: snapshot.images.images)
+            return DeviceInfo(connection: summary, facts: facts, slots: snapshot.images.images)
         } catch {
             await connection.close()
             throw error
         }
-    }
-}
-
-extension ConnectionSummary {
-    /// What `.connected` and `DeviceInfo` say about `link`: its parameters, the window, and the
-    /// ceiling (the lower of the radio's modelled rate and the device's flash rate, when known).
-    init(link: any Link, device: String, window: Int, flashRate: Double?) {
-        let parameters = link.parameters
-        var ceiling = parameters.writeCommandCeiling
-        if let radio = ceiling, let flashRate, flashRate.isFinite, flashRate > 0 { ceiling = min(radio, flashRate) }
-        self.init(device: device, attMTU: parameters.attMTU, maxWrite: parameters.maxWriteWithoutResponse,
-                  phy: parameters.phy?.rawValue, connectionInterval: parameters.connectionInterval,
-                  window: window, ceiling: ceiling, security: parameters.security)
     }
 }

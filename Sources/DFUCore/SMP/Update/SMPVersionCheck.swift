@@ -2,8 +2,9 @@
 /// new image (its hash equal to the image's SHA256 TLV) and active; then, as the mode asks, the
 /// image is confirmed and the device must say so. A device back on its old image rolled back (or
 /// its bootloader refused the image): exit 8.
-struct VersionCheck: Sendable {
-    let connection: DeviceConnection
+struct SMPVersionCheck: Sendable {
+    let session: SMPSession
+    let clock: EngineClock
     let image: PreparedImage
     let mode: ActivationMode
     /// The hash slot 0 held before the update, to tell "rolled back" from "something else runs".
@@ -40,11 +41,11 @@ struct VersionCheck: Sendable {
     /// images again: `confirmed` must now be set.
     func confirm() async throws(DFUError) {
         do throws(SMPClientError) {
-            _ = try await connection.session.request(ImageStateWriteRequest(confirm: true), timeout: requestTimeout)
+            _ = try await session.request(ImageStateWriteRequest(confirm: true), timeout: requestTimeout)
         } catch {
-            throw EngineFailure.afterReboot("the request to confirm the new image", error, device: device)
+            throw SMPFailure.afterReboot("the request to confirm the new image", error, device: device)
         }
-        let state = try await readImages(until: .now)
+        let state = try await readImages(until: clock.reachableBy(.zero))
         let running = try runningNewImage(in: state)
         guard running.confirmed else {
             throw .postRebootCheckFailed("\(device) accepted the confirmation but does not report the new image "
@@ -77,10 +78,10 @@ struct VersionCheck: Sendable {
     private func readImages(until: ContinuousClock.Instant) async throws(DFUError) -> ImageStateResponse {
         while true {
             do throws(SMPClientError) {
-                return try await connection.session.request(ImageStateReadRequest(), timeout: requestTimeout)
+                return try await session.request(ImageStateReadRequest(), timeout: requestTimeout)
             } catch {
-                if case .timeout = error, ContinuousClock.now < until { continue }
-                throw EngineFailure.afterReboot("the image list request", error, device: device)
+                if case .timeout = error, !clock.hasPassed(until) { continue }
+                throw SMPFailure.afterReboot("the image list request", error, device: device)
             }
         }
     }

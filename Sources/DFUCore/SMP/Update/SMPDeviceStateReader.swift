@@ -1,8 +1,8 @@
 import Transport
 
-/// What the read-device-state stage learned: the facts the preconditions and the user see, the image
-/// list the plan is made from, and how the upload is sized.
-struct DeviceSnapshot: Sendable {
+/// What SMP's read-device-state stage learned: the facts the preconditions and the user see, the
+/// image list the plan is made from, and how the upload is sized.
+struct SMPDeviceSnapshot: Sendable {
     var facts: DeviceFacts
     var images: ImageStateResponse
     /// Upload requests in flight: `buf_count − 1`, or 1 when the device does not say.
@@ -10,14 +10,13 @@ struct DeviceSnapshot: Sendable {
     var bootloaderMode: MCUbootMode?
 }
 
-/// What the engine asks the device before the transfer: at connect time the MCUmgr parameters (and
-/// whether the device reassembles packets larger than one write); in the read-device-state stage
-/// the image list, slot sizes, the bootloader mode, then the battery and firmware revision
-/// characteristics when the device has them. Only the image list is required;
-/// the other answers are optional in Zephyr's Kconfig, so a refusal or silence is noted and the
-/// update goes on with safe defaults.
-struct DeviceStateReader {
-    let connection: DeviceConnection
+/// What the engine asks an SMP device before the transfer: at connect time the MCUmgr parameters
+/// (and whether the device reassembles packets larger than one write); in the read-device-state
+/// stage the image list, slot sizes and the bootloader mode (battery and firmware revision are
+/// `StandardGATTReader`'s). Only the image list is required; the other answers are optional in
+/// Zephyr's Kconfig, so a refusal or silence is noted and the update goes on with safe defaults.
+struct SMPDeviceStateReader {
+    let connection: DeviceConnection<SMPSession>
     let device: String
     let requestTimeout: Duration
     let log: @Sendable (String) -> Void
@@ -57,14 +56,13 @@ struct DeviceStateReader {
             throw await failure("the MCUmgr parameters request", error)
         }
         let reassembles = await deviceReassembles(bufferSize: negotiated.bufferSize, link: connection.link)
-        await connection.session.setDeviceLimits(bufferSize: negotiated.bufferSize, reassembles: reassembles)
-        if let budget = await connection.session.budget { log("SMP: \(budget)") }
+        await connection.client.setDeviceLimits(bufferSize: negotiated.bufferSize, reassembles: reassembles)
+        if let budget = await connection.client.budget { log("SMP: \(budget)") }
         return negotiated
     }
 
-    /// The image list, slot size, bootloader mode, battery and firmware revision.
-    func readImageState(_ negotiated: Negotiated) async throws(DFUError) -> DeviceSnapshot {
-        let link = connection.link
+    /// The image list, slot size and bootloader mode.
+    func readImageState(_ negotiated: Negotiated) async throws(DFUError) -> SMPDeviceSnapshot {
         var facts = DeviceFacts(bufferSize: negotiated.bufferSize, bufferCount: negotiated.bufferCount)
 
         let images: ImageStateResponse
@@ -87,16 +85,14 @@ struct DeviceStateReader {
             mode = info.mcubootMode
             facts.bootloaderMode = mode?.description ?? info.mode.map { "mode \($0)" }
         }
-        facts.batteryLevel = await batteryLevel(link)
-        facts.firmwareRevision = await firmwareRevision(link)
-        return DeviceSnapshot(facts: facts, images: images, window: negotiated.window, bootloaderMode: mode)
+        return SMPDeviceSnapshot(facts: facts, images: images, window: negotiated.window, bootloaderMode: mode)
     }
 
     // MARK: - Requests
 
     private func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async -> Result<R.Response, SMPClientError> {
         do throws(SMPClientError) {
-            return .success(try await connection.session.request(request, timeout: timeout ?? requestTimeout))
+            return .success(try await connection.client.request(request, timeout: timeout ?? requestTimeout))
         } catch {
             return .failure(error)
         }
@@ -119,8 +115,8 @@ struct DeviceStateReader {
     }
 
     private func failure(_ what: String, _ error: SMPClientError) async -> DFUError {
-        let reason = error == .linkLost ? await connection.lossReason() : nil
-        return EngineFailure.beforeTransfer(what, error, device: device, lossReason: reason)
+        let reason = error == .linkLost ? await connection.lossReason(within: requestTimeout) : nil
+        return SMPFailure.beforeTransfer(what, error, device: device, lossReason: reason)
     }
 
     /// Whether the device collects one SMP packet from several writes. Its `buf_size` alone does
@@ -134,7 +130,7 @@ struct DeviceStateReader {
         // Over UDP each datagram is parsed as one whole packet (Zephyr's UDP transport).
         guard !link.parameters.writesAreWholeMessages, let bufferSize, bufferSize >= maxWrite + 4,
               let text = Self.echoText(packetSize: maxWrite + 4) else { return false }
-        await connection.session.setDeviceLimits(bufferSize: bufferSize, reassembles: true)
+        await connection.client.setDeviceLimits(bufferSize: bufferSize, reassembles: true)
         let reply = await request(OSEchoRequest(text: text), timeout: min(Self.probeTimeout, requestTimeout))
         if case .success(let echo) = reply, echo.text == text {
             log("device reassembles packets up to \(bufferSize) bytes")
@@ -154,37 +150,5 @@ struct DeviceStateReader {
             }
         }
         return nil
-    }
-
-    // MARK: - GATT reads
-
-    private func batteryLevel(_ link: any Link) async -> Int? {
-        guard UpdateGATT.find(UpdateGATT.batteryLevel, in: UpdateGATT.batteryService, of: link.services) != nil else {
-            return nil
-        }
-        do throws(LinkError) {
-            let value = try await link.read(UpdateGATT.batteryLevel)
-            guard let level = value.first, level <= 100 else {
-                warn("the device's battery level reads \(value.first.map(String.init) ?? "empty"), not a percentage; battery not checked")
-                return nil
-            }
-            return Int(level)
-        } catch {
-            warn("could not read the device's battery level (\(error)); battery not checked")
-            return nil
-        }
-    }
-
-    private func firmwareRevision(_ link: any Link) async -> String? {
-        guard UpdateGATT.find(UpdateGATT.firmwareRevision, in: UpdateGATT.deviceInformationService,
-                              of: link.services) != nil else { return nil }
-        do throws(LinkError) {
-            // The string is the device's; keep it short and printable (renderers sanitize too).
-            let value = try await link.read(UpdateGATT.firmwareRevision).prefix(64).filter { $0 != 0 }
-            return String(decoding: value, as: UTF8.self)
-        } catch {
-            log("could not read the firmware revision (\(error))")
-            return nil
-        }
     }
 }

@@ -1,0 +1,28 @@
+/// The protocol on one device, from the connect stage to the end of the run. Every method runs in
+/// its stage and reports failures as the `DFUError` the user sees for that stage.
+protocol UpdateSession: Sendable {
+    associatedtype Update: PreparedUpdate
+
+    /// Requests kept in flight during the transfer, for the connection summary (1 when the
+    /// protocol keeps one).
+    var window: Int { get }
+    /// The read-device-state stage: what the device runs, holds and allows, and what that means for
+    /// this update.
+    func readState(for update: Update) async throws(DFUError) -> SessionState
+    /// The transfer stage, from where the device says it is. Progress goes to `progress`; a link
+    /// loss parks it until the connection attaches a new link (or fails it).
+    func transfer(_ update: Update, progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError)
+    /// Called by the connection's owner when reconnecting during the transfer failed for good:
+    /// the transfer must end now with `failure` rather than at its own deadline.
+    func abandonTransfer() async
+    /// The activate stage up to and including the reset. Returns the link losses counted before
+    /// the reset went out, so the wait for the reboot counts only the drop the reset causes.
+    func activate(_ update: Update, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int
+    /// Over a link that cannot report the drop (UDP): whether the device answers now.
+    func probe(timeout: Duration) async -> ProbeResult
+    /// The confirm-version stage after the reboot (or at once when the device already runs the
+    /// update): the new image must run, and is confirmed when `mode` asks. `readUntil` bounds the
+    /// retries of the first read (real time).
+    func confirm(_ update: Update, mode: ActivationMode, before: SessionState,
+                 readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion
+}

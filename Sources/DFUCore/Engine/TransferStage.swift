@@ -1,0 +1,84 @@
+import Transport
+
+/// The transfer stage, for any protocol: the session's transfer turned into progress events with a
+/// rate, kept alive across link losses. When the link goes, this stage reconnects (capped backoff,
+/// until `deadlines.connect` has passed) and attaches the new link through the connection; the
+/// session then resumes from the offset the device reports. A reconnection that cannot succeed (no
+/// device before the deadline, or a device without the protocol) abandons the transfer at once
+/// instead of when the session's own link-restore deadline passes.
+struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
+    let connection: DeviceConnection<Client>
+    let session: Session
+    let context: SessionContext
+
+    func run(_ update: Session.Update) async throws(DFUError) {
+        // The attempt that reattached the link, until the next progress reports where it resumed.
+        let pendingResume = Locked<Int?>(nil)
+        // Why reconnecting failed, to explain the transfer's end.
+        let reconnectFailure = Locked<String?>(nil)
+        let lossesBefore = await connection.losses.count
+        let clock = context.clock
+        let emit = context.emit
+        let start = clock.now
+        let meter = Locked(TransferRateMeter())
+
+        let outcome: Result<Void, DFUError> = await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await keepConnected(after: lossesBefore, pendingResume: pendingResume, failure: reconnectFailure)
+            }
+            defer { group.cancelAll() }
+            do throws(DFUError) {
+                try await session.transfer(update) { count in
+                    let now = clock.now
+                    if let attempt = pendingResume.take() {
+                        emit(.resumed(offset: count.acknowledged, attempt: attempt))
+                    }
+                    let rate = meter.withLock { $0.record(acknowledged: count.acknowledged, at: now) }
+                    emit(.progress(TransferProgress(acknowledged: count.acknowledged, total: count.total,
+                                                    elapsed: now - start, rate: rate)))
+                }
+                return .success(())
+            } catch {
+                if let failure = reconnectFailure.withLock({ $0 }) {
+                    return .failure(.transferInterrupted("transfer interrupted: \(failure). \(EngineFailure.rerun)"))
+                }
+                return .failure(error)
+            }
+        }
+        try outcome.get()
+    }
+
+    /// Waits for link losses and reconnects after each, until the transfer ends (this task is
+    /// cancelled then, which ends the wait).
+    private func keepConnected(after lossesBefore: Int, pendingResume: Locked<Int?>, failure: Locked<String?>) async {
+        var handled = lossesBefore
+        let device = context.device
+        let emit = context.emit
+        while !Task.isCancelled {
+            guard let reason = await connection.losses.waitForLoss(beyond: handled) else { return }
+            handled = await connection.losses.count
+            emit(.warning("the link to \(device) was lost (\(reason)); reconnecting"))
+            let allowance = context.deadlines.connect
+            let result = await connection.reconnect(until: context.clock.reachableBy(allowance), log: context.log,
+                                                    willAttach: { attempt in pendingResume.withLock { $0 = attempt } })
+            switch result {
+            case .success(let attempt):
+                emit(.log("reconnected to \(device) on attempt \(attempt); resuming from the device's offset"))
+            case .failure(let reconnect):
+                pendingResume.withLock { $0 = nil }
+                if case .link(.cancelled) = reconnect { return } // the transfer ended meanwhile
+                failure.withLock { $0 = Self.describe(reconnect, allowance: allowance) }
+                await session.abandonTransfer()
+                return
+            }
+        }
+    }
+
+    private static func describe(_ failure: ReconnectFailure, allowance: Duration) -> String {
+        switch failure {
+        case .link(.timeout): return "the link was lost and the device did not come back within \(allowance)"
+        case .link(let error): return "the link was lost and reconnecting failed: \(error)"
+        case .layoutMissing(let problem): return "the link was lost and the device came back without the update service: \(problem)"
+        }
+    }
+}

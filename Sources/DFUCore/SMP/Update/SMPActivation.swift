@@ -1,0 +1,61 @@
+import Transport
+
+/// SMP's activate stage (smp-mcuboot.md §4, steps 3–4): mark the uploaded image as the mode asks,
+/// then reset the device. Waiting for the reboot is the engine's (`RebootWait`): MCUboot may swap
+/// for many seconds before the application advertises again.
+struct SMPActivation: Sendable {
+    let session: SMPSession
+    let image: PreparedImage
+    let mode: ActivationMode
+    let device: String
+    let requestTimeout: Duration
+    let log: @Sendable (String) -> Void
+
+    /// State write for the mode: `{hash, confirm: false}` marks the image for a test boot (MCUboot
+    /// reverts it on the reset after next unless confirmed); `{hash, confirm: true}` makes it
+    /// permanent. The device's answer must show the image pending.
+    func mark() async throws(DFUError) {
+        let permanent = mode == .confirmOnly
+        let what = permanent ? "the request to confirm the new image" : "the request to mark the new image for test"
+        let state: ImageStateResponse
+        do throws(SMPClientError) {
+            state = try await session.request(ImageStateWriteRequest(hash: image.slotHash, confirm: permanent),
+                                                         timeout: requestTimeout)
+        } catch {
+            throw SMPFailure.activation(what, error, device: device)
+        }
+        guard let slot = state.images.first(where: { $0.hash == image.slotHash }), slot.pending else {
+            throw .deviceRejected("\(device) accepted \(what) but does not list the new image as pending; it would not "
+                                  + "boot it. Check the device's MCUboot configuration.")
+        }
+    }
+
+    /// Sends the reset; a reply lost to the reboot is fine.
+    func reset() async throws(DFUError) {
+        do throws(SMPClientError) {
+            _ = try await session.request(OSResetRequest(), timeout: requestTimeout)
+        } catch {
+            switch error {
+            case .refused(let smp) where smp.mcumgrError == .busy:
+                // The application vetoed the reset (a hook returned busy): `force` overrides it.
+                log("device answered the reset with busy; sending it again with force")
+                do throws(SMPClientError) {
+                    _ = try await session.request(OSResetRequest(force: true), timeout: requestTimeout)
+                } catch {
+                    try Self.tolerateLostReply(error, device: device)
+                }
+            default:
+                try Self.tolerateLostReply(error, device: device)
+            }
+        }
+    }
+
+    /// A reset whose reply was lost (the link dropped, or the device rebooted too fast) is still a
+    /// reset; the wait for the device to come back decides.
+    private static func tolerateLostReply(_ error: SMPClientError, device: String) throws(DFUError) {
+        switch error {
+        case .linkLost, .timeout: return
+        default: throw SMPFailure.activation("the reset request", error, device: device)
+        }
+    }
+}

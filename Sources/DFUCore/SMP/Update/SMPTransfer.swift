@@ -1,0 +1,33 @@
+/// SMP's transfer: the upload through `SMPSession`, as acknowledged byte counts. The upload core
+/// parks when the link goes; the engine's transfer stage reconnects and attaches the new link, after
+/// which the core resumes from the device's offset (the off-0 probe with the same `sha`), unless the
+/// image list it reads first shows slot 1 already holding the image.
+struct SMPTransfer: Sendable {
+    let session: SMPSession
+    let image: PreparedImage
+    let configuration: ImageUploadConfiguration
+
+    func run(progress: @Sendable (TransferCount) -> Void) async throws(DFUError) {
+        // With the slot hash, the core reads the image list on each new link before resuming: a
+        // device that wrote the last chunk (its reply lost) and closed its session is done.
+        let job = ImageUploadJob(image: image.bytes, sha256: image.fileSHA256, slotHash: image.slotHash)
+        let stream = await session.upload(job, configuration: configuration)
+        var anyAcknowledged = false
+        do {
+            for try await step in stream {
+                let acknowledged = Int(clamping: step.acknowledged)
+                // The core announces 0 when the first packet goes out; the first progress reported
+                // is the device's first answer, so its time measures the erase wait.
+                if !anyAcknowledged && acknowledged == 0 { continue }
+                anyAcknowledged = true
+                progress(TransferCount(acknowledged: acknowledged, total: Int(clamping: step.total)))
+            }
+        } catch let upload as ImageUploadError {
+            throw SMPFailure.upload(upload)
+        } catch let client as SMPClientError {
+            throw SMPFailure.upload(.client(client))
+        } catch {
+            throw .internalError("upload ended with \(error)")
+        }
+    }
+}
