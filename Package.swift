@@ -17,20 +17,22 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CDBus"]),
         .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL"]),
         .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
-        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim"]),
+        // Exit codes: what the command-line tool and the fault campaign map a DFUError to.
+        .target(name: "ExitCodes", dependencies: ["DFUCore"]),
+        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim", "ExitCodes"]),
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
         // What the two measuring tools below share: host facts, stderr lines, text columns.
         .target(name: "ReportSupport"),
         .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
-        .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport"]),
+        .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes"]),
         // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
         // without a rig (test support, not shipped).
         .target(name: "BlueZStandIn", dependencies: ["Transport"], path: "Tests/Support/BlueZStandIn"),
-        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim"]),
+        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
-        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn"],
+        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn", "ExitCodes"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "BlueZStandIn"]),
         .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "BlueZStandIn"]),

@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// What one `UpdateEngine` run of a scenario run did, from its result and events.
 struct AttemptRecord: Sendable {

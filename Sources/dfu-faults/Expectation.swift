@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// How a run of a scenario must end. Anything else is an unexpected outcome: the campaign reports
 /// it with its seed and exits non-zero.

@@ -1,3 +1,4 @@
+import ExitCodes
 import Foundation
 
 /// The `--json` document: the settings, each scenario's figures as the table shows them, and every

@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// The verdict on one run of a scenario.
 enum RunOutcome: Sendable, Equatable {

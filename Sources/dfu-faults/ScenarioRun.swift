@@ -1,5 +1,6 @@
 import DFUCore
 import DeviceSim
+import ExitCodes
 import Transport
 
 /// One run of a scenario: a fresh virtual device with the scenario's faults drawn from `seed`, one

@@ -3,9 +3,10 @@
 // (`swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]`). Until both are there, this file compiles to
 // nothing, so the binary-driven tests beside it keep building.
 #if DFU_CLI_UNIT_TESTS
-@testable import dfu
 import DFUCore
+import ExitCodes
 import Testing
+@testable import dfu
 
 /// `--device`: what it accepts, what it refuses and how the refusal reads (exit 2 through
 /// `UsageError`), and the option groups that carry it.
@@ -113,7 +114,7 @@ import Testing
         var target = DeviceOptions()
         var common = CommonOptions()
         func validate() throws(UsageError) { try target.validate() }
-        func run(_ console: Console) async throws(DFUError) -> DFUCore.ExitStatus { .success }
+        func run(_ console: Console) async throws(DFUError) -> ExitCodes.ExitStatus { .success }
     }
 
     private func parse(_ words: [String]) throws -> DeviceCommand {

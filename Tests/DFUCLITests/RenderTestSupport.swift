@@ -3,9 +3,10 @@
 // (`swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]`). Until both are there, this file compiles to
 // nothing, so the binary-driven tests beside it keep building.
 #if DFU_CLI_UNIT_TESTS
-@testable import dfu
 import DFUCore
+import ExitCodes
 import Foundation
+@testable import dfu
 
 /// A renderer's sink that keeps everything written, in order, per stream.
 struct CapturedOutput: TextSink {

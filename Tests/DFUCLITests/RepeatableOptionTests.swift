@@ -3,9 +3,10 @@
 // (`swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]`). Until both are there, this file compiles to
 // nothing, so the binary-driven tests beside it keep building.
 #if DFU_CLI_UNIT_TESTS
-@testable import dfu
 import DFUCore
+import ExitCodes
 import Testing
+@testable import dfu
 
 /// An `@Option` whose property is an array collects every occurrence; `@OptionGroup(title:)` lists a
 /// group under its own heading. Both through the parser and help generator `dfu` itself uses.
@@ -33,7 +34,7 @@ import Testing
         @OptionGroup(title: "WAIT OPTIONS")
         var waits = Group()
 
-        func run(_ console: Console) async throws(DFUError) -> DFUCore.ExitStatus { .success }
+        func run(_ console: Console) async throws(DFUError) -> ExitCodes.ExitStatus { .success }
     }
 
     private func parse(_ words: [String]) throws -> TagCommand {

@@ -1,7 +1,8 @@
+@testable import DFUCore
 import DeviceSim
+import ExitCodes
 import Testing
 import Transport
-@testable import DFUCore
 
 extension EngineTests {
     /// Connecting and reconnecting: retries with backoff, devices that do not come back.

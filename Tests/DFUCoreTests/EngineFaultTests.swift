@@ -1,7 +1,8 @@
+@testable import DFUCore
 import DeviceSim
+import ExitCodes
 import Testing
 import Transport
-@testable import DFUCore
 
 extension EngineTests {
     /// Updates through a misbehaving link or device (the virtual device's faults): each ends with the

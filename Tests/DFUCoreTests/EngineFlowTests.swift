@@ -1,7 +1,8 @@
+@testable import DFUCore
 import DeviceSim
+import ExitCodes
 import Testing
 import Transport
-@testable import DFUCore
 
 extension EngineTests {
     /// Whole updates against the virtual device: every stage, every activation mode, and the shortcuts

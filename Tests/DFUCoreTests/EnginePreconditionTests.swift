@@ -1,7 +1,8 @@
+@testable import DFUCore
 import DeviceSim
+import ExitCodes
 import Testing
 import Transport
-@testable import DFUCore
 
 extension EngineTests {
     /// Everything that must stop an update before the first upload byte: each ends with exit 4 (or 3

@@ -1,7 +1,8 @@
+@testable import DFUCore
 import DeviceSim
+import ExitCodes
 import Testing
 import Transport
-@testable import DFUCore
 
 /// Every engine test, one at a time: each runs a whole update, and the suite shares its two cores
 /// with timing-sensitive tests of the link model.
@@ -73,7 +74,7 @@ struct EngineOutcome {
         return nil
     }
 
-    var exitStatus: DFUCore.ExitStatus { error?.exitStatus ?? .success }
+    var exitStatus: ExitCodes.ExitStatus { error?.exitStatus ?? .success }
 
     var started: [UpdateStage] {
         events.compactMap { if case .stageStarted(let stage) = $0 { stage } else { nil } }

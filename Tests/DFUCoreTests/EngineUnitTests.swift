@@ -1,7 +1,8 @@
+@testable import DFUCore
 import DeviceSim
+import ExitCodes
 import Testing
 import Transport
-@testable import DFUCore
 
 extension EngineTests {
     /// The engine's pure parts: backoff, rate, the plan from the device's image list, the GATT check.

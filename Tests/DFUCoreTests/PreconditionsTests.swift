@@ -1,6 +1,7 @@
+@testable import DFUCore
+import ExitCodes
 import Foundation
 import Testing
-@testable import DFUCore
 
 @Suite struct PreconditionsTests {
     let v110 = ImageVersion(major: 1, minor: 1, revision: 0)

@@ -1,6 +1,6 @@
 /// Every failure dfu reports, split by whose fault it is (the file, the user, the device, the link, us).
-/// `description` says what happened and what to do; `exitStatus` is the one place that maps a failure to
-/// the documented exit code.
+/// `description` says what happened and what to do. DFUCore knows no exit codes: the tools map each
+/// case to one (`ExitCodes`).
 public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The command line was wrong.
     case usage(String)
@@ -23,20 +23,6 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     case authenticationFailed(String)
     /// A bug or an unexpected state of our own.
     case internalError(String)
-
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .usage: return .usage
-        case .image, .fileUnreadable: return .imageInvalid
-        case .precondition: return .preconditionNotMet
-        case .deviceUnreachable: return .deviceUnreachable
-        case .transferInterrupted: return .transferInterrupted
-        case .deviceRejected: return .deviceRejected
-        case .postRebootCheckFailed: return .postRebootCheckFailed
-        case .authenticationFailed: return .authenticationFailed
-        case .internalError: return .internalError
-        }
-    }
 
     public var description: String {
         switch self {

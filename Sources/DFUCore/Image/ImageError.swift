@@ -1,5 +1,5 @@
 /// Why an image (or the key given to check it) was refused. Each description names the problem and what
-/// to do about it; all of them exit with `ExitStatus.imageInvalid` (3).
+/// to do about it; the tools exit 3 for all of them (`DFUError.image`).
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file ends before a structure it must contain (`what`), at byte `offset`.
     case truncated(what: String, offset: Int, needed: Int, available: Int)

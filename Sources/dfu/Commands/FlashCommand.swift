@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// `dfu flash IMAGE --device SPEC`: update one device with a signed MCUboot image over SMP, from the
 /// image check to the device reporting the new version. The work is `UpdateEngine`'s; this command

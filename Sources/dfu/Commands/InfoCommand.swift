@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// `dfu info --device DEVICE`: what a device reports about itself, read the way `dfu flash` reads
 /// it before an update (`DeviceInfoReader`), without changing anything on it.

@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 import Transport
 
 /// `dfu pair --device DEVICE [--passkey N]`: pair and bond with a Bluetooth device once, so later

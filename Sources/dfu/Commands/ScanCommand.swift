@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 import Transport
 
 /// `dfu scan`: the Bluetooth LE devices around that dfu can update (SMP), those it recognises but

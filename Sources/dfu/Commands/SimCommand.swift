@@ -1,5 +1,6 @@
 import DFUCore
 import DeviceSim
+import ExitCodes
 import Transport
 
 /// `dfu sim --serve udp:HOST:PORT | bluez:hciN [device options]`: the virtual device

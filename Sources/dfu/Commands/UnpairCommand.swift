@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 import Transport
 
 /// `dfu unpair --device DEVICE`: forget a device's bond (BlueZ `Adapter1.RemoveDevice`), e.g.

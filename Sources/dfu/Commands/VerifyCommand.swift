@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// `dfu verify IMAGE [--key PUB.pem] [--json]`: everything about an image that can be checked without
 /// a device: format, version, sizes, the SHA-256 in its TLV, and with a key its signature and key hash.

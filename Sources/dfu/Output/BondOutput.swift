@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 import Transport
 
 /// What `dfu pair` and `dfu unpair` print: one line for people, one JSON object for scripts

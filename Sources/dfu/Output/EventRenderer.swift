@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// How an update ended: the version now on the device, or the error that stopped it.
 typealias UpdateResult = Result<ImageVersion, DFUError>

@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 import Transport
 
 /// How `dfu info` shows a device: an aligned table for people, one JSON object for scripts

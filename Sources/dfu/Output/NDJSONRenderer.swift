@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// The `--json` view of an update: one JSON object per line on stdout for every event, ending with
 /// a `"result"` line, nothing on stderr. Field by field in `docs/json-events.md`.

@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 import Transport
 
 /// How `dfu scan` shows devices: table rows for people, one JSON object per device for scripts

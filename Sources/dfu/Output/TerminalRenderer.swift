@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// The human view of an update. One line per step on stdout:
 ///

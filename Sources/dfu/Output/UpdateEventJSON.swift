@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// The JSON object for each `UpdateEvent` and for the final result, as documented field by field in
 /// `docs/json-events.md`. Every object starts with `"event"`; names are snake_case like the `verify`

@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// How `dfu verify` shows a result: the aligned table and verdict line for people, one JSON object
 /// for scripts. Both show the same facts; neither shows key material or image bytes.

@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// A set of command-line arguments: a struct whose stored properties are `@Option`, `@Flag` and
 /// `@Argument` declarations (help text and default beside each) or nested groups such as

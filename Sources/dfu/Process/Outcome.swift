@@ -1,4 +1,5 @@
 import DFUCore
+import ExitCodes
 
 /// How a run of dfu ended. `exitCode` is the one place it becomes the process exit status; `main`
 /// passes that to `exit()` and nothing else in dfu exits (the signal handler aside).

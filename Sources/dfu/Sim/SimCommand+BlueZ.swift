@@ -1,5 +1,6 @@
 import DFUCore
 import DeviceSim
+import ExitCodes
 import Transport
 
 /// `dfu sim --serve bluez:hciN`.
