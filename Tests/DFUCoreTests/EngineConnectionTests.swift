@@ -28,6 +28,7 @@ extension EngineTests {
             let outcome = try await bench.flash(through: connector) { $0.deadlines.connect = .seconds(30) }
             #expect(outcome.exitStatus == .deviceUnreachable)
             #expect(outcome.error?.description.contains(fix) == true, "\(String(describing: outcome.error))")
+            #expect(outcome.error?.cause == .link(.unavailable(fix)), "a library caller sees the typed cause")
             #expect(connector.attempts == 1)
             #expect(await bench.device.receivedNoUpload)
         }
@@ -50,6 +51,10 @@ extension EngineTests {
             let outcome = try await bench.flash(through: connector) { $0.deadlines.connect = .milliseconds(300) }
             #expect(outcome.exitStatus == .transferInterrupted)
             #expect(outcome.error?.description.contains("Run the same command again to resume") == true)
+            guard case .link? = outcome.error?.cause else {
+                Issue.record("the cause is the reconnect's link error, not \(String(describing: outcome.error?.cause))")
+                return
+            }
             #expect(!outcome.started.contains(.activate))
             // The device keeps its session, so the same update through a working connector resumes it.
             let again = try await bench.flash()
@@ -81,6 +86,11 @@ extension EngineTests {
             let outcome = try await EngineTestBench.flash(peer, through: try await peripheral.serve(as: peer))
             #expect(outcome.exitStatus == .deviceUnreachable)
             #expect(outcome.error?.description.contains(expected) == true, "\(String(describing: outcome.error))")
+            guard case .layoutMissing(let problem)? = outcome.error?.cause else {
+                Issue.record("cause: \(String(describing: outcome.error?.cause))")
+                return
+            }
+            #expect(problem.contains(expected))
         }
 
         @Test func deviceThatNeverAnswersIsUnreachable() async throws {
@@ -91,6 +101,10 @@ extension EngineTests {
             #expect(outcome.exitStatus == .deviceUnreachable)
             #expect(outcome.error?.description.contains("did not answer the image list request") == true,
                     "\(String(describing: outcome.error))")
+            guard case .smpRequest(.timeout)? = outcome.error?.cause else {
+                Issue.record("cause: \(String(describing: outcome.error?.cause))")
+                return
+            }
         }
     }
 }

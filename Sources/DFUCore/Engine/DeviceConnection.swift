@@ -54,7 +54,8 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
         switch outcome {
         case .success(let connection): return connection
         case .failure(.layoutMissing(let problem)):
-            throw .deviceUnreachable("\(label) cannot be updated: \(problem). \(layout.missingHint)")
+            throw .deviceUnreachable("\(label) cannot be updated: \(problem). \(layout.missingHint)",
+                                     cause: .layoutMissing(problem))
         case .failure(.link(let error)): throw DFUError.connectFailed(label, error)
         }
     }
@@ -163,6 +164,14 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
 
 /// Why `DeviceConnection.reconnect` gave up.
 enum ReconnectFailure: Error, Sendable, Equatable {
+    /// As the cause of the `DFUError` it leads to.
+    var cause: FailureCause {
+        switch self {
+        case .link(let error): return .link(error)
+        case .layoutMissing(let problem): return .layoutMissing(problem)
+        }
+    }
+
     /// No usable link before the deadline (the last error).
     case link(LinkError)
     /// A link came up but the device no longer offers the protocol (a new image without it).
@@ -173,6 +182,10 @@ extension DFUError {
     /// What a failed connect to `label` means for the user: exit 5 (cannot reach it, or the stack
     /// is unusable), or 9 when the device demands a secure link that could not be set up.
     public static func connectFailed(_ label: String, _ error: LinkError) -> DFUError {
+        connectFailedWithoutCause(label, error).caused(by: .link(error))
+    }
+
+    private static func connectFailedWithoutCause(_ label: String, _ error: LinkError) -> DFUError {
         switch error {
         case .timeout:
             return .deviceUnreachable("could not connect to \(label) in time. Check that it is powered, advertising and in "

@@ -10,6 +10,10 @@ enum EngineFailure {
 
     /// A link that could not be made as secure as the device demands: exit 9, with dfu's fix.
     static func security(_ failure: SecurityFailure, device: String) -> DFUError {
+        securityWithoutCause(failure, device: device).caused(by: .link(.security(failure)))
+    }
+
+    private static func securityWithoutCause(_ failure: SecurityFailure, device: String) -> DFUError {
         switch failure {
         case .pairingRequired(nil):
             return .authenticationFailed("pairing with \(device) needs its passkey: pass --passkey N (or run dfu on a "

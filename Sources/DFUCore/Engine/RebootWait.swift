@@ -40,14 +40,14 @@ struct RebootWait<Session: UpdateSession, Client: LinkClient>: Sendable {
             if link.parameters.isConnectionless { try await pollUntilAnswering(until: deadline) }
             return attempt
         case .failure(.layoutMissing(let problem)):
-            throw .postRebootCheckFailed("\(device) \(layout.missingAfterReboot(problem))")
+            throw .postRebootCheckFailed("\(device) \(layout.missingAfterReboot(problem))", cause: .layoutMissing(problem))
         case .failure(.link(.timeout)):
-            throw notBack
+            throw notBack.caused(by: .link(.timeout))
         case .failure(.link(.security(let failure))):
             // It came back without our bond (a new address, or a factory image that lost its keys).
             throw EngineFailure.security(failure, device: device)
         case .failure(.link(let error)):
-            throw .postRebootCheckFailed("could not reconnect to \(device) after the reset: \(error)")
+            throw .postRebootCheckFailed("could not reconnect to \(device) after the reset: \(error)", cause: .link(error))
         }
     }
 

@@ -15,7 +15,7 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
         // The attempt that reattached the link, until the next progress reports where it resumed.
         let pendingResume = Locked<Int?>(nil)
         // Why reconnecting failed, to explain the transfer's end.
-        let reconnectFailure = Locked<String?>(nil)
+        let reconnectFailure = Locked<ReconnectFailure?>(nil)
         let lossesBefore = await connection.losses.count
         let clock = context.clock
         let emit = context.emit
@@ -40,7 +40,8 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
                 return .success(())
             } catch {
                 if let failure = reconnectFailure.withLock({ $0 }) {
-                    return .failure(.transferInterrupted("transfer interrupted: \(failure). \(EngineFailure.rerun)"))
+                    let why = Self.describe(failure, allowance: context.deadlines.connect)
+                    return .failure(.transferInterrupted("transfer interrupted: \(why). \(EngineFailure.rerun)", cause: failure.cause))
                 }
                 return .failure(error)
             }
@@ -50,7 +51,7 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
 
     /// Waits for link losses and reconnects after each, until the transfer ends (this task is
     /// cancelled then, which ends the wait).
-    private func keepConnected(after lossesBefore: Int, pendingResume: Locked<Int?>, failure: Locked<String?>) async {
+    private func keepConnected(after lossesBefore: Int, pendingResume: Locked<Int?>, failure: Locked<ReconnectFailure?>) async {
         var handled = lossesBefore
         let device = context.device
         let emit = context.emit
@@ -67,7 +68,7 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
             case .failure(let reconnect):
                 pendingResume.withLock { $0 = nil }
                 if case .link(.cancelled) = reconnect { return } // the transfer ended meanwhile
-                failure.withLock { $0 = Self.describe(reconnect, allowance: allowance) }
+                failure.withLock { $0 = reconnect }
                 await session.abandonTransfer()
                 return
             }

@@ -144,7 +144,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         let result = await connection.reconnect(until: engine.clock.reachableBy(deadlines.connect), log: context.log)
         if case .failure(let failure) = result {
             throw .transferInterrupted("the link to \(device) was lost after the upload and could not be restored "
-                                       + "(\(failure)). \(EngineFailure.rerunWithImageOnDevice)")
+                                       + "(\(failure)). \(EngineFailure.rerunWithImageOnDevice)", cause: failure.cause)
         }
     }
 

@@ -6,6 +6,11 @@ enum SMPFailure {
     /// A request before the transfer (parameters, image list) failed: nothing was written yet.
     static func beforeTransfer(_ what: String, _ error: SMPClientError, device: String,
                                lossReason: DisconnectReason?) -> DFUError {
+        beforeTransferWithoutCause(what, error, device: device, lossReason: lossReason).caused(by: .smpRequest(error))
+    }
+
+    private static func beforeTransferWithoutCause(_ what: String, _ error: SMPClientError, device: String,
+                                                   lossReason: DisconnectReason?) -> DFUError {
         switch error {
         case .refused(let smp):
             return .deviceRejected("\(device) refused \(what): \(smp)")
@@ -31,6 +36,10 @@ enum SMPFailure {
     /// device that went quiet is exit 6 and resumable: the device keeps its upload session (by the
     /// file's SHA-256) until it resets.
     static func upload(_ error: ImageUploadError) -> DFUError {
+        uploadWithoutCause(error).caused(by: .smpUpload(error))
+    }
+
+    private static func uploadWithoutCause(_ error: ImageUploadError) -> DFUError {
         switch error {
         case .refused, .remoteProtocolViolation, .packetTooSmall:
             return .deviceRejected(error.description)
@@ -55,6 +64,10 @@ enum SMPFailure {
     /// A request after the upload and before the reset (mark for test or confirm) failed. The image
     /// is on the device, so a second run skips the upload.
     static func activation(_ what: String, _ error: SMPClientError, device: String) -> DFUError {
+        activationWithoutCause(what, error, device: device).caused(by: .smpRequest(error))
+    }
+
+    private static func activationWithoutCause(_ what: String, _ error: SMPClientError, device: String) -> DFUError {
         switch error {
         case .refused(let smp):
             return .deviceRejected("\(device) refused \(what): \(smp)")
@@ -69,6 +82,10 @@ enum SMPFailure {
 
     /// A request after the reboot (read the images, confirm) failed.
     static func afterReboot(_ what: String, _ error: SMPClientError, device: String) -> DFUError {
+        afterRebootWithoutCause(what, error, device: device).caused(by: .smpRequest(error))
+    }
+
+    private static func afterRebootWithoutCause(_ what: String, _ error: SMPClientError, device: String) -> DFUError {
         switch error {
         case .refused(let smp):
             return .postRebootCheckFailed("\(device) came back but refused \(what): \(smp)")
