@@ -13,9 +13,9 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 DFU := .build/debug/dfu
-# libdbus-1-dev, libssl-dev, pkg-config: headers and .pc files for the CDBus and COpenSSL module
+# libdbus-1-dev, libssl-dev, libzip-dev, pkg-config: headers and .pc files for the CDBus, COpenSSL and CZip module
 # maps. dbus-daemon: the private bus the BlueZ end-to-end tests start.
-DEB_PACKAGES := libdbus-1-dev libssl-dev pkg-config dbus-daemon
+DEB_PACKAGES := libdbus-1-dev libssl-dev libzip-dev pkg-config dbus-daemon
 SAMPLES := firmware-samples
 CROSSCHECK := scripts/imgtool-crosscheck.sh
 LOGS := .build/make-logs
