@@ -6,6 +6,8 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     case usage(String)
     /// The image file (or the key used to check it) is not acceptable.
     case image(ImageError)
+    /// The Nordic DFU package (or the key used to check it) is not acceptable.
+    case package(NordicPackageError)
     /// A file could not be read.
     case fileUnreadable(path: String, reason: String)
     /// The update must not start (battery, power, version, size). Nothing was sent.
@@ -27,7 +29,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     public var exitStatus: ExitStatus {
         switch self {
         case .usage: return .usage
-        case .image, .fileUnreadable: return .imageInvalid
+        case .image, .package, .fileUnreadable: return .imageInvalid
         case .precondition: return .preconditionNotMet
         case .deviceUnreachable: return .deviceUnreachable
         case .transferInterrupted: return .transferInterrupted
@@ -42,6 +44,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .usage(let message): return message
         case .image(let error): return error.description
+        case .package(let error): return error.description
         case .fileUnreadable(let path, let reason):
             return "cannot read \(path): \(reason). Check the path and its permissions."
         case .precondition(let failures):
