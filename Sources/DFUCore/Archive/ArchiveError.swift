@@ -13,8 +13,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case archiveTooLarge(size: UInt64, limit: Int)
     /// An entry name that could escape a directory or is ambiguous: `..`, absolute, backslash, NUL, empty.
     case unsafeEntryName(name: String, reason: String)
-    /// Two entries with the same name: which one a tool uses differs between tools.
-    case duplicateEntry(name: String)
+    /// Two entries with the same name: which one a tool uses differs between tools. libzip refuses these
+    /// itself without naming them, so the name may be unknown.
+    case duplicateEntry(name: String?)
     /// An entry dfu cannot read (encrypted, or a compression method libzip lacks).
     case unreadableEntry(name: String, reason: String)
     /// The entry held a different number of bytes than its directory record declared.
@@ -37,7 +38,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsafeEntryName(let name, let reason):
             return "zip entry \(name) has an unsafe name (\(reason)); dfu refuses such archives. Rebuild the package with nrfutil."
         case .duplicateEntry(let name):
-            return "zip entry \(name) appears twice; tools disagree on which one counts. Rebuild the package."
+            let which = name.map { "zip entry \($0) appears twice" } ?? "two zip entries have the same name"
+            return "\(which); tools disagree on which one counts. Rebuild the package."
         case .unreadableEntry(let name, let reason):
             return "cannot read zip entry \(name): \(reason). Rebuild the package without encryption and with deflate or no compression."
         case .entrySizeMismatch(let name, let declared, let actual):

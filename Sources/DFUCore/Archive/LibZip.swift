@@ -78,6 +78,8 @@ final class LibZipArchive {
                 return .damaged(reason: "it starts as a zip archive but its central directory is missing; the file looks cut short")
             }
             return .notAZip(reason: "libzip: \(detail)")
+        case ZIP_ER_EXISTS:
+            return .duplicateEntry(name: nil)
         case ZIP_ER_INCONS, ZIP_ER_EOF, ZIP_ER_READ, ZIP_ER_CRC, ZIP_ER_SEEK:
             return .damaged(reason: "libzip: \(detail)")
         default:

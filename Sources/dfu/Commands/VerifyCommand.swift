@@ -5,7 +5,7 @@ import DFUCore
 /// A Nordic DFU package (a zip, told by its content) goes to `verifyPackage` (VerifyCommand+Package.swift).
 struct VerifyCommand: ParsableCommand {
     static let name = "verify"
-    static let abstract = "Check an MCUboot image or Nordic DFU package offline: hash, signature."
+    static let abstract = "Check an MCUboot image or a Nordic DFU package offline."
     static let discussion = """
         Checks that the image is well-formed (header, TLV areas, every size inside the file), that \
         its SHA-256 matches its SHA256 TLV, and with --key that its signature (ECDSA P-256, Ed25519, \
@@ -35,7 +35,7 @@ struct VerifyCommand: ParsableCommand {
     @Argument(valueName: "IMAGE", help: "The image ('imgtool sign') or Nordic DFU package (.zip) to check.")
     var image: String
 
-    @Option(valueName: "PUB.pem", help: "Public key (PEM) the image should be signed with.")
+    @Option(valueName: "PUB.pem", help: "Public key (PEM; for a package also nrfutil's C array) it must be signed with.")
     var key: String?
 
     @Flag(help: "With --key, accept a Nordic DFU package that is not signed.")
