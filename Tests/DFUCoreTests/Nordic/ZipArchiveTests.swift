@@ -89,12 +89,16 @@ struct ZipArchiveTests {
     /// Every prefix and a few corrupted copies of a real package: an error or an archive, never a trap.
     @Test func cutOrCorruptedArchivesNeverTrap() throws {
         let bytes = try Samples.bytes("nordic/app-unsigned-3.zip")
-        for length in stride(from: 0, through: bytes.count, by: 97) { _ = try? ZipArchive(bytes: Array(bytes.prefix(length))) }
+        for length in stride(from: 0, through: bytes.count, by: 97) {
+            _ = try? ZipArchive(bytes: Array(bytes.prefix(length)))
+            _ = try? NordicPackage(zipBytes: Array(bytes.prefix(length)))
+        }
         var random = SplitMix64(seed: 9)
         for _ in 0 ..< 200 {
             var copy = bytes
             for _ in 0 ..< 4 { copy[random.next(below: copy.count)] = UInt8(truncatingIfNeeded: random.next()) }
             _ = try? ZipArchive(bytes: copy)
+            _ = try? NordicPackage(zipBytes: copy)
         }
     }
 
