@@ -1,6 +1,7 @@
 import Foundation
 
-/// A public key an MCUboot image can be checked against: ECDSA P-256, Ed25519, RSA-2048 or RSA-3072.
+/// A public key an MCUboot image (ECDSA P-256, Ed25519, RSA-2048, RSA-3072) or a Nordic DFU package
+/// (ECDSA P-256) can be checked against.
 /// It keeps only the DER bytes imgtool hashes for KEYHASH and rebuilds the libcrypto key per check, so
 /// the value is plain data: `Sendable`, comparable, and free of C lifetimes.
 public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
