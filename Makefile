@@ -4,7 +4,7 @@
 #   make deps    install the Debian packages the build needs, only those missing
 #   make build   swift build (debug) -> .build/debug/dfu
 #   make demo    build, then `dfu flash` a sample image onto the virtual device; `dfu verify` every sample
-#   make test    build, swift test (unit + end-to-end), then the imgtool and smpclient cross-checks
+#   make test    build, swift test (unit + end-to-end), then the imgtool, smpclient and nrfutil cross-checks
 #   make test-bluez DFU_BLUEZ_RIG=path/to/run.sh   dfu against the real bluetoothd in the BlueZ rig
 
 SHELL := /bin/bash
@@ -13,9 +13,9 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 DFU := .build/debug/dfu
-# libdbus-1-dev, libssl-dev, pkg-config: headers and .pc files for the CDBus and COpenSSL module
+# libdbus-1-dev, libssl-dev, libzip-dev, pkg-config: headers and .pc files for the CDBus, COpenSSL and CZip module
 # maps. dbus-daemon: the private bus the BlueZ end-to-end tests start.
-DEB_PACKAGES := libdbus-1-dev libssl-dev pkg-config dbus-daemon
+DEB_PACKAGES := libdbus-1-dev libssl-dev libzip-dev pkg-config dbus-daemon
 SAMPLES := firmware-samples
 CROSSCHECK := scripts/imgtool-crosscheck.sh
 LOGS := .build/make-logs
@@ -48,7 +48,8 @@ build: deps
 # connection (MTU, PHY, interval, window), battery, upload with rate and share of the link's ceiling,
 # test, reboot (MCUboot's swap takes a few seconds), version check, confirm. Then one line for
 # `dfu verify` over every sample: each image with the key firmware-samples/expected.tsv lists for
-# it, each broken sample (which must be refused, exit 3).
+# it, each broken sample (which must be refused, exit 3); then one for the Nordic DFU packages, each
+# held to the verdict firmware-samples/nordic-expected.tsv gives it.
 DEMO_IMAGE := $(SAMPLES)/images/blinky-ecdsa-p256-1.1.0.signed.bin
 DEMO_KEY := $(SAMPLES)/keys/TEST-ONLY-ecdsa-p256.pub.pem
 demo: build
@@ -68,6 +69,18 @@ demo: build
 	echo; \
 	if [[ -z "$$wrong" ]]; then echo "demo: dfu verify: $$verified sample images verified, $$refused broken samples refused"; \
 	else echo "demo: dfu verify gave the wrong verdict for:$$wrong" >&2; exit 1; fi
+	@accepted=0; refused=0; wrong=""; \
+	while IFS=$$'\t' read -r file key flags verdict problem; do \
+	    args=(verify "$(SAMPLES)/$$file"); \
+	    if [[ "$$key" != - ]]; then args+=(--key "$(SAMPLES)/$$key"); fi; \
+	    if [[ "$$flags" != - ]]; then args+=("$$flags"); fi; \
+	    if $(DFU) "$${args[@]}" > /dev/null 2>&1; then status=0; else status=$$?; fi; \
+	    if [[ $$verdict == OK && $$status -eq 0 ]]; then accepted=$$((accepted + 1)); \
+	    elif [[ $$verdict == REFUSED && $$status -eq 3 ]]; then refused=$$((refused + 1)); \
+	    else wrong="$$wrong $$file($$key)"; fi; \
+	done < $(SAMPLES)/nordic-expected.tsv; \
+	if [[ -z "$$wrong" ]]; then echo "demo: dfu verify: $$accepted Nordic package checks passed, $$refused refused as nordic-expected.tsv says"; \
+	else echo "demo: dfu verify gave the wrong verdict for Nordic packages:$$wrong" >&2; exit 1; fi
 
 # The last line says what ran and how it ended: swift test's summary, then each cross-check's. Each
 # step's full output stays above it and in $(LOGS).
@@ -81,11 +94,13 @@ test: deps
 	    echo "imgtool-crosscheck: not run ($(CROSSCHECK) absent)" | tee $(LOGS)/crosscheck.log; \
 	fi
 	bash scripts/smpclient-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/smpclient-crosscheck.log
+	bash scripts/nrfutil-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/nrfutil-crosscheck.log
 	@swift_testing="$$({ grep -E 'Test run with [0-9]+ tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//')"; \
 	xctest="$$({ grep -E 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
 	smpclient="$$({ grep -E '^(SKIP: )?smpclient-crosscheck: ' $(LOGS)/smpclient-crosscheck.log || true; } | tail -n 1)"; \
-	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}"
+	nrfutil="$$({ grep -E '^(SKIP: )?nrfutil-crosscheck: ' $(LOGS)/nrfutil-crosscheck.log || true; } | tail -n 1)"; \
+	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}; $${nrfutil:-nrfutil-crosscheck: no summary}"
 
 # The BlueZ tier (docs/test-bluez.md): a static release build of dfu, then scenarios inside the
 # BlueZ rig (../shared/rig: bluetoothd 5.66 and two virtual LE controllers in a VM; run.sh boots

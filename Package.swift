@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // dfu: BLE firmware updates on Linux through BlueZ. No package dependencies: the toolchain and
-// Debian's C libraries (libdbus-1, libcrypto) through module maps only.
+// Debian's C libraries (libdbus-1, libcrypto, libzip) through module maps only.
 import PackageDescription
 
 let package = Package(
@@ -14,8 +14,10 @@ let package = Package(
                        providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip",
+                       providers: [.apt(["libzip-dev"])]),
         .target(name: "Transport", dependencies: ["CDBus"]),
-        .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL"]),
+        .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL", "CZip"]),
         .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
         // Exit codes: what the command-line tool and the fault campaign map a DFUError to.
         .target(name: "ExitCodes", dependencies: ["DFUCore"]),

@@ -36,7 +36,7 @@ import Testing
             USAGE: dfu <command> [options]
 
             COMMANDS:
-              verify       Check a signed MCUboot image offline: format, hash, signature.
+              verify       Check an MCUboot image or a Nordic DFU package offline.
               scan         List nearby Bluetooth LE devices that offer SMP (or Nordic DFU).
               info         Show what a device reports: image slots, battery, MTU, MCUmgr.
               flash        Update a device's firmware with a signed MCUboot image over SMP.
@@ -71,15 +71,20 @@ import Testing
         let run = try DFURun.run(["verify", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: Check a signed MCUboot image offline: format, hash, signature.
+            OVERVIEW: Check an MCUboot image or a Nordic DFU package offline.
 
-            USAGE: dfu verify <IMAGE> [--key <PUB.pem>] [--json] [--verbose]
+            USAGE: dfu verify <IMAGE> [--key <PUB.pem>] [--allow-unsigned] [--json]
+                              [--verbose]
 
             ARGUMENTS:
-              <IMAGE>                 The image to check, as written by 'imgtool sign'.
+              <IMAGE>                 The image ('imgtool sign') or Nordic DFU package
+                                      (.zip) to check.
 
             OPTIONS:
-              --key <PUB.pem>         Public key (PEM) the image should be signed with.
+              --key <PUB.pem>         Public key (PEM; for a package also nrfutil's C array)
+                                      it must be signed with.
+              --allow-unsigned        With --key, accept a Nordic DFU package that is not
+                                      signed.
               --json                  Print the result as one JSON object on stdout instead
                                       of text.
               -v, --verbose           Log each step on stderr (never key material or image
@@ -92,9 +97,17 @@ import Testing
             key and its KEYHASH TLV names it. Without --key the signature is not checked,
             and dfu says so.
 
+            A Nordic Secure DFU package (the .zip 'nrfutil pkg generate' writes, recognised
+            by its content) is checked image by image: manifest and init packet well-formed,
+            the firmware's SHA-256 and size as the init packet states them, and with --key
+            the ECDSA P-256 signature of the init packet. The key is PEM or the C array
+            'nrfutil keys display --format code' prints. With --key an unsigned package is
+            refused unless --allow-unsigned is given; without --key no signature is checked.
+
             Examples:
               dfu verify app.signed.bin --key signing-pub.pem
               dfu verify app.signed.bin --key signing-pub.pem --json
+              dfu verify app_dfu_package.zip --key public_key.pem
 
             Exit status:
               0    everything that was checked passed

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A public key an MCUboot image can be checked against: ECDSA P-256, Ed25519, RSA-2048 or RSA-3072.
+/// A public key an MCUboot image (ECDSA P-256, Ed25519, RSA-2048, RSA-3072) or a Nordic DFU package
+/// (ECDSA P-256) can be checked against.
 /// It keeps only the DER bytes imgtool hashes for KEYHASH and rebuilds the libcrypto key per check, so
 /// the value is plain data: `Sendable`, comparable, and free of C lifetimes.
 public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
@@ -23,6 +24,26 @@ public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
         } catch {
             throw Self.unusable(source, error)
         }
+        try self.init(key: key, source: source)
+    }
+
+    /// An ECDSA P-256 key from its raw coordinates (big-endian, 32 bytes each), as a Nordic bootloader
+    /// holds it. libcrypto checks that the point is on the curve.
+    public init(p256X x: [UInt8], y: [UInt8], source: String = "the key") throws(ImageError) {
+        guard x.count == 32, y.count == 32 else {
+            throw .keyUnusable(path: source, reason: "a P-256 key needs 32-byte X and Y")
+        }
+        // SubjectPublicKeyInfo { id-ecPublicKey, prime256v1 } followed by the uncompressed point 04 || X || Y.
+        let prefix: [UInt8] = [0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
+                               0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00, 0x04]
+        guard let key = EVPKey.decode(subjectPublicKeyInfo: prefix + x + y) else {
+            _ = LibCrypto.drainErrorQueue()
+            throw .keyUnusable(path: source, reason: "its 64 bytes are not a point on the P-256 curve")
+        }
+        try self.init(key: key, source: source)
+    }
+
+    private init(key: EVPKey, source: String) throws(ImageError) {
         let algorithm: SignatureAlgorithm
         switch key.type {
         case .ec(let curve) where ["prime256v1", "secp256r1", "P-256"].contains(curve):
@@ -49,7 +70,8 @@ public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
         self.keyHash = try SHA256.hash(derBytes)
     }
 
-    /// Reads a PEM public key file. Unreadable, too large or not a supported public key: `.keyUnusable`.
+    /// Reads a public key file: PEM (any line width), or the C array `nrfutil keys display --key pk
+    /// --format code` prints. Unreadable, too large or not a supported public key: `.keyUnusable`.
     public static func load(path: String) throws(ImageError) -> PublicKey {
         let contents: Data
         do {
@@ -62,7 +84,14 @@ public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
         guard contents.count <= maximumFileSize else {
             throw .keyUnusable(path: path, reason: "the file is larger than \(maximumFileSize / 1024) KiB, too large for a PEM key")
         }
-        return try PublicKey(pem: [UInt8](contents), source: path)
+        let text = [UInt8](contents)
+        if NordicKeyCode.looksLikeCode(text) {
+            guard let (x, y) = NordicKeyCode.coordinates(text) else {
+                throw .keyUnusable(path: path, reason: "it looks like a C array but does not hold the 64 bytes of a P-256 key (nrfutil keys display --key pk --format code)")
+            }
+            return try PublicKey(p256X: x, y: y, source: path)
+        }
+        return try PublicKey(pem: text, source: path)
     }
 
     /// Whether `signature` is this key's signature of the 32-byte image `digest`, by MCUboot's rules for

@@ -9,7 +9,7 @@ public struct VerificationReport: Sendable, Equatable {
         public var failed: Bool { if case .failed = self { return true } else { return false } }
     }
 
-    /// "MCUboot" for now; Nordic packages come later.
+    /// "MCUboot". Nordic DFU packages have their own report (`NordicVerificationReport`).
     public var format: String
     public var version: ImageVersion
     /// Header size (`ih_hdr_size`, padding included) and body size (`ih_img_size`).

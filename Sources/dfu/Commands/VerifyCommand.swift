@@ -3,18 +3,27 @@ import ExitCodes
 
 /// `dfu verify IMAGE [--key PUB.pem] [--json]`: everything about an image that can be checked without
 /// a device: format, version, sizes, the SHA-256 in its TLV, and with a key its signature and key hash.
+/// A Nordic DFU package (a zip, told by its content) goes to `verifyPackage` (VerifyCommand+Package.swift).
 struct VerifyCommand: ParsableCommand {
     static let name = "verify"
-    static let abstract = "Check a signed MCUboot image offline: format, hash, signature."
+    static let abstract = "Check an MCUboot image or a Nordic DFU package offline."
     static let discussion = """
         Checks that the image is well-formed (header, TLV areas, every size inside the file), that \
         its SHA-256 matches its SHA256 TLV, and with --key that its signature (ECDSA P-256, Ed25519, \
         RSA-2048 or RSA-3072 PSS) verifies with that key and its KEYHASH TLV names it. Without \
         --key the signature is not checked, and dfu says so.
 
+        A Nordic Secure DFU package (the .zip 'nrfutil pkg generate' writes, recognised by \
+        its content) is checked image by image: manifest and init packet well-formed, the \
+        firmware's SHA-256 and size as the init packet states them, and with --key the \
+        ECDSA P-256 signature of the init packet. The key is PEM or the C array 'nrfutil \
+        keys display --format code' prints. With --key an unsigned package is refused \
+        unless --allow-unsigned is given; without --key no signature is checked.
+
         Examples:
           dfu verify app.signed.bin --key signing-pub.pem
           dfu verify app.signed.bin --key signing-pub.pem --json
+          dfu verify app_dfu_package.zip --key public_key.pem
 
         Exit status:
           0    everything that was checked passed
@@ -24,11 +33,14 @@ struct VerifyCommand: ParsableCommand {
           130  interrupted by SIGINT or SIGTERM
         """
 
-    @Argument(valueName: "IMAGE", help: "The image to check, as written by 'imgtool sign'.")
+    @Argument(valueName: "IMAGE", help: "The image ('imgtool sign') or Nordic DFU package (.zip) to check.")
     var image: String
 
-    @Option(valueName: "PUB.pem", help: "Public key (PEM) the image should be signed with.")
+    @Option(valueName: "PUB.pem", help: "Public key (PEM; for a package also nrfutil's C array) it must be signed with.")
     var key: String?
+
+    @Flag(help: "With --key, accept a Nordic DFU package that is not signed.")
+    var allowUnsigned = false
 
     var common = CommonOptions(json: .result)
 
@@ -39,7 +51,11 @@ struct VerifyCommand: ParsableCommand {
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
         let console = console.verbose(common.verbose)
-        let result = verify(console)
+        let input = read(console)
+        if case .success(let bytes) = input, ZipArchive.looksLikeZip(bytes) {
+            return try verifyPackage(bytes, console)
+        }
+        let result = input.flatMap { verify($0, console) }
         if common.json {
             console.out(VerifyOutput.json(file: image, result: result).encoded)
             return VerifyOutput.exitStatus(result)
@@ -54,13 +70,20 @@ struct VerifyCommand: ParsableCommand {
         }
     }
 
-    /// Reads the image, loads the key, verifies. A file or key that cannot be used is the error; a
-    /// check that fails is in the report.
-    private func verify(_ console: Console) -> Result<VerificationReport, DFUError> {
+    private func read(_ console: Console) -> Result<[UInt8], DFUError> {
         do throws(DFUError) {
             console.log("reading image \(image)")
             let bytes = try FileReader.readAll(path: image)
             console.log("image is \(bytes.count) bytes")
+            return .success(bytes)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Loads the key, verifies. A key that cannot be used is the error; a check that fails is in the report.
+    private func verify(_ bytes: [UInt8], _ console: Console) -> Result<VerificationReport, DFUError> {
+        do throws(DFUError) {
             let publicKey: PublicKey?
             if let key {
                 console.log("loading public key \(key)")
