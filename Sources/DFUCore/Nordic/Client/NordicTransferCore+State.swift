@@ -48,6 +48,7 @@ extension NordicTransferCore {
         case streamCommand(from: Int)
         case selectData
         case streamData(NordicTransferObject, from: Int)
+        case createData(NordicTransferObject)
     }
 
     /// The earliest instant the core wants a `timerFired` (quinn's `poll_timeout`).

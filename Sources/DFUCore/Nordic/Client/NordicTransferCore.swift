@@ -32,9 +32,10 @@
 ///                         packets accepted, no PRN due              Calculate Checksum
 ///                         deadline, PRN due (a retry)               Calculate Checksum
 ///     PRN or Checksum     offset == object end, CRC matches         Execute
-///                         offset < sent, CRC matches (a retry)      PRN := 1; Set PRN 1 → stream from offset
+///                         offset < sent (packets lost)              PRN := 1 for the rest of the run, and:
+///                           CRC matches (a retry)                   Set PRN 1 → stream from offset
 ///                         offset == sent after a missing PRN        Set PRN → stream from offset
-///                         CRC differs (a retry)                     Create the object again
+///                         CRC differs (a retry)                     (Set PRN 1 →) Create the object again
 ///     Execute data        success, more to send                     Create the next object
 ///                         success after the last object             completed(validated)
 ///                         08 after a resumed Select                 as success (already executed, §3.4)
@@ -380,9 +381,17 @@ public struct NordicTransferCore: Sendable {
             violation(.offsetBeforeObject(offset: checksum.offset, objectStart: object.start), into: &actions)
             return
         }
+        // Fewer bytes than written: the bootloader dropped packets (its buffers were full). From now
+        // on one packet per PRN. Packets after a dropped one were appended in the wrong place, so
+        // only a matching CRC lets the object continue from the device's offset.
+        let lost = offset < sent
+        if lost {
+            statistics.lossesDetected += 1
+            dataPRN = 1
+        }
         guard checksum.crc == firmware.crc(upTo: offset) else {
             statistics.crcMismatches += 1
-            recreate(object, now: now, into: &actions)
+            recreate(object, alreadySpent: afterMissingPRN, now: now, into: &actions)
             return
         }
         acknowledge(offset, into: &actions)
@@ -390,20 +399,13 @@ public struct NordicTransferCore: Sendable {
             send(.executeData(object, resumed: false), now: now, into: &actions)
             return
         }
-        if offset == sent {
-            if afterMissingPRN {
-                // All arrived but no PRN came: restart the device's counter with ours.
-                ensurePRN(nil, then: .streamData(object, from: offset), now: now, into: &actions)
-            } else {
-                sendBatch(object, now: now, into: &actions)
-            }
+        if !lost && !afterMissingPRN {
+            sendBatch(object, now: now, into: &actions)
             return
         }
-        // Fewer bytes than written: the bootloader dropped packets. Continue from its offset,
-        // one packet per PRN from now on.
-        statistics.lossesDetected += 1
+        // Continue from the device's offset; Set PRN restarts its counter with our batches. A
+        // missing PRN already spent this failure.
         if !afterMissingPRN { guard spendRetry(object, into: &actions) else { return } }
-        dataPRN = 1
         ensurePRN(nil, then: .streamData(object, from: offset), now: now, into: &actions)
     }
 
@@ -507,18 +509,21 @@ public struct NordicTransferCore: Sendable {
         case .streamCommand(let offset): stream(.command(length: initPacket.bytes.count), from: offset, now: now, into: &actions)
         case .selectData: send(.selectData, now: now, into: &actions)
         case .streamData(let object, let offset): stream(object, from: offset, now: now, into: &actions)
+        case .createData(let object): send(.createData(object), now: now, into: &actions)
         }
     }
 
     /// A retry of `object` from its start with a new Create (which rolls the device back to the
     /// last executed object and restarts its PRN counter).
-    private mutating func recreate(_ object: NordicTransferObject, now: MonotonicInstant, into actions: inout [Action]) {
-        guard spendRetry(object, into: &actions) else { return }
+    /// `alreadySpent`: the failure that led here was counted (a missing PRN).
+    private mutating func recreate(_ object: NordicTransferObject, alreadySpent: Bool = false, now: MonotonicInstant,
+                                   into actions: inout [Action]) {
+        if !alreadySpent { guard spendRetry(object, into: &actions) else { return } }
         statistics.objectsRecreated += 1
         if object.type == .command {
             ensurePRN(0, then: .createCommand, now: now, into: &actions)
         } else {
-            send(.createData(object), now: now, into: &actions)
+            ensurePRN(dataPRN, then: .createData(object), now: now, into: &actions)
         }
     }
 
