@@ -63,6 +63,24 @@ import Testing
         #expect(pair.deviceHoldsImage)
     }
 
+    @Test func aCommandObjectWithAnotherCRCIsCreatedAnew() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        pair.device.corruptedPackets = [0]
+        pair.dropLinkAtPacket = [2]
+        #expect(pair.run() == .completed(.validated))
+        #expect(Array(pair.requestsAfterReconnect.prefix(3)) == [.select(.command), .setPRN(0), .create(.command, size: 141)])
+        #expect(pair.deviceHoldsImage)
+    }
+
+    @Test func aCommandOffsetBeyondTheInitPacketIsCreatedAnew() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image)
+        pair.replaceAnswer = [0: NordicResponse(opcode: .selectObject, outcome: .success(.objectInfo(
+            NordicObjectInfo(maxSize: 256, offset: 200, crc: 0x1234_5678)))).encoded]
+        #expect(pair.run() == .completed(.validated))
+        #expect(Array(pair.requestsSent.prefix(3)) == [.select(.command), .setPRN(0), .create(.command, size: 141)])
+        #expect(pair.deviceHoldsImage)
+    }
+
     @Test func resumesWithACompleteCommandObjectByExecutingIt() {
         var pair = NordicTestPair(initPacket: Self.dat, image: Self.image)
         pair.dropLinkAfterWrite = [3] // the init packet's checksum answer is lost
