@@ -8,10 +8,14 @@ public struct CharacteristicProperties: OptionSet, Hashable, Sendable, CustomStr
     public static let writeWithoutResponse = CharacteristicProperties(rawValue: 0x04)
     public static let write = CharacteristicProperties(rawValue: 0x08)
     public static let notify = CharacteristicProperties(rawValue: 0x10)
+    /// Indications: acknowledged notifications (the buttonless DFU characteristic's answers). A
+    /// link delivers them as notifications.
+    public static let indicate = CharacteristicProperties(rawValue: 0x20)
 
     public var description: String {
         let names: [(CharacteristicProperties, String)] = [
             (.read, "read"), (.writeWithoutResponse, "write-without-response"), (.write, "write"), (.notify, "notify"),
+            (.indicate, "indicate"),
         ]
         return names.filter { contains($0.0) }.map(\.1).joined(separator: ", ")
     }

@@ -13,28 +13,46 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
     let client: Client
     let losses: LinkLossMonitor
     private let connector: any Connector
-    private let peer: PeerIdentity
+    /// Who the next link goes to and what it must carry: the device as first found, or what a
+    /// protocol retargeted to (a bootloader under another address, the application after it).
+    private let target: Mutex<Target>
     private let current: Mutex<any Link>
     /// How many losses the monitor had counted when the current link was attached: more than
     /// that means the current link is gone too.
     private let attachedAfterLosses = Mutex(0)
-
-    private let layout: any GATTLayout
     private let clock: EngineClock
+
+    private struct Target: Sendable {
+        var peer: PeerIdentity
+        var layout: any GATTLayout
+    }
 
     private init(client: Client, losses: LinkLossMonitor, connector: any Connector, peer: PeerIdentity,
                  link: any Link, layout: any GATTLayout, clock: EngineClock) {
         self.client = client
-        self.layout = layout
         self.clock = clock
         self.losses = losses
         self.connector = connector
-        self.peer = peer
+        target = Mutex(Target(peer: peer, layout: layout))
         current = Mutex(link)
     }
 
     /// The link the client serves now.
     var link: any Link { current.withLock { $0 } }
+
+    /// Where the next reconnect goes, and what the device found there must offer.
+    var peer: PeerIdentity { target.withLock { $0.peer } }
+    var layout: any GATTLayout { target.withLock { $0.layout } }
+
+    /// Makes every later reconnect go to `peer` and check `layout` there: the device comes back
+    /// as something else (a bootloader under its own address, the application after it).
+    func retarget(to peer: PeerIdentity, layout: any GATTLayout) {
+        target.withLock { $0 = Target(peer: peer, layout: layout) }
+    }
+
+    /// The losses counted when the current link was attached. Waiting for a loss beyond it
+    /// returns at once when the current link has already gone.
+    var lossesWhenAttached: Int { attachedAfterLosses.withLock { $0 } }
 
     /// Connects (retrying with capped backoff until `deadline`, real time), checks the GATT layout
     /// and starts the protocol's client on the link. Failures are `deviceUnreachable` (exit 9 when
@@ -81,7 +99,8 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
                    willAttach: @Sendable (Int) -> Void = { _ in }) async -> Result<Int, ReconnectFailure> {
         // Every loss counted so far belongs to links before the one about to be made.
         let lossesSoFar = await losses.count
-        return await Self.attempts(connector, peer: peer, until: deadline, clock: clock, layout: layout,
+        let target = target.withLock { $0 }
+        return await Self.attempts(connector, peer: target.peer, until: deadline, clock: clock, layout: target.layout,
                                    verb: "reconnect", log: log) { attempt, link async throws(LinkError) in
             willAttach(attempt)
             try await client.attach(link)

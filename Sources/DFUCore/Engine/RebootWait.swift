@@ -10,7 +10,6 @@ import Transport
 struct RebootWait<Session: UpdateSession, Client: LinkClient>: Sendable {
     let connection: DeviceConnection<Client>
     let session: Session
-    let layout: any GATTLayout
     let context: SessionContext
 
     /// Over a connectionless link, how long to wait between probes while the device still
@@ -40,7 +39,7 @@ struct RebootWait<Session: UpdateSession, Client: LinkClient>: Sendable {
             if link.parameters.isConnectionless { try await pollUntilAnswering(until: deadline) }
             return attempt
         case .failure(.layoutMissing(let problem)):
-            throw .postRebootCheckFailed("\(device) \(layout.missingAfterReboot(problem))", cause: .layoutMissing(problem))
+            throw .postRebootCheckFailed("\(device) \(connection.layout.missingAfterReboot(problem))", cause: .layoutMissing(problem))
         case .failure(.link(.timeout)):
             throw notBack.caused(by: .link(.timeout))
         case .failure(.link(.security(let failure))):

@@ -8,11 +8,12 @@ struct StandardGATTReader {
     let log: @Sendable (String) -> Void
     let warn: @Sendable (String) -> Void
 
-    /// `facts` with the battery level and firmware revision filled in where the device has them.
+    /// `facts` with the battery level and firmware revision filled in where the device has them
+    /// (what a protocol already learned is kept where this link lacks the service).
     func fill(_ facts: DeviceFacts) async -> DeviceFacts {
         var facts = facts
-        facts.batteryLevel = await batteryLevel()
-        facts.firmwareRevision = await firmwareRevision()
+        facts.batteryLevel = await batteryLevel() ?? facts.batteryLevel
+        facts.firmwareRevision = await firmwareRevision() ?? facts.firmwareRevision
         return facts
     }
 

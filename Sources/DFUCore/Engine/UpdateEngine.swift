@@ -1,8 +1,9 @@
 import Synchronization
 import Transport
 
-/// Updates one device with one update file: the engine of `dfu flash`. Today the file is an
-/// MCUboot image and the protocol SMP (`SMPUpdateProtocol`); the stages know no protocol.
+/// Updates one device with one update file: the engine of `dfu flash`. The file says the protocol
+/// (`UpdateFileKind`): an MCUboot image goes over SMP (`SMPUpdateProtocol`), a Nordic DFU `.zip`
+/// package over Nordic Secure DFU (`NordicUpdateProtocol`); the stages know no protocol.
 ///
 ///     let engine = UpdateEngine(image: bytes, imageName: "app.signed.bin", key: key, options: options,
 ///                               target: .init(connector: connector, peer: peer), hostPower: HostPowerReader().read())
@@ -63,10 +64,15 @@ public struct UpdateEngine: Sendable {
     /// now on the device (for `upload-only`: the version uploaded to its second slot).
     public func run(emit: @escaping @Sendable (UpdateEvent) -> Void) async -> Result<ImageVersion, DFUError> {
         let serialized = Locked(())
-        var procedure = UpdateProcedure(engine: self, protocol: SMPUpdateProtocol()) { event in
-            serialized.withLock { _ in emit(event) }
+        let serializedEmit: @Sendable (UpdateEvent) -> Void = { event in serialized.withLock { _ in emit(event) } }
+        switch UpdateFileKind(of: image) {
+        case .mcubootImage:
+            var procedure = UpdateProcedure(engine: self, protocol: SMPUpdateProtocol(), emit: serializedEmit)
+            return await procedure.run()
+        case .nordicPackage:
+            var procedure = UpdateProcedure(engine: self, protocol: NordicUpdateProtocol(), emit: serializedEmit)
+            return await procedure.run()
         }
-        return await procedure.run()
     }
 
     /// Runs the update in a new task: its events as a stream (finished when the run ends) and its

@@ -7,6 +7,14 @@ public struct UpdateOptions: Sendable, Equatable {
     public var allowDowngrade: Bool = false
     /// Allow the update while this computer runs on battery.
     public var allowHostOnBattery: Bool = false
+    /// The version text the device must report after the update (Device Information firmware
+    /// revision for Nordic; the image version for SMP); nil: not checked beyond the protocol's own.
+    public var expectedVersion: String?
+    /// Accept a Nordic package whose images are not signed although a key was given.
+    public var allowUnsigned: Bool = false
+    /// Nordic Secure DFU Packet Receipt Notification value for data objects (0: off, the link's
+    /// back-pressure paces the writes).
+    public var packetReceiptNotification: UInt16 = 0
     public var deadlines = Deadlines()
 
     public init() {}

@@ -32,7 +32,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
     private var deadlines: UpdateOptions.Deadlines { engine.options.deadlines }
     private var device: String { engine.target.label ?? engine.target.peer.redacted }
     private var context: SessionContext {
-        SessionContext(clock: engine.clock, deadlines: deadlines, device: device, emit: emit)
+        SessionContext(clock: engine.clock, options: options, device: device, emit: emit)
     }
 
     mutating func run() async -> Result<ImageVersion, DFUError> {
@@ -49,7 +49,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
 
     private mutating func stages() async throws(DFUError) -> ImageVersion {
         var started = begin(.verifyImage)
-        let update = try updateProtocol.prepare(engine.image, key: engine.key)
+        let update = try updateProtocol.prepare(engine.image, key: engine.key, options: options)
         emit(.imageChecked(update.summary))
         if let warning = update.signatureWarning { emit(.warning(warning)) }
         end(.verifyImage, started)
@@ -90,13 +90,14 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
             emit(.warning("\(device) already holds this image in its second slot (an earlier run uploaded it); skipping the upload"))
         } else {
             started = begin(.transfer)
+            try await session.enterUpdateMode(for: update)
             try await TransferStage(connection: connection, session: session, context: context).run(update)
             end(.transfer, started)
         }
         if options.mode == .uploadOnly { return update.version }
 
         started = begin(.activate)
-        if await connection.isLinkLost { try await reconnectBeforeActivation(connection) }
+        if session.activationNeedsLink, await connection.isLinkLost { try await reconnectBeforeActivation(connection) }
         let lossesBefore = try await session.activate(update, mode: options.mode, losses: connection.losses)
         emit(.activated(options.mode))
         let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
@@ -104,7 +105,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         end(.activate, started)
 
         started = begin(.reconnect)
-        _ = try await RebootWait(connection: connection, session: session, layout: updateProtocol.layout, context: context)
+        _ = try await RebootWait(connection: connection, session: session, context: context)
             .run(lossesBefore: lossesBefore, deadline: rebootDeadline)
         emit(.reconnected(summary(connection.link, window: session.window)))
         end(.reconnect, started)

@@ -10,4 +10,6 @@ public enum FailureCause: Sendable, Equatable {
     case smpRequest(SMPClientError)
     /// The SMP upload stopped.
     case smpUpload(ImageUploadError)
+    /// The Nordic Secure DFU transfer stopped.
+    case nordicTransfer(NordicTransferError)
 }

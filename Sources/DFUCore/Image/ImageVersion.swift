@@ -19,3 +19,21 @@ public struct ImageVersion: Sendable, Hashable, Comparable, CustomStringConverti
         (a.major, a.minor, a.revision, a.build) < (b.major, b.minor, b.revision, b.build)
     }
 }
+
+extension ImageVersion {
+    /// `M.m.r` or `M.m.r+build`, each part within the MCUboot header's field width (a version
+    /// option, or a device's firmware revision); nil for anything else.
+    public init?(parsing text: String) {
+        let (core, buildText) = text.firstIndex(of: "+").map { (text[..<$0], Optional(text[text.index(after: $0)...])) }
+            ?? (text[...], nil)
+        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let major = UInt8(parts[0]), let minor = UInt8(parts[1]),
+              let revision = UInt16(parts[2]) else { return nil }
+        var build: UInt32 = 0
+        if let buildText {
+            guard let parsed = UInt32(buildText) else { return nil }
+            build = parsed
+        }
+        self.init(major: major, minor: minor, revision: revision, build: build)
+    }
+}

@@ -5,17 +5,7 @@ import DFUCore
 extension SimOptions {
     /// `M.m.r` or `M.m.r+build`, each part within the MCUboot header's field width.
     static func version(_ text: String) -> ImageVersion? {
-        let (core, buildText) = text.firstIndex(of: "+").map { (text[..<$0], Optional(text[text.index(after: $0)...])) }
-            ?? (text[...], nil)
-        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let major = UInt8(parts[0]), let minor = UInt8(parts[1]),
-              let revision = UInt16(parts[2]) else { return nil }
-        var build: UInt32 = 0
-        if let buildText {
-            guard let parsed = UInt32(buildText) else { return nil }
-            build = parsed
-        }
-        return ImageVersion(major: major, minor: minor, revision: revision, build: build)
+        ImageVersion(parsing: text)
     }
 
     /// `M.m.r+build`, the `version=` syntax.

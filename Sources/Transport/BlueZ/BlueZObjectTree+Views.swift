@@ -48,6 +48,7 @@ struct BlueZCharacteristicInfo: Sendable, Equatable {
         if flags.contains("write-without-response") { properties.insert(.writeWithoutResponse) }
         if flags.contains("write") { properties.insert(.write) }
         if flags.contains("notify") { properties.insert(.notify) }
+        if flags.contains("indicate") { properties.insert(.indicate) }
         return properties
     }
 }

@@ -111,14 +111,14 @@ actor MemoryRadio {
     }
 
     func subscribe(_ characteristic: CharacteristicID) async -> Result<[UInt8], LinkError> {
-        await request(characteristic, needs: .notify) { .subscribeRequest($0, characteristic) }
+        await request(characteristic, needs: Self.notifyOrIndicate) { .subscribeRequest($0, characteristic) }
     }
 
     // MARK: Peripheral operations
 
     func notify(_ value: [UInt8], from characteristic: CharacteristicID) async -> Result<Void, LinkError> {
         if case .closed(_, let reason) = state { return .failure(.disconnected(reason)) }
-        if let refusal = refusal(characteristic, needs: .notify) { return .failure(refusal) }
+        if let refusal = refusal(characteristic, needs: Self.notifyOrIndicate) { return .failure(refusal) }
         guard subscribed.contains(characteristic) else { return .failure(.notSubscribed(characteristic)) }
         guard value.count <= parameters.attMTU - 3 else {
             return .failure(.payloadTooLarge(size: value.count, limit: parameters.attMTU - 3))
@@ -198,10 +198,16 @@ actor MemoryRadio {
         return lastID
     }
 
+    /// Values pushed by the device come as notifications or indications; either property will do.
+    private static let notifyOrIndicate: CharacteristicProperties = [.notify, .indicate]
+
+    /// Nil when `characteristic` allows what is needed: every property of `needs`, or for
+    /// `notifyOrIndicate` either of the two.
     private func refusal(_ characteristic: CharacteristicID, needs: CharacteristicProperties) -> LinkError? {
         if let reason = centralReason { return .disconnected(reason) }
         guard let properties = characteristics[characteristic] else { return .characteristicNotFound(characteristic) }
-        guard properties.contains(needs) else { return .notSupported(characteristic, missing: needs) }
+        let allowed = needs == Self.notifyOrIndicate ? !properties.isDisjoint(with: needs) : properties.contains(needs)
+        guard allowed else { return .notSupported(characteristic, missing: needs) }
         return nil
     }
 

@@ -1,10 +1,12 @@
-/// What every session is made with: the clock, the deadlines, how the device is named, where
-/// diagnostics go.
+/// What every session is made with: the clock, the user's options (deadlines among them), how the
+/// device is named, where diagnostics go.
 struct SessionContext: Sendable {
     let clock: EngineClock
-    let deadlines: UpdateOptions.Deadlines
+    let options: UpdateOptions
     let device: String
     let emit: @Sendable (UpdateEvent) -> Void
+
+    var deadlines: UpdateOptions.Deadlines { options.deadlines }
 
     func log(_ message: String) { emit(.log(message)) }
     func warn(_ message: String) { emit(.warning(message)) }

@@ -16,7 +16,7 @@ protocol UpdateProtocol: Sendable {
 
     /// The verify-image stage: parse and check `bytes` as `dfu verify` does; `DFUError.image`
     /// (exit 3) when the file is not acceptable.
-    func prepare(_ bytes: [UInt8], key: PublicKey?) throws(DFUError) -> Update
+    func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> Update
     /// The services, characteristics and properties the protocol needs on a device.
     var layout: any GATTLayout { get }
     /// A client on a freshly connected link whose layout passed (it subscribes to what it needs).

@@ -9,12 +9,19 @@ protocol UpdateSession: Sendable {
     /// The read-device-state stage: what the device runs, holds and allows, and what that means for
     /// this update.
     func readState(for update: Update) async throws(DFUError) -> SessionState
+    /// The start of the transfer stage, before anything is sent: switch the device into the mode
+    /// that takes the update (an application that resets into its bootloader); nothing for a
+    /// device that takes it as it is.
+    func enterUpdateMode(for update: Update) async throws(DFUError)
     /// The transfer stage, from where the device says it is. Progress goes to `progress`; a link
     /// loss parks it until the connection attaches a new link (or fails it).
     func transfer(_ update: Update, progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError)
     /// Called by the connection's owner when reconnecting during the transfer failed for good:
     /// the transfer must end now with `failure` rather than at its own deadline.
     func abandonTransfer() async
+    /// Whether `activate` talks to the device (a link lost after the transfer is restored first),
+    /// or the transfer's end already was the activation (the device resets by itself).
+    var activationNeedsLink: Bool { get }
     /// The activate stage up to and including the reset. Returns the link losses counted before
     /// the reset went out, so the wait for the reboot counts only the drop the reset causes.
     func activate(_ update: Update, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int

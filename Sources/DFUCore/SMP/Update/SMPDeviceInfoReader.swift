@@ -50,10 +50,10 @@ public struct DeviceInfoReader: Sendable {
                      warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(DFUError) -> DeviceInfo {
         let device = target.label ?? target.peer.redacted
         log("connecting to \(device)")
-        var deadlines = UpdateOptions.Deadlines()
-        deadlines.connect = connectTimeout
-        deadlines.request = requestTimeout
-        let context = SessionContext(clock: clock, deadlines: deadlines, device: device, emit: { event in
+        var options = UpdateOptions()
+        options.deadlines.connect = connectTimeout
+        options.deadlines.request = requestTimeout
+        let context = SessionContext(clock: clock, options: options, device: device, emit: { event in
             switch event {
             case .warning(let text): warn(text)
             case .log(let text): log(text)

@@ -10,7 +10,7 @@ import Transport
 struct SMPUpdateProtocol: UpdateProtocol {
     var layout: any GATTLayout { SMPGATT.layout }
 
-    func prepare(_ bytes: [UInt8], key: PublicKey?) throws(DFUError) -> PreparedImage {
+    func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> PreparedImage {
         try PreparedImage(bytes: bytes, key: key)
     }
 

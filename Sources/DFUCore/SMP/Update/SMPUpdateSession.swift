@@ -23,6 +23,9 @@ struct SMPUpdateSession: UpdateSession {
         return state
     }
 
+    /// SMP's application takes the upload itself.
+    func enterUpdateMode(for update: PreparedImage) async throws(DFUError) {}
+
     func transfer(_ update: PreparedImage, progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) {
         let configuration = ImageUploadConfiguration(
             window: window, firstChunkTimeout: deadlines.firstChunk, chunkTimeout: deadlines.chunk,
@@ -34,6 +37,9 @@ struct SMPUpdateSession: UpdateSession {
     func abandonTransfer() async {
         await session.close()
     }
+
+    /// Mark and reset are requests.
+    var activationNeedsLink: Bool { true }
 
     func activate(_ update: PreparedImage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
         let activation = SMPActivation(session: session, image: update, mode: mode, device: context.device,

@@ -1,0 +1,302 @@
+import Transport
+
+/// The thin async driver between a `Link` and `NordicTransferCore`: it awaits link events, feeds
+/// Control Point notifications to the core, and carries out its actions — Control Point writes
+/// (Write Request) and packet batches (Write Without Response, whose suspension is the flow
+/// control) in one ordered queue, one timer task for the earliest deadline, progress. Every
+/// protocol decision is the core's.
+///
+/// Events from an earlier link (an older generation) are dropped before they reach the core. After
+/// a link is lost the engine's connection reconnects and hands the new link to `attach(_:)`; the
+/// core then resumes with Select (the device's answer is the truth). A link without the Control
+/// Point (the application after the update) is served only for its losses.
+public actor NordicSession {
+    /// Yields each time the served link goes down. One consumer.
+    public nonisolated let linkLosses: AsyncStream<DisconnectReason>
+    private let linkLossesContinuation: AsyncStream<DisconnectReason>.Continuation
+
+    private enum Write: Sendable {
+        case controlPoint([UInt8])
+        case packets([[UInt8]])
+    }
+
+    private struct Connection {
+        let link: any Link
+        let writes: AsyncStream<Write>.Continuation
+        let listener: Task<Void, Never>
+        let writer: Task<Void, Never>
+
+        var generation: LinkGeneration { link.parameters.generation }
+
+        func stop() {
+            writes.finish()
+            listener.cancel()
+            writer.cancel()
+        }
+    }
+
+    private struct Transfer {
+        var core: NordicTransferCore
+        let progress: @Sendable (NordicTransferProgress) -> Void
+        let finish: CheckedContinuation<Result<NordicTransferCompletion, NordicTransferError>, Never>
+    }
+
+    private var connection: Connection?
+    private var transfer: Transfer?
+    /// Waiting for the buttonless characteristic's answer (or the link to drop, which a device that
+    /// resets fast does first).
+    private var buttonless: (characteristic: CharacteristicID, opcode: UInt8,
+                             waiter: CheckedContinuation<NordicButtonlessOutcome, Never>)?
+    private var closed = false
+    private var timer: Task<Void, Never>?
+    private let now: @Sendable () -> MonotonicInstant
+    private let sleep: @Sendable (MonotonicInstant) async throws -> Void
+
+    /// Serves `link` (enabling Control Point notifications when the link has the Control Point).
+    /// `clock` is the time base of every deadline.
+    public init<C: Clock>(link: any Link, clock: C) async throws(LinkError) where C.Duration == Duration {
+        let origin = clock.now
+        now = { MonotonicInstant(sinceOrigin: origin.duration(to: clock.now)) }
+        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline.sinceOrigin), tolerance: nil) }
+        (linkLosses, linkLossesContinuation) = AsyncStream.makeStream(of: DisconnectReason.self)
+        try await Self.subscribe(link)
+        connection = serve(link)
+    }
+
+    deinit {
+        connection?.stop()
+        timer?.cancel()
+        linkLossesContinuation.finish()
+    }
+
+    /// The link served now.
+    public var link: (any Link)? { connection?.link }
+
+    /// Sends `initPacket` and `firmware` as the core decides, from wherever the device is. Returns
+    /// once the final Execute succeeded (or was outstanding when the link dropped: the bootloader
+    /// then most likely validated and reset), or throws the core's failure.
+    public func transfer(initPacket: [UInt8], firmware: [UInt8], configuration: NordicTransferConfiguration,
+                         progress: @escaping @Sendable (NordicTransferProgress) -> Void)
+        async throws(NordicTransferError) -> NordicTransferCompletion {
+        guard transfer == nil, !closed else {
+            throw .localProtocolViolation(event: "transfer", state: closed ? "closed" : "transferring")
+        }
+        var configuration = configuration
+        if let link = connection?.link {
+            configuration.packetSize = NordicTransferConfiguration.packetSize(attMTU: link.parameters.attMTU)
+        }
+        let result = await withCheckedContinuation { continuation in
+            transfer = Transfer(core: NordicTransferCore(initPacket: initPacket, firmware: firmware,
+                                                         configuration: configuration),
+                                progress: progress, finish: continuation)
+            feed(.start)
+            if connection == nil { feed(.linkLost) } // started while the link was down: park at once
+        }
+        return try result.get()
+    }
+
+    /// Serves a new link after the previous one was lost; a transfer in progress resumes on it.
+    public func attach(_ link: any Link) async throws(LinkError) {
+        guard !closed else { return }
+        if let old = connection {
+            // The old link's `.disconnected` may not have reached us yet; the core needs it first.
+            connection = nil
+            old.stop()
+            feed(.linkLost)
+        }
+        try await Self.subscribe(link)
+        guard !closed, connection == nil else { return }
+        connection = serve(link)
+        if Self.hasControlPoint(link) {
+            feed(.linkRestored(packetSize: NordicTransferConfiguration.packetSize(attMTU: link.parameters.attMTU)))
+        }
+    }
+
+    /// Stops serving: a transfer in progress fails with `linkNotRestored`. The link is left as it
+    /// is (its owner disconnects it).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        connection?.stop()
+        connection = nil
+        timer?.cancel()
+        timer = nil
+        linkLossesContinuation.finish()
+        finishButtonless(.linkLost)
+        if let transfer {
+            self.transfer = nil
+            transfer.finish.resume(returning: .failure(.linkNotRestored(after: .zero)))
+        }
+    }
+
+    /// Writes `request` to the buttonless characteristic (indications enabled first) and waits for
+    /// the application's answer or the link to drop, within `timeout` (model time).
+    public func buttonless(_ request: [UInt8], through characteristic: CharacteristicID,
+                           timeout: Duration) async -> NordicButtonlessOutcome {
+        guard let link = connection?.link, buttonless == nil, let opcode = request.first else { return .linkLost }
+        do throws(LinkError) {
+            try await link.subscribe(characteristic)
+        } catch {
+            return .writeFailed(error)
+        }
+        let deadline = now().advanced(by: timeout)
+        let sleep = sleep
+        let timeoutTask = Task { [weak self] in
+            do { try await sleep(deadline) } catch { return }
+            await self?.finishButtonless(.timedOut)
+        }
+        let outcome = await withCheckedContinuation { continuation in
+            buttonless = (characteristic, opcode, continuation)
+            let generation = link.parameters.generation
+            Task { [weak self] in
+                do throws(LinkError) {
+                    try await link.write(request, to: characteristic)
+                } catch {
+                    if case .disconnected = error { return } // the drop itself answers
+                    await self?.finishButtonless(.writeFailed(error), generation: generation)
+                }
+            }
+        }
+        timeoutTask.cancel()
+        return outcome
+    }
+
+    private func finishButtonless(_ outcome: NordicButtonlessOutcome, generation: LinkGeneration? = nil) {
+        if let generation, connection?.generation != generation { return }
+        guard let pending = buttonless else { return }
+        buttonless = nil
+        pending.waiter.resume(returning: outcome)
+    }
+
+    // MARK: - Driving
+
+    private static func hasControlPoint(_ link: any Link) -> Bool {
+        link.services.contains { service in
+            service.id == NordicDFUService.service && service.characteristics.contains { $0.id == NordicDFUService.controlPoint }
+        }
+    }
+
+    private static func subscribe(_ link: any Link) async throws(LinkError) {
+        if hasControlPoint(link) { try await link.subscribe(NordicDFUService.controlPoint) }
+    }
+
+    /// One task reads the link's events, one writes in order; both end with the link.
+    private func serve(_ link: any Link) -> Connection {
+        let (writes, queue) = AsyncStream.makeStream(of: Write.self)
+        let listener = Task { [weak self] in
+            for await event in link.events {
+                await self?.receive(event)
+            }
+        }
+        let writer = Task { [weak self] in
+            for await write in writes {
+                switch write {
+                case .controlPoint(let bytes):
+                    do throws(LinkError) {
+                        try await link.write(bytes, to: NordicDFUService.controlPoint)
+                    } catch {
+                        if case .rejected(_, let attError) = error {
+                            await self?.controlPointRejected(attError, generation: link.parameters.generation)
+                        } else {
+                            await Self.writeFailed(error, link: link)
+                            return
+                        }
+                    }
+                case .packets(let packets):
+                    do throws(LinkError) {
+                        for packet in packets { try await link.writeWithoutResponse(packet, to: NordicDFUService.packet) }
+                    } catch {
+                        await Self.writeFailed(error, link: link)
+                        return
+                    }
+                    await self?.packetsAccepted(generation: link.parameters.generation)
+                }
+            }
+        }
+        return Connection(link: link, writes: queue, listener: listener, writer: writer)
+    }
+
+    private func receive(_ event: LinkEvent) {
+        guard let connection, event.generation == connection.generation else { return } // stale
+        switch event.kind {
+        case .notification(let source, let bytes):
+            if source == NordicDFUService.controlPoint { feed(.controlPointNotification(bytes)) }
+            if let pending = buttonless, source == pending.characteristic,
+               let status = NordicButtonless.status(of: bytes, answering: pending.opcode) {
+                finishButtonless(.answered(status))
+            }
+        case .disconnected(let reason):
+            self.connection = nil
+            connection.stop()
+            finishButtonless(.linkLost)
+            feed(.linkLost)
+            linkLossesContinuation.yield(reason)
+        }
+    }
+
+    private func packetsAccepted(generation: LinkGeneration) {
+        guard connection?.generation == generation else { return }
+        feed(.packetsAccepted)
+    }
+
+    private func controlPointRejected(_ attError: ATTError, generation: LinkGeneration) {
+        guard connection?.generation == generation else { return }
+        feed(.controlPointWriteRejected(attError: attError.code))
+    }
+
+    /// A write that failed for another reason than the link going down leaves the link in an
+    /// unknown state: close it, so the ordinary loss path (and the engine's reconnect) runs.
+    private static func writeFailed(_ error: LinkError, link: any Link) async {
+        switch error {
+        case .disconnected, .cancelled: return
+        default: await link.disconnect()
+        }
+    }
+
+    private func feed(_ event: NordicTransferCore.Event) {
+        guard var current = transfer else { return }
+        let actions = current.core.handle(event, now: now())
+        transfer = current
+        perform(actions)
+    }
+
+    private func perform(_ actions: [NordicTransferCore.Action]) {
+        for action in actions {
+            switch action {
+            case .writeControlPoint(let bytes): connection?.writes.yield(.controlPoint(bytes))
+            case .writePackets(let packets): connection?.writes.yield(.packets(packets))
+            case .timer(let at): arm(at)
+            case .progress(let progress): transfer?.progress(progress)
+            case .reconnect: break // the engine's connection reconnects and calls `attach`
+            case .completed(let completion): end(.success(completion))
+            case .failed(let error): end(.failure(error))
+            }
+        }
+    }
+
+    private func end(_ result: Result<NordicTransferCompletion, NordicTransferError>) {
+        guard let transfer else { return }
+        self.transfer = nil
+        timer?.cancel()
+        timer = nil
+        transfer.finish.resume(returning: result)
+    }
+
+    private func arm(_ deadline: MonotonicInstant?) {
+        timer?.cancel()
+        timer = nil
+        guard let deadline else { return }
+        let sleep = sleep
+        timer = Task { [weak self] in
+            do { try await sleep(deadline) } catch { return }
+            await self?.timerFired()
+        }
+    }
+
+    private func timerFired() {
+        timer = nil
+        feed(.timerFired)
+        // An early wake-up changes no deadline, so no `.timer` action may follow: re-arm.
+        if timer == nil, let next = transfer?.core.nextDeadline { arm(next) }
+    }
+}

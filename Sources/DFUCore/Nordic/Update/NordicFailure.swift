@@ -1,0 +1,22 @@
+/// How a Nordic Secure DFU transfer that stopped turns into the `DFUError` the user sees: a device
+/// that said no or broke the protocol is exit 7; a link or a device that went quiet is exit 6 and
+/// resumable (the next run continues from the bootloader's offset, where it kept it).
+enum NordicFailure {
+    static func transfer(_ error: NordicTransferError) -> DFUError {
+        message(error).caused(by: .nordicTransfer(error))
+    }
+
+    private static func message(_ error: NordicTransferError) -> DFUError {
+        switch error {
+        case .initPacketRejected, .validationFailed, .refused, .controlPointWriteRejected, .remoteProtocolViolation,
+             .initPacketTooLarge:
+            return .deviceRejected(error.description)
+        case .timeout, .retriesExhausted, .linkNotRestored:
+            return .transferInterrupted("transfer interrupted: \(error) \(EngineFailure.rerun)")
+        case .invalidJob:
+            return .deviceRejected(error.description)
+        case .localProtocolViolation:
+            return .internalError("Nordic transfer: \(error)")
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Transport
+
+/// Nordic Secure DFU on one device for the rest of a run (nordic-secure-dfu.md §3): an application
+/// found first is switched into its bootloader by buttonless entry (the bootloader then answers at
+/// the address + 1 without carry, or at the same address when it keeps bonds); the bootloader takes
+/// the init packet and the firmware (`NordicSession` and its core); after the final Execute it
+/// validates, resets and starts the new application, which is found again at the application's
+/// address and asked for its Device Information firmware revision.
+struct NordicUpdateSession: UpdateSession {
+    let connection: DeviceConnection<NordicSession>
+    let context: SessionContext
+    /// Where the application was found (and comes back after the update).
+    let applicationPeer: PeerIdentity
+
+    /// One Control Point request at a time.
+    var window: Int { 1 }
+    private var device: String { context.device }
+    private var deadlines: UpdateOptions.Deadlines { context.deadlines }
+
+    /// The bootloader reports no versions over BLE (§2, BLE-transport caveat): what is known comes
+    /// from the application's Device Information (read by the engine). An application that reports
+    /// the expected version already runs the update.
+    func readState(for update: NordicPreparedPackage) async throws(DFUError) -> SessionState {
+        let facts = DeviceFacts()
+        let revision = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).firmwareRevision()
+        if let expected = context.options.expectedVersion, let revision, revision == expected,
+           !NordicGATT.isBootloader(connection.link.services) {
+            return SessionState(facts: facts, plan: .alreadyRunning(confirmed: true))
+        }
+        return SessionState(facts: facts, plan: .upload)
+    }
+
+    /// Buttonless entry when the device is the application (§1.2): indications on, `01`, the
+    /// answer (or the reset's drop), then the bootloader is reached where it advertises.
+    func enterUpdateMode(for update: NordicPreparedPackage) async throws(DFUError) {
+        let link = connection.link
+        if NordicGATT.isBootloader(link.services) { return }
+        guard let buttonless = NordicGATT.buttonless(in: link.services) else {
+            throw .deviceUnreachable("\(device) offers neither the DFU Control Point nor buttonless DFU",
+                                     cause: .layoutMissing("no Nordic DFU Control Point or buttonless characteristic"))
+        }
+        let keepsAddress = buttonless.id == NordicDFUService.buttonlessWithBonds
+        let bootloader = keepsAddress ? applicationPeer : (BootloaderAddress.incremented(applicationPeer) ?? applicationPeer)
+        context.log("asking \(device) to restart into its bootloader (buttonless DFU)")
+        let lossesBefore = connection.lossesWhenAttached
+        switch await connection.client.buttonless(NordicButtonless.enterBootloader, through: buttonless.id,
+                                                  timeout: deadlines.request) {
+        case .answered(.success), .linkLost:
+            break
+        case .answered(let status):
+            throw .deviceRejected("\(device) refused to enter its bootloader: \(status)"
+                                  + (status.rawValue == 0x07 ? ". Pair with it first (dfu pair)." : "."))
+        case .writeFailed(let error):
+            throw DFUError.connectFailed(device, error)
+        case .timedOut:
+            throw .deviceUnreachable("\(device) did not answer the buttonless DFU request within \(deadlines.request).",
+                                     cause: .link(.timeout))
+        }
+        // The application resets after its answer; wait for that drop before looking for the bootloader.
+        if await connection.losses.waitForLoss(beyond: lossesBefore, until: context.clock.reachableBy(deadlines.request)) == nil {
+            await link.disconnect()
+        }
+        connection.retarget(to: bootloader, layout: NordicGATT.bootloader)
+        context.log("looking for the bootloader at \(bootloader.redacted)")
+        let result = await connection.reconnect(until: context.clock.reachableBy(deadlines.connect), log: context.log)
+        if case .failure(let failure) = result {
+            throw .deviceUnreachable("\(device) restarted into its bootloader, but the bootloader was not found at "
+                                     + "\(bootloader.redacted) within \(deadlines.connect) (\(failure)). Retry: the device "
+                                     + "waits in DFU mode for 2 minutes.", cause: failure.cause)
+        }
+    }
+
+    func transfer(_ update: NordicPreparedPackage, progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) {
+        guard let image = update.image else { throw .internalError("a prepared Nordic package without an image") }
+        let configuration = NordicTransferConfiguration(
+            packetSize: NordicTransferConfiguration.packetSize(attMTU: connection.link.parameters.attMTU),
+            packetReceiptNotification: context.options.packetReceiptNotification,
+            responseTimeout: deadlines.request, linkRestoreTimeout: deadlines.connect)
+        context.log("sending the init packet (\(image.initPacket.bytes.count) bytes) and \(image.firmware.count) bytes of "
+                    + "\(image.kind), PRN \(configuration.packetReceiptNotification)")
+        do throws(NordicTransferError) {
+            let completion = try await connection.client.transfer(
+                initPacket: image.initPacket.bytes, firmware: image.firmware, configuration: configuration) { step in
+                    progress(TransferCount(acknowledged: Int(clamping: step.acknowledged), total: Int(clamping: step.total)))
+                }
+            if completion == .unconfirmed {
+                context.log("the link dropped while the final Execute was outstanding; the new version decides")
+            }
+        } catch {
+            throw NordicFailure.transfer(error)
+        }
+    }
+
+    func abandonTransfer() async {
+        await connection.client.close()
+    }
+
+    /// The final Execute was the activation: nothing more is sent.
+    var activationNeedsLink: Bool { false }
+
+    /// The bootloader validates, resets and starts the new application, at the application's
+    /// address: the reconnect goes there.
+    func activate(_ update: NordicPreparedPackage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
+        connection.retarget(to: applicationPeer, layout: NordicGATT.application)
+        return connection.lossesWhenAttached
+    }
+
+    func probe(timeout: Duration) async -> ProbeResult { .answered }
+
+    /// The new application's Device Information firmware revision, checked against
+    /// `--expect-version` when given (the init packet's fw_version is an integer an application
+    /// need not report, §6 of the issue).
+    func confirm(_ update: NordicPreparedPackage, mode: ActivationMode, before: SessionState,
+                 readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
+        let revision = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).firmwareRevision()
+        if let expected = context.options.expectedVersion {
+            guard let revision else {
+                throw .postRebootCheckFailed("\(device) came back but reports no firmware revision (Device Information), "
+                                             + "so --expect-version \(expected) cannot be checked.")
+            }
+            guard revision == expected else {
+                throw .postRebootCheckFailed("\(device) came back reporting firmware \(revision), not \(expected): the "
+                                             + "bootloader did not start the new application, or it reports another version.")
+            }
+        }
+        let version = revision.flatMap { ImageVersion(parsing: $0) } ?? update.version
+        context.emit(.versionConfirmed(version: version, confirmed: true))
+        return version
+    }
+}

@@ -1,0 +1,120 @@
+@testable import DFUCore
+import ExitCodes
+import Testing
+import Transport
+
+extension EngineTests {
+    /// The engine's one procedure with a Nordic DFU package: the protocol is told by the file, the
+    /// stages are the same as for SMP, the device is `NordicFakeBootloader` on the memory link.
+    @Suite(.timeLimit(.minutes(1))) struct NordicEngineTests {
+        static let application = PeerIdentity("C0:11:22:33:44:FF")
+        /// The bootloader built without bonds: the last octet + 1, no carry (§1.3).
+        static let bootloader = PeerIdentity("C0:11:22:33:44:00")
+
+        struct Bench {
+            let connector: MemoryConnector
+            let peripheral: NordicFakePeripheral
+            let package: NordicPackage
+            let bytes: [UInt8]
+        }
+
+        static func bench(startAs mode: NordicFakePeripheral.Mode = .application, sdk: NordicFakeBootloader.SDK = .sdk17,
+                          configure: (inout NordicFakeBootloader) -> Void = { _ in }) async throws -> Bench {
+            let bytes = try Samples.bytes("nordic/app-signed-3.zip")
+            let package = try NordicPackage(zipBytes: bytes)
+            let image = try #require(package.images.first)
+            var fake = NordicFakeBootloader(sdk: sdk, initPacket: image.initPacket.bytes, image: image.firmware)
+            configure(&fake)
+            let connector = MemoryConnector(clock: .unpaced())
+            let peripheral = await NordicFakePeripheral.serve(fake, startAs: mode, application: application,
+                                                              bootloader: mode == .application ? bootloader : application,
+                                                              on: connector)
+            return Bench(connector: connector, peripheral: peripheral, package: package, bytes: bytes)
+        }
+
+        static func flash(_ bench: Bench, key: PublicKey?, configure: (inout UpdateOptions) -> Void = { _ in })
+            async throws -> EngineOutcome {
+            var options = UpdateOptions()
+            options.deadlines = EngineTestBench.fastDeadlines
+            configure(&options)
+            let engine = UpdateEngine(image: bench.bytes, imageName: "app-signed-3.zip", key: key, options: options,
+                                      target: .init(connector: bench.connector, peer: application), hostPower: .mains)
+            let run = engine.start()
+            var events: [UpdateEvent] = []
+            for await event in run.events { events.append(event) }
+            return EngineOutcome(events: events, result: await run.result.value)
+        }
+
+        @Test func buttonlessApplicationIsUpdatedThroughItsBootloaderAtAddressPlusOne() async throws {
+            let bench = try await Self.bench()
+            let outcome = try await Self.flash(bench, key: try NordicSamples.key()) { $0.expectedVersion = "1.1.0" }
+            #expect(outcome.result == .success(ImageVersion(major: 1, minor: 1, revision: 0)), "\(outcome.events)")
+            #expect(outcome.finished == [.verifyImage, .connect, .readDeviceState, .checkPreconditions, .transfer,
+                                         .activate, .reconnect, .confirmVersion])
+            let firmware = try #require(bench.package.images.first?.firmware)
+            #expect(await bench.peripheral.installed == firmware, "the bootloader validated and installed the package's firmware")
+            #expect(await bench.peripheral.resets == 2, "one reset into the bootloader, one into the new application")
+            #expect(outcome.progress.last?.acknowledged == firmware.count)
+            #expect(outcome.progress.last?.total == firmware.count)
+            let logs = outcome.events.compactMap { if case .log(let text) = $0 { text } else { nil } }
+            #expect(logs.contains { $0.contains("bootloader at …:44:00") }, "\(logs)")
+        }
+
+        @Test func aBootloaderFoundFirstTakesThePackageAsItIs() async throws {
+            let bench = try await Self.bench(startAs: .bootloader)
+            let outcome = try await Self.flash(bench, key: try NordicSamples.key())
+            #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
+            #expect(await bench.peripheral.resets == 1)
+            #expect(await bench.peripheral.installed != nil)
+        }
+
+        @Test func theWrongKeyIsRefusedBeforeAnythingIsSent() async throws {
+            let bench = try await Self.bench()
+            let outcome = try await Self.flash(bench, key: try NordicSamples.key(name: "TEST-ONLY-nordic-other-p256"))
+            #expect(outcome.exitStatus == .imageInvalid)
+            #expect(outcome.started == [.verifyImage])
+            #expect(await bench.peripheral.resets == 0)
+        }
+
+        @Test func aBootloaderThatRejectsTheInitPacketIsExit7WithTheExtendedErrorsName() async throws {
+            let bench = try await Self.bench { $0.initRejection = NordicRemoteError(result: .extendedError, extended: .firmwareVersionTooLow) }
+            let outcome = try await Self.flash(bench, key: nil)
+            #expect(outcome.exitStatus == .deviceRejected)
+            #expect(outcome.error?.description.contains("FW VERSION TOO LOW") == true, "\(String(describing: outcome.error))")
+            guard case .nordicTransfer(.initPacketRejected)? = outcome.error?.cause else {
+                Issue.record("cause: \(String(describing: outcome.error?.cause))")
+                return
+            }
+            #expect(await bench.peripheral.installed == nil)
+        }
+
+        @Test func theApplicationMustReportTheExpectedVersionAfterwards() async throws {
+            let bench = try await Self.bench()
+            let outcome = try await Self.flash(bench, key: nil) { $0.expectedVersion = "9.9.9" }
+            #expect(outcome.exitStatus == .postRebootCheckFailed)
+            #expect(outcome.error?.description.contains("not 9.9.9") == true, "\(String(describing: outcome.error))")
+        }
+
+        @Test func anApplicationThatAlreadyReportsTheExpectedVersionIsNotUpdated() async throws {
+            let bench = try await Self.bench()
+            let outcome = try await Self.flash(bench, key: nil) { $0.expectedVersion = "1.0.0" }
+            #expect(outcome.exitStatus == .success)
+            #expect(!outcome.started.contains(.transfer))
+            #expect(await bench.peripheral.resets == 0)
+        }
+
+        @Test func packetsDroppedByTheBootloaderAreSentAgainAndTheUpdateCompletes() async throws {
+            let bench = try await Self.bench { $0.droppedPackets = [5, 40] }
+            let outcome = try await Self.flash(bench, key: nil)
+            #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
+            #expect(await bench.peripheral.installed == bench.package.images.first?.firmware)
+        }
+
+        @Test func theBootloaderAddressAddsOneToTheLastOctetWithoutCarry() {
+            #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:FF")) == PeerIdentity("C0:11:22:33:44:00"))
+            #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:0A")) == PeerIdentity("C0:11:22:33:44:0B"))
+            #expect(BootloaderAddress.incremented(PeerIdentity("sim")) == nil)
+            #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:GG")) == nil)
+        }
+    }
+}
