@@ -31,15 +31,15 @@ import Testing
         #expect(run.exitCode == 0)
         // The version changes on its own; versionPrintsNameAndSemanticVersion checks it.
         #expect(run.stdout.replacing(/dfu \d+\.\d+\.\d+\./, with: "dfu X.Y.Z.", maxReplacements: 1) == """
-            OVERVIEW: Update the firmware of MCUboot devices over SMP (MCUmgr). dfu X.Y.Z.
+            OVERVIEW: Update BLE firmware: MCUboot over SMP, nRF5 Secure DFU. dfu X.Y.Z.
 
             USAGE: dfu <command> [options]
 
             COMMANDS:
               verify       Check an MCUboot image or a Nordic DFU package offline.
-              scan         List nearby Bluetooth LE devices that offer SMP (or Nordic DFU).
+              scan         List nearby Bluetooth LE devices that offer SMP or Nordic DFU.
               info         Show what a device reports: image slots, battery, MTU, MCUmgr.
-              flash        Update a device's firmware with a signed MCUboot image over SMP.
+              flash        Update a device with an MCUboot image or a Nordic DFU package.
               pair         Pair and bond with a Bluetooth device (once), with its passkey.
               unpair       Forget a Bluetooth device's bond (bluetoothd removes its keys).
               sim          Serve the virtual device over UDP or BLE for others to update.
@@ -123,17 +123,26 @@ import Testing
         let run = try DFURun.run(["flash", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: Update a device's firmware with a signed MCUboot image over SMP.
+            OVERVIEW: Update a device with an MCUboot image or a Nordic DFU package.
 
-            USAGE: dfu flash <IMAGE> --device <DEVICE> [options]
+            USAGE: dfu flash <FILE> --device <DEVICE> [options]
 
             ARGUMENTS:
-              <IMAGE>                 The signed image to flash, as written by 'imgtool
-                                      sign'.
+              <FILE>                  The signed image ('imgtool sign') or Nordic DFU
+                                      package ('nrfutil pkg generate').
 
             OPTIONS:
-              --key <PUB.pem>         Public key (PEM) the image must be signed with;
-                                      without it the signature is not checked.
+              --key <PUB.pem>         Public key (PEM, or nrfutil's C array) the file must
+                                      be signed with; without it the signature is not
+                                      checked.
+              --allow-unsigned        Accept a Nordic package whose images are not signed
+                                      although --key is given.
+              --expect-version <TEXT>
+                                      The firmware revision the device must report
+                                      afterwards (a Nordic application's Device
+                                      Information).
+              --prn <N>               Nordic DFU: a packet receipt every N packets (0: none;
+                                      the link paces the writes). (default: 0)
               --mode <MODE>           What follows the upload: test-confirm, confirm-only,
                                       test-only or upload-only. (default: test-confirm)
               --min-battery <PERCENT>
@@ -193,6 +202,14 @@ import Testing
             reset; test-only leaves it unconfirmed (the device reverts on its next reset);
             upload-only stops after the upload. An interrupted run resumes when run again.
 
+            A Nordic DFU package (a .zip made by nrfutil pkg generate, told by its content)
+            goes to an nRF5 SDK secure bootloader: an application with buttonless DFU is
+            asked to restart into it (the bootloader then answers at the address + 1); the
+            init packet and the firmware are sent in objects checked by CRC (--prn N asks
+            for a receipt every N packets), the bootloader validates and starts the new
+            application, whose firmware revision must equal --expect-version when given. A
+            transfer cut off continues from the bootloader's offset.
+
             A device that requires an authenticated link (Zephyr's default when Bluetooth
             pairing is enabled) is paired and bonded with --passkey N, or with the passkey
             typed at the terminal; a bonded device is used as it is ('dfu pair', 'dfu
@@ -212,6 +229,7 @@ import Testing
               dfu flash app.signed.bin --device sim --key signing-pub.pem
               dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
               dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+              dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
 
             Exit status:
               0    the device runs the new image (upload-only: the device holds it)
@@ -233,7 +251,7 @@ import Testing
         let run = try DFURun.run(["scan", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: List nearby Bluetooth LE devices that offer SMP (or Nordic DFU).
+            OVERVIEW: List nearby Bluetooth LE devices that offer SMP or Nordic DFU.
 
             USAGE: dfu scan [--timeout <SECONDS>] [--rssi-min <DBM>] [--all]
                             [--adapter <hciN>] [--json] [--verbose]
@@ -255,11 +273,11 @@ import Testing
               -h, --help              Show this help.
 
             Listens through BlueZ for --timeout seconds and lists each device advertising
-            the SMP service (8D53DC1D-1DB7-4CD3-868B-8A527460AA84), which dfu can update, or
-            Nordic Secure DFU (0xFE59), which it cannot update yet; --all lists every device
-            heard. Each row is the device's address, name, signal strength (RSSI, dBm) and
-            protocol. Addresses are shown in full: pass one to 'dfu info --device' or 'dfu
-            flash --device', or use name:NAME.
+            the SMP service (8D53DC1D-1DB7-4CD3-868B-8A527460AA84), updated with MCUboot
+            images, or Nordic Secure DFU (0xFE59), updated with Nordic DFU packages; --all
+            lists every device heard. Each row is the device's address, name, signal
+            strength (RSSI, dBm) and protocol. Addresses are shown in full: pass one to 'dfu
+            info --device' or 'dfu flash --device', or use name:NAME.
 
             On a terminal each device is printed when it is first heard; otherwise the table
             comes at the end, strongest first. Other programs may scan at the same time

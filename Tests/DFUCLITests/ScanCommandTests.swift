@@ -57,7 +57,7 @@ import Transport
         #expect(ScanOutput.header(nameWidth: 9) == "ADDRESS            NAME       RSSI  PROTOCOL")
         #expect(ScanOutput.row(smp, nameWidth: 9) == "C2:11:40:55:7A:01  sensor-12   -54  SMP")
         #expect(ScanOutput.row(nordic, nameWidth: 9)
-            == "E8:1F:22:90:0B:7C  (no name)  -101  Nordic DFU (not supported yet)")
+            == "E8:1F:22:90:0B:7C  (no name)  -101  Nordic DFU")
         // A name longer than the column pushes the row instead of being cut.
         #expect(ScanOutput.row(other, nameWidth: 9) == "00:11:22:33:44:55  a-rather-long-device-name     ?  -")
     }
@@ -85,7 +85,7 @@ import Transport
         let nordic = BlueZDiscoveredDevice(address: "E8:1F:22:90:0B:7C", addressType: "random", name: "DfuTarg",
                                            rssi: -71, services: [Self.nordic], connected: false)
         #expect(ScanOutput.json(nordic).encoded == #"{"event":"device","address":"E8:1F:22:90:0B:7C","#
-            + #""address_type":"random","name":"DfuTarg","rssi":-71,"protocol":"nordic-secure-dfu","supported":false,"#
+            + #""address_type":"random","name":"DfuTarg","rssi":-71,"protocol":"nordic-secure-dfu","supported":true,"#
             + #""connected":false,"services":["0000fe59-0000-1000-8000-00805f9b34fb"]}"#)
         let plain = BlueZDiscoveredDevice(address: "00:11:22:33:44:55")
         #expect(ScanOutput.json(plain).encoded.contains(#""name":null,"rssi":null,"protocol":null,"supported":false"#))
@@ -106,7 +106,7 @@ import Transport
             BlueZDiscoveredDevice(address: "E8:1F:22:90:0B:7C", services: [Self.nordic]),
             BlueZDiscoveredDevice(address: "00:11:22:33:44:55"),
         ]
-        #expect(summary.line(devices) == "4 devices found on hci0 in 10 s: 2 SMP, 1 Nordic DFU (not supported yet), 1 other")
+        #expect(summary.line(devices) == "4 devices found on hci0 in 10 s: 2 SMP, 1 Nordic DFU, 1 other")
         #expect(summary.line(Array(devices.prefix(1))) == "1 device found on hci0 in 10 s: 1 SMP")
     }
 }

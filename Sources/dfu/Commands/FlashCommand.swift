@@ -1,12 +1,13 @@
 import DFUCore
 import ExitCodes
 
-/// `dfu flash IMAGE --device SPEC`: update one device with a signed MCUboot image over SMP, from the
-/// image check to the device reporting the new version. The work is `UpdateEngine`'s; this command
-/// turns options into the engine's input and renders its events (terminal or `--json`).
+/// `dfu flash FILE --device SPEC`: update one device with a signed MCUboot image over SMP, or with a
+/// Nordic DFU package over Nordic Secure DFU, from the file check to the device reporting the new
+/// version. The work is `UpdateEngine`'s (the file's content picks the protocol); this command turns
+/// options into the engine's input and renders its events (terminal or `--json`).
 struct FlashCommand: ParsableCommand {
     static let name = "flash"
-    static let abstract = "Update a device's firmware with a signed MCUboot image over SMP."
+    static let abstract = "Update a device with an MCUboot image or a Nordic DFU package."
     static let discussion = """
         Checks the image (and with --key its signature), connects, reads the device's images, \
         battery and slot size, and refuses before the first byte when a precondition fails. Then it \
@@ -15,6 +16,13 @@ struct FlashCommand: ParsableCommand {
         reconnects, checks that slot 0 runs it and confirms it; confirm-only makes it permanent before \
         the reset; test-only leaves it unconfirmed (the device reverts on its next reset); \
         upload-only stops after the upload. An interrupted run resumes when run again.
+
+        A Nordic DFU package (a .zip made by nrfutil pkg generate, told by its content) goes to an \
+        nRF5 SDK secure bootloader: an application with buttonless DFU is asked to restart into it \
+        (the bootloader then answers at the address + 1); the init packet and the firmware are sent \
+        in objects checked by CRC (--prn N asks for a receipt every N packets), the bootloader \
+        validates and starts the new application, whose firmware revision must equal \
+        --expect-version when given. A transfer cut off continues from the bootloader's offset.
 
         A device that requires an authenticated link (Zephyr's default when Bluetooth pairing is \
         enabled) is paired and bonded with --passkey N, or with the passkey typed at the terminal; \
@@ -33,6 +41,7 @@ struct FlashCommand: ParsableCommand {
           dfu flash app.signed.bin --device sim --key signing-pub.pem
           dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
           dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+          dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
 
         Exit status:
           0    the device runs the new image (upload-only: the device holds it)
@@ -48,11 +57,20 @@ struct FlashCommand: ParsableCommand {
           130  interrupted by SIGINT or SIGTERM
         """
 
-    @Argument(valueName: "IMAGE", help: "The signed image to flash, as written by 'imgtool sign'.")
+    @Argument(valueName: "FILE", help: "The signed image ('imgtool sign') or Nordic DFU package ('nrfutil pkg generate').")
     var image: String
 
-    @Option(valueName: "PUB.pem", help: "Public key (PEM) the image must be signed with; without it the signature is not checked.")
+    @Option(valueName: "PUB.pem", help: "Public key (PEM, or nrfutil's C array) the file must be signed with; without it the signature is not checked.")
     var key: String?
+
+    @Flag(help: "Accept a Nordic package whose images are not signed although --key is given.")
+    var allowUnsigned = false
+
+    @Option(valueName: "TEXT", help: "The firmware revision the device must report afterwards (a Nordic application's Device Information).")
+    var expectVersion: String?
+
+    @Option(valueName: "N", help: "Nordic DFU: a packet receipt every N packets (0: none; the link paces the writes).")
+    var prn = 0
 
     @Option(valueName: "MODE", help: "What follows the upload: test-confirm, confirm-only, test-only or upload-only.")
     var mode = ActivationMode.testConfirm
@@ -80,6 +98,8 @@ struct FlashCommand: ParsableCommand {
     func validate() throws(UsageError) {
         if image.isEmpty { throw UsageError("IMAGE must not be empty") }
         if key?.isEmpty == true { throw UsageError("--key needs a path to a PEM public key") }
+        guard (0 ... Int(UInt16.max)).contains(prn) else { throw UsageError("--prn must be from 0 to 65535") }
+        if expectVersion?.isEmpty == true { throw UsageError("--expect-version needs the version text the device reports") }
         guard (0 ... 100).contains(minBattery) else { throw UsageError("--min-battery must be a percentage from 0 to 100") }
         try target.validate()
         try security.validate(for: try target.spec)
@@ -136,6 +156,9 @@ struct FlashCommand: ParsableCommand {
         options.minimumBattery = minBattery
         options.allowDowngrade = allowDowngrade
         options.allowHostOnBattery = allowHostBattery
+        options.allowUnsigned = allowUnsigned
+        options.expectedVersion = expectVersion
+        options.packetReceiptNotification = UInt16(clamping: prn)
         options.deadlines = timeouts.deadlines
         let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown
         let engine = UpdateEngine(image: bytes, imageName: Self.fileName(image), key: publicKey, options: options,

@@ -65,7 +65,7 @@ struct PairCommand: ParsableCommand {
         do throws(BlueZError) {
             central = try await BlueZCentral.open(adapter: target.bluetooth.adapter)
             do throws(BlueZError) {
-                connector = try await central.connector(expecting: [DFUServiceIDs.smp], pairing: pairing,
+                connector = try await central.connector(expecting: DFUServiceIDs.updatable, pairing: pairing,
                                                         log: { console.log($0) })
             } catch {
                 central.close()

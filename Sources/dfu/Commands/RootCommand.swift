@@ -1,7 +1,7 @@
 /// `dfu` itself: what it is and the subcommands it lists. Adding a command means adding its type here.
 enum RootCommand {
     static let name = "dfu"
-    static let abstract = "Update the firmware of MCUboot devices over SMP (MCUmgr). dfu \(DFUVersion.current)."
+    static let abstract = "Update BLE firmware: MCUboot over SMP, nRF5 Secure DFU. dfu \(DFUVersion.current)."
     static let footer = """
         Devices: Bluetooth LE devices through BlueZ, by address or name:NAME ('dfu scan' \
         lists them); the built-in virtual device (--device sim); SMP servers over UDP \

@@ -2,8 +2,8 @@ import DFUCore
 import ExitCodes
 import Transport
 
-/// `dfu scan`: the Bluetooth LE devices around that dfu can update (SMP), those it recognises but
-/// cannot update yet (Nordic Secure DFU), or with `--all` every device heard.
+/// `dfu scan`: the Bluetooth LE devices around that dfu can update (SMP or Nordic Secure DFU), or
+/// with `--all` every device heard.
 ///
 /// Addresses are printed in full, unlike everywhere else in dfu: a scan is how a user learns the
 /// address to pass to `--device`, and the user asked for exactly that list (as `bluetoothctl
@@ -12,11 +12,11 @@ import Transport
 /// Logs (`--verbose`) still shorten the adapter's own address.
 struct ScanCommand: ParsableCommand {
     static let name = "scan"
-    static let abstract = "List nearby Bluetooth LE devices that offer SMP (or Nordic DFU)."
+    static let abstract = "List nearby Bluetooth LE devices that offer SMP or Nordic DFU."
     static let discussion = """
         Listens through BlueZ for --timeout seconds and lists each device advertising the SMP \
-        service (8D53DC1D-1DB7-4CD3-868B-8A527460AA84), which dfu can update, or Nordic Secure DFU \
-        (0xFE59), which it cannot update yet; --all lists every device heard. Each row is the \
+        service (8D53DC1D-1DB7-4CD3-868B-8A527460AA84), updated with MCUboot images, or Nordic \
+        Secure DFU (0xFE59), updated with Nordic DFU packages; --all lists every device heard. Each row is the \
         device's address, name, signal strength (RSSI, dBm) and protocol. Addresses are shown in \
         full: pass one to 'dfu info --device' or 'dfu flash --device', or use name:NAME.
 

@@ -40,7 +40,7 @@ actor LazyBlueZConnector: Connector {
             do throws(BlueZError) {
                 let central = try await BlueZCentral.open(adapter: adapter)
                 do throws(BlueZError) {
-                    let connector = try await central.connector(expecting: [DFUServiceIDs.smp], pairing: pairing, log: log)
+                    let connector = try await central.connector(expecting: DFUServiceIDs.updatable, pairing: pairing, log: log)
                     result = .success((central, connector))
                     log("using adapter \(central.adapterName)")
                 } catch {

@@ -8,7 +8,7 @@ import Transport
 ///
 ///     ADDRESS            NAME                  RSSI  PROTOCOL
 ///     C2:11:40:55:7A:01  sensor-12              -54  SMP
-///     E8:1F:22:90:0B:7C  DfuTarg                -71  Nordic DFU (not supported yet)
+///     E8:1F:22:90:0B:7C  DfuTarg                -71  Nordic DFU
 enum ScanOutput {
     /// The NAME column's width when rows are printed before every name is known (on a terminal).
     /// Longer names push the rest of their row right rather than being cut: a name is what

@@ -2,11 +2,12 @@ import DFUCore
 import Transport
 
 /// Which update protocol a device offers, read from the services it advertises. SMP wins when a
-/// device advertises both: it is the one dfu can use.
+/// device advertises both (an application with MCUmgr that also carries buttonless DFU).
 enum ScanProtocol: Sendable, Equatable {
     /// MCUmgr over BLE (the SMP service): dfu can update it.
     case smp
-    /// Nordic Secure DFU (0xFE59): recognised, not supported yet.
+    /// Nordic Secure DFU (0xFE59): an nRF5 SDK bootloader or a buttonless application; dfu updates it
+    /// with a Nordic DFU package.
     case nordicSecureDFU
     /// Neither (listed only with `--all`).
     case other
@@ -28,7 +29,7 @@ enum ScanProtocol: Sendable, Equatable {
     var column: String {
         switch self {
         case .smp: return "SMP"
-        case .nordicSecureDFU: return "Nordic DFU (not supported yet)"
+        case .nordicSecureDFU: return "Nordic DFU"
         case .other: return "-"
         }
     }
@@ -43,5 +44,5 @@ enum ScanProtocol: Sendable, Equatable {
     }
 
     /// Whether `dfu flash` can update a device offering this.
-    var isSupported: Bool { self == .smp }
+    var isSupported: Bool { self != .other }
 }

@@ -110,6 +110,22 @@ extension EngineTests {
             #expect(await bench.peripheral.installed == bench.package.images.first?.firmware)
         }
 
+        /// A link that drops in the middle of the firmware: the engine reconnects to the bootloader and
+        /// the transfer continues from what the bootloader reports (SDK 15.0 keeps its RAM progress,
+        /// SDK 17 falls back to its stored settings, §10.2); either way the device ends with the image.
+        @Test(arguments: [NordicFakeBootloader.SDK.sdk15, .sdk17])
+        func aLinkLostMidTransferIsResumedFromTheBootloadersOffset(sdk: NordicFakeBootloader.SDK) async throws {
+            let bench = try await Self.bench(startAs: .bootloader, sdk: sdk)
+            await bench.connector.scheduleFault(.dropAfterBytes(20_000), for: Self.application)
+            let outcome = try await Self.flash(bench, key: nil)
+            #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
+            #expect(outcome.warnings.contains { $0.contains("was lost") }, "\(outcome.warnings)")
+            #expect(outcome.resumes.count == 1)
+            #expect(await bench.peripheral.installed == bench.package.images.first?.firmware)
+            let resumedAt = try #require(outcome.resumes.first?.offset)
+            if sdk == .sdk15 { #expect(resumedAt > 0, "SDK 15.0 kept its progress") } else { #expect(resumedAt == 0) }
+        }
+
         @Test func theBootloaderAddressAddsOneToTheLastOctetWithoutCarry() {
             #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:FF")) == PeerIdentity("C0:11:22:33:44:00"))
             #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:0A")) == PeerIdentity("C0:11:22:33:44:0B"))
