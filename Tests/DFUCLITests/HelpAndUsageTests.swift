@@ -38,7 +38,8 @@ import Testing
             COMMANDS:
               verify       Check an MCUboot image or a Nordic DFU package offline.
               scan         List nearby Bluetooth LE devices that offer SMP or Nordic DFU.
-              info         Show what a device reports: image slots, battery, MTU, MCUmgr.
+              info         Show what a device reports: image slots or DFU state, battery,
+                           MTU.
               flash        Update a device with an MCUboot image or a Nordic DFU package.
               pair         Pair and bond with a Bluetooth device (once), with its passkey.
               unpair       Forget a Bluetooth device's bond (bluetoothd removes its keys).
@@ -303,13 +304,15 @@ import Testing
         let run = try DFURun.run(["info", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: Show what a device reports: image slots, battery, MTU, MCUmgr.
+            OVERVIEW: Show what a device reports: image slots or DFU state, battery, MTU.
 
             USAGE: dfu info --device <DEVICE> [options]
 
             OPTIONS:
               --connect-timeout <SECONDS>
                                       Seconds to connect, retries included. (default: 20.0)
+              --protocol <NAME>       Read the device with this protocol: smp or nordic
+                                      (default: the one its services show).
               --json                  Print the result as one JSON object on stdout instead
                                       of text.
               -v, --verbose           Log each step on stderr (never key material or image
@@ -346,6 +349,12 @@ import Testing
             BlueZ whether the link is paired, bonded, encrypted and authenticated. What the
             device does not report is shown as such.
 
+            A Nordic Secure DFU device (found by its services, or with --protocol nordic) is
+            shown as a bootloader, with what its init packet and firmware objects hold (how
+            far an interrupted update got; Select changes nothing), or as an application
+            with buttonless DFU; --protocol smp reads a device that offers both as SMP (the
+            default then).
+
             Devices as for 'dfu flash': a Bluetooth address or name:NAME through BlueZ ('dfu
             scan' lists them), sim[:KEY=VALUE,…] for the built-in virtual device,
             udp:HOST:PORT for an SMP server over UDP.
@@ -354,6 +363,7 @@ import Testing
               dfu info --device C2:11:40:55:7A:01
               dfu info --device name:sensor-12 --adapter hci1 --json
               dfu info --device sim:version=1.2.3,battery=55
+              dfu info --device C2:11:40:55:7A:02 --protocol nordic
 
             Exit status:
               0    the device answered; its information is printed

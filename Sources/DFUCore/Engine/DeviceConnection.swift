@@ -56,13 +56,14 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
 
     /// Connects (retrying with capped backoff until `deadline`, real time), checks the GATT layout
     /// and starts the protocol's client on the link. Failures are `deviceUnreachable` (exit 9 when
-    /// the device demands a secure link that could not be set up).
+    /// the device demands a secure link that could not be set up). `adopted`: a link already made
+    /// to the device (to find out what it is), used as the first attempt.
     static func open(_ connector: any Connector, peer: PeerIdentity, label: String, until deadline: ContinuousClock.Instant,
                      clock: EngineClock, layout: any GATTLayout,
-                     client makeClient: (any Link) async throws(LinkError) -> Client,
+                     client makeClient: (any Link) async throws(LinkError) -> Client, adopting adopted: (any Link)? = nil,
                      log: @Sendable (String) -> Void) async throws(DFUError) -> DeviceConnection {
-        let outcome: Result<DeviceConnection, ReconnectFailure> = await attempts(
-            connector, peer: peer, until: deadline, clock: clock, layout: layout, verb: "connect", log: log
+        let outcome: Result<DeviceConnection, ReconnectFailure> = await LinkAttempts.run(
+            connector, peer: peer, until: deadline, clock: clock, layout: layout, verb: "connect", adopting: adopted, log: log
         ) { _, link async throws(LinkError) in
             let client = try await makeClient(link)
             let losses = await LinkLossMonitor.watching(client.linkLosses, clock: clock)
@@ -71,10 +72,7 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
         }
         switch outcome {
         case .success(let connection): return connection
-        case .failure(.layoutMissing(let problem)):
-            throw .deviceUnreachable("\(label) cannot be updated: \(problem). \(layout.missingHint)",
-                                     cause: .layoutMissing(problem))
-        case .failure(.link(let error)): throw DFUError.connectFailed(label, error)
+        case .failure(let failure): throw failure.connectError(label: label, layout: layout)
         }
     }
 
@@ -100,7 +98,7 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
         // Every loss counted so far belongs to links before the one about to be made.
         let lossesSoFar = await losses.count
         let target = target.withLock { $0 }
-        return await Self.attempts(connector, peer: target.peer, until: deadline, clock: clock, layout: target.layout,
+        return await LinkAttempts.run(connector, peer: target.peer, until: deadline, clock: clock, layout: target.layout,
                                    verb: "reconnect", log: log) { attempt, link async throws(LinkError) in
             willAttach(attempt)
             try await client.attach(link)
@@ -115,106 +113,5 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
         await client.close()
         await losses.stop()
         await link.disconnect()
-    }
-
-
-    // MARK: - Attempts
-
-    /// The one retry loop that makes a link: connect until `deadline` (real time) with capped
-    /// backoff, check the layout (a device without it fails at once: retrying cannot add a
-    /// service), then `use` the link; a link `use` fails on is disconnected and retried like a
-    /// failed connect.
-    private static func attempts<T>(_ connector: any Connector, peer: PeerIdentity, until deadline: ContinuousClock.Instant,
-                                    clock: EngineClock, layout: any GATTLayout, verb: String,
-                                    log: @Sendable (String) -> Void,
-                                    use: (Int, any Link) async throws(LinkError) -> T) async -> Result<T, ReconnectFailure> {
-        var backoff = ConnectBackoff()
-        var attempt = 0
-        while true {
-            attempt += 1
-            if Task.isCancelled { return .failure(.link(.cancelled)) }
-            let failure: LinkError
-            switch await connectOnce(connector, peer: peer, until: deadline) {
-            case .success(let link):
-                if let problem = layout.problem(in: link.services) {
-                    await link.disconnect()
-                    return .failure(.layoutMissing(problem))
-                }
-                do throws(LinkError) {
-                    return .success(try await use(attempt, link))
-                } catch {
-                    await link.disconnect()
-                    failure = error
-                }
-            case .failure(let error):
-                failure = error
-            }
-            guard let delay = retryDelay(after: failure, backoff: &backoff, deadline: deadline, clock: clock) else {
-                return .failure(.link(failure))
-            }
-            log("\(verb) attempt \(attempt) failed (\(failure)); trying again in \(delay)")
-            await clock.pause(for: delay)
-        }
-    }
-
-    private static func connectOnce(_ connector: any Connector, peer: PeerIdentity,
-                                    until deadline: ContinuousClock.Instant) async -> Result<any Link, LinkError> {
-        do throws(LinkError) {
-            return .success(try await connector.connect(to: peer, deadline: deadline))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The pause before the next attempt, or nil when trying again cannot help: the deadline
-    /// passed (a connector waits for the device itself until then), the device is unknown, the
-    /// Bluetooth stack is unusable (adapter off, no bluetoothd), or the task was cancelled.
-    private static func retryDelay(after error: LinkError, backoff: inout ConnectBackoff,
-                                   deadline: ContinuousClock.Instant, clock: EngineClock) -> Duration? {
-        switch error {
-        case .timeout, .cancelled, .peerNotFound, .unavailable, .security:
-            return nil
-        default:
-            let delay = backoff.nextDelay()
-            return clock.reachableBy(delay) < deadline && !Task.isCancelled ? delay : nil
-        }
-    }
-}
-
-/// Why `DeviceConnection.reconnect` gave up.
-enum ReconnectFailure: Error, Sendable, Equatable {
-    /// As the cause of the `DFUError` it leads to.
-    var cause: FailureCause {
-        switch self {
-        case .link(let error): return .link(error)
-        case .layoutMissing(let problem): return .layoutMissing(problem)
-        }
-    }
-
-    /// No usable link before the deadline (the last error).
-    case link(LinkError)
-    /// A link came up but the device no longer offers the protocol (a new image without it).
-    case layoutMissing(String)
-}
-
-extension DFUError {
-    /// What a failed connect to `label` means for the user: exit 5 (cannot reach it, or the stack
-    /// is unusable), or 9 when the device demands a secure link that could not be set up.
-    public static func connectFailed(_ label: String, _ error: LinkError) -> DFUError {
-        connectFailedWithoutCause(label, error).caused(by: .link(error))
-    }
-
-    private static func connectFailedWithoutCause(_ label: String, _ error: LinkError) -> DFUError {
-        switch error {
-        case .timeout:
-            return .deviceUnreachable("could not connect to \(label) in time. Check that it is powered, advertising and in "
-                                      + "range, then retry (or allow more time with --connect-timeout).")
-        case .unavailable(let message):
-            return .deviceUnreachable(message)
-        case .security(let failure):
-            return EngineFailure.security(failure, device: label)
-        default:
-            return .deviceUnreachable("could not connect to \(label): \(error)")
-        }
     }
 }

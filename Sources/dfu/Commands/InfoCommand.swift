@@ -5,7 +5,7 @@ import ExitCodes
 /// it before an update (`DeviceInfoReader`), without changing anything on it.
 struct InfoCommand: ParsableCommand {
     static let name = "info"
-    static let abstract = "Show what a device reports: image slots, battery, MTU, MCUmgr."
+    static let abstract = "Show what a device reports: image slots or DFU state, battery, MTU."
     static let discussion = """
         Connects as 'dfu flash' does and reads, without changing anything: the link (ATT MTU, \
         largest write, and PHY and connection interval where the transport knows them; BlueZ does \
@@ -15,6 +15,11 @@ struct InfoCommand: ParsableCommand {
         Information firmware revision, and over BlueZ whether the link is paired, bonded, \
         encrypted and authenticated. What the device does not report is shown as such.
 
+        A Nordic Secure DFU device (found by its services, or with --protocol nordic) is shown as \
+        a bootloader, with what its init packet and firmware objects hold (how far an interrupted \
+        update got; Select changes nothing), or as an application with buttonless DFU; \
+        --protocol smp reads a device that offers both as SMP (the default then).
+
         Devices as for 'dfu flash': a Bluetooth address or name:NAME through BlueZ ('dfu scan' \
         lists them), sim[:KEY=VALUE,…] for the built-in virtual device, udp:HOST:PORT for an SMP \
         server over UDP.
@@ -23,6 +28,7 @@ struct InfoCommand: ParsableCommand {
           dfu info --device C2:11:40:55:7A:01
           dfu info --device name:sensor-12 --adapter hci1 --json
           dfu info --device sim:version=1.2.3,battery=55
+          dfu info --device C2:11:40:55:7A:02 --protocol nordic
 
         Exit status:
           0    the device answered; its information is printed
@@ -35,6 +41,9 @@ struct InfoCommand: ParsableCommand {
         """
 
     var wait = ConnectTimeoutOption()
+
+    @Option(name: "protocol", valueName: "NAME", help: "Read the device with this protocol: smp or nordic (default: the one its services show).")
+    var updateProtocol: UpdateProtocolName?
 
     var common = CommonOptions(json: .result)
 
@@ -57,7 +66,7 @@ struct InfoCommand: ParsableCommand {
         let reading = InfoReading(spec: spec, adapter: target.bluetooth.adapter,
                                   pairing: security.pairing(),
                                   fullAddresses: target.bluetooth.fullAddresses,
-                                  connectTimeout: wait.duration,
+                                  connectTimeout: wait.duration, updateProtocol: updateProtocol,
                                   collectsWarnings: common.json)
         let (result, warnings, interrupted) = await reading.read(console)
         if interrupted {

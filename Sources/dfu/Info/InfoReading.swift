@@ -12,6 +12,8 @@ struct InfoReading {
     var pairing: BlueZPairing
     var fullAddresses: Bool
     var connectTimeout: Duration
+    /// Read the device with this protocol; nil: the one its services show.
+    var updateProtocol: UpdateProtocolName?
     /// Keep warnings for the JSON object instead of printing them.
     var collectsWarnings: Bool
 
@@ -29,7 +31,8 @@ struct InfoReading {
         } catch {
             return (.failure(error), warnings.all, false)
         }
-        let reader = DeviceInfoReader(target: target.target, connectTimeout: connectTimeout, clock: target.clock)
+        let reader = DeviceInfoReader(target: target.target, connectTimeout: connectTimeout, clock: target.clock,
+                                      updateProtocol: updateProtocol)
         let reading = Task { () -> Result<DeviceInfo, DFUError> in
             do throws(DFUError) {
                 return .success(try await reader.read(log: { console.log($0) }, warn: warn))

@@ -24,6 +24,10 @@ enum InfoOutput {
         table.add("device", link.device)
         table.add("link", linkDescription(link))
         if let security = link.security { table.add("security", securityDescription(security)) }
+        if let nordic = info.nordic {
+            NordicInfoOutput.add(nordic, facts, to: &table)
+            return table.rendered
+        }
         if let size = facts.bufferSize, let count = facts.bufferCount {
             let window = link.window == 1 ? "1 request" : "\(link.window) requests"
             table.add("MCUmgr buffers", "\(count) × \(size) bytes (\(window) in flight)")
@@ -70,6 +74,7 @@ enum InfoOutput {
             let link = info.connection
             let facts = info.facts
             fields += [
+                JSONField("protocol", .string(info.updateProtocol.rawValue)),
                 JSONField("mtu", .int(link.attMTU)),
                 JSONField("max_write", .int(link.maxWrite)),
                 JSONField("phy", link.phy.map { .string($0) } ?? .null),
@@ -87,6 +92,7 @@ enum InfoOutput {
                 JSONField("running_version", facts.runningVersion.map { .string($0.description) } ?? .null),
                 JSONField("running_sha256", facts.runningHash.map { .string(hex($0)) } ?? .null),
                 JSONField("slots", .array(info.slots.map(slotJSON))),
+                JSONField("nordic", info.nordic.map(NordicInfoOutput.json) ?? .null),
                 JSONField("warnings", .array(warnings.map { .string($0) })),
                 JSONField("error", .null),
             ]

@@ -126,6 +126,33 @@ extension EngineTests {
             if sdk == .sdk15 { #expect(resumedAt > 0, "SDK 15.0 kept its progress") } else { #expect(resumedAt == 0) }
         }
 
+        @Test func infoNamesABootloaderAndWhatItsObjectsHold() async throws {
+            let bench = try await Self.bench(startAs: .bootloader)
+            let info = try await DeviceInfoReader(target: .init(connector: bench.connector, peer: Self.application)).read()
+            #expect(info.updateProtocol == .nordic)
+            #expect(info.slots.isEmpty)
+            #expect(info.nordic?.role == .bootloader)
+            #expect(info.nordic?.commandObject == NordicObjectInfo(maxSize: 256, offset: 0, crc: 0))
+            #expect(info.nordic?.dataObject?.maxSize == 4096)
+            #expect(await bench.peripheral.resets == 0, "reading changes nothing")
+        }
+
+        @Test func infoNamesAButtonlessApplicationWithoutEnteringItsBootloader() async throws {
+            let bench = try await Self.bench()
+            let info = try await DeviceInfoReader(target: .init(connector: bench.connector, peer: Self.application)).read()
+            #expect(info.nordic?.role == .buttonlessApplication(bonds: false))
+            #expect(info.facts.firmwareRevision == "1.0.0")
+            #expect(await bench.peripheral.resets == 0)
+        }
+
+        @Test func infoForcedToSMPOnANordicDeviceSaysWhatIsMissing() async throws {
+            let bench = try await Self.bench()
+            await #expect(throws: DFUError.self) {
+                _ = try await DeviceInfoReader(target: .init(connector: bench.connector, peer: Self.application),
+                                               updateProtocol: .smp).read()
+            }
+        }
+
         @Test func theBootloaderAddressAddsOneToTheLastOctetWithoutCarry() {
             #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:FF")) == PeerIdentity("C0:11:22:33:44:00"))
             #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:0A")) == PeerIdentity("C0:11:22:33:44:0B"))

@@ -47,6 +47,8 @@ public actor NordicSession {
     /// resets fast does first).
     private var buttonless: (characteristic: CharacteristicID, opcode: UInt8,
                              waiter: CheckedContinuation<NordicButtonlessOutcome, Never>)?
+    /// Waiting for the answer to one Control Point request outside a transfer (`dfu info`).
+    private var single: (opcode: NordicOpcode, waiter: CheckedContinuation<NordicRequestOutcome, Never>)?
     private var closed = false
     private var timer: Task<Void, Never>?
     private let now: @Sendable () -> MonotonicInstant
@@ -123,6 +125,7 @@ public actor NordicSession {
         timer = nil
         linkLossesContinuation.finish()
         finishButtonless(.linkLost)
+        finishSingle(.linkLost)
         if let transfer {
             self.transfer = nil
             transfer.finish.resume(returning: .failure(.linkNotRestored(after: .zero)))
@@ -159,6 +162,38 @@ public actor NordicSession {
         }
         timeoutTask.cancel()
         return outcome
+    }
+
+    /// One Control Point request outside a transfer, such as Select (which changes nothing on the
+    /// bootloader), and its answer within `timeout` (model time).
+    public func request(_ request: NordicRequest, timeout: Duration) async -> NordicRequestOutcome {
+        guard let link = connection?.link, transfer == nil, single == nil else { return .linkLost }
+        let deadline = now().advanced(by: timeout)
+        let sleep = sleep
+        let timeoutTask = Task { [weak self] in
+            do { try await sleep(deadline) } catch { return }
+            await self?.finishSingle(.timedOut)
+        }
+        let outcome = await withCheckedContinuation { continuation in
+            single = (request.opcode, continuation)
+            let generation = link.parameters.generation
+            Task { [weak self] in
+                do throws(LinkError) {
+                    try await link.write(request.encoded, to: NordicDFUService.controlPoint)
+                } catch {
+                    await self?.finishSingle(.writeFailed(error), generation: generation)
+                }
+            }
+        }
+        timeoutTask.cancel()
+        return outcome
+    }
+
+    private func finishSingle(_ outcome: NordicRequestOutcome, generation: LinkGeneration? = nil) {
+        if let generation, connection?.generation != generation { return }
+        guard let pending = single else { return }
+        single = nil
+        pending.waiter.resume(returning: outcome)
     }
 
     private func finishButtonless(_ outcome: NordicButtonlessOutcome, generation: LinkGeneration? = nil) {
@@ -221,6 +256,14 @@ public actor NordicSession {
         switch event.kind {
         case .notification(let source, let bytes):
             if source == NordicDFUService.controlPoint { feed(.controlPointNotification(bytes)) }
+            if source == NordicDFUService.controlPoint, let pending = single {
+                do throws(NordicWireError) {
+                    let response = try NordicResponse(decoding: bytes)
+                    finishSingle(response.opcode == pending.opcode ? .answered(response) : .garbled("an answer to \(response.opcode)"))
+                } catch {
+                    finishSingle(.garbled("\(error)"))
+                }
+            }
             if let pending = buttonless, source == pending.characteristic,
                let status = NordicButtonless.status(of: bytes, answering: pending.opcode) {
                 finishButtonless(.answered(status))
@@ -229,6 +272,7 @@ public actor NordicSession {
             self.connection = nil
             connection.stop()
             finishButtonless(.linkLost)
+            finishSingle(.linkLost)
             feed(.linkLost)
             linkLossesContinuation.yield(reason)
         }

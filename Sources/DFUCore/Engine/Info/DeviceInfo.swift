@@ -1,0 +1,26 @@
+/// What a device says about itself before an update: the link, the protocol it is updated with and
+/// what that protocol reports (SMP: MCUmgr parameters, every image slot, slot size, bootloader mode;
+/// Nordic: bootloader or buttonless application, the bootloader's objects), battery and firmware
+/// revision. What `dfu info` shows.
+public struct DeviceInfo: Sendable, Equatable {
+    /// The link as it came up: MTU, largest write, PHY and interval when the backend knows them,
+    /// and the upload window the device's buffers allow.
+    public var connection: ConnectionSummary
+    public var updateProtocol: UpdateProtocolName
+    /// The facts `dfu flash` checks its preconditions against (running version and hash, battery,
+    /// firmware revision, slot size, MCUmgr buffers, bootloader mode); nil where the device is silent.
+    public var facts: DeviceFacts
+    /// SMP: every slot of the device's image list, in the order it sent them.
+    public var slots: [ImageSlotState]
+    /// Nordic Secure DFU: what the device is and, for a bootloader, what it holds.
+    public var nordic: NordicDeviceInfo?
+
+    public init(connection: ConnectionSummary, updateProtocol: UpdateProtocolName = .smp, facts: DeviceFacts,
+                slots: [ImageSlotState], nordic: NordicDeviceInfo? = nil) {
+        self.connection = connection
+        self.updateProtocol = updateProtocol
+        self.facts = facts
+        self.slots = slots
+        self.nordic = nordic
+    }
+}

@@ -1,0 +1,105 @@
+import Transport
+
+/// Reads `DeviceInfo` through the engine's own connect and read-device-state stages, so `dfu info`
+/// and `dfu flash` see a device alike: the same GATT checks, the same negotiation, the same optional
+/// requests (a device that refuses one is noted, not failed). The protocol is the one the device's
+/// services show (SMP first), unless `updateProtocol` names one. Only reads: no request changes the
+/// device.
+///
+///     let info = try await DeviceInfoReader(target: .init(connector: connector, peer: peer)).read()
+///
+/// Failures are the engine's: `deviceUnreachable` (exit 5) when the device cannot be reached or
+/// stops answering, `deviceRejected` (exit 7) when it refuses a request or breaks the protocol.
+public struct DeviceInfoReader: Sendable {
+    public var target: UpdateEngine.Target
+    /// How long connecting may take, retries included (real time).
+    public var connectTimeout: Duration
+    /// How long each request may take.
+    public var requestTimeout: Duration
+    public var clock: EngineClock
+    /// The protocol to read the device with; nil: the one its services show.
+    public var updateProtocol: UpdateProtocolName?
+
+    public init(target: UpdateEngine.Target, connectTimeout: Duration = UpdateOptions.Deadlines().connect,
+                requestTimeout: Duration = UpdateOptions.Deadlines().request, clock: EngineClock = .continuous,
+                updateProtocol: UpdateProtocolName? = nil) {
+        self.target = target
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+        self.clock = clock
+        self.updateProtocol = updateProtocol
+    }
+
+    /// Connects, reads, disconnects. `log` gets the engine's diagnostic lines, `warn` what the user
+    /// should know (a battery level that is not a percentage).
+    public func read(log: @escaping @Sendable (String) -> Void = { _ in },
+                     warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(DFUError) -> DeviceInfo {
+        let device = target.label ?? target.peer.redacted
+        log("connecting to \(device)")
+        let layout: any GATTLayout
+        switch updateProtocol {
+        case .smp?: layout = SMPGATT.layout
+        case .nordic?: layout = NordicGATT.bootloaderOrButtonless
+        case nil: layout = AnyUpdateLayout.all
+        }
+        let deadline = clock.reachableBy(connectTimeout)
+        let first = await LinkAttempts.run(target.connector, peer: target.peer, until: deadline, clock: clock,
+                                           layout: layout, verb: "connect", log: log) { _, link async throws(LinkError) in link }
+        let link: any Link
+        switch first {
+        case .success(let made): link = made
+        case .failure(let failure): throw failure.connectError(label: device, layout: layout)
+        }
+        var options = UpdateOptions()
+        options.deadlines.connect = connectTimeout
+        options.deadlines.request = requestTimeout
+        let context = SessionContext(clock: clock, options: options, device: device, emit: { event in
+            switch event {
+            case .warning(let text): warn(text)
+            case .log(let text): log(text)
+            default: break
+            }
+        })
+        let reading = InfoRead(target: target, context: context, deadline: deadline, link: link)
+        if updateProtocol == .smp || (updateProtocol == nil && SMPGATT.layout.problem(in: link.services) == nil) {
+            return try await reading.smp()
+        }
+        return try await reading.nordic()
+    }
+}
+
+/// One `dfu info` read on a link already made, by protocol.
+struct InfoRead: Sendable {
+    let target: UpdateEngine.Target
+    let context: SessionContext
+    let deadline: ContinuousClock.Instant
+    let link: any Link
+
+    /// Opens the protocol's connection on `link` (made already), runs `body`, closes.
+    func with<P: UpdateProtocol, T: Sendable>(_ updateProtocol: P,
+                                              _ body: (DeviceConnection<P.Client>) async throws(DFUError) -> T)
+        async throws(DFUError) -> T {
+        let context = context
+        let connection = try await DeviceConnection.open(
+            target.connector, peer: target.peer, label: context.device, until: deadline, clock: context.clock,
+            layout: updateProtocol.layout,
+            client: { link async throws(LinkError) in try await updateProtocol.client(on: link, context: context) },
+            adopting: link, log: context.log)
+        do throws(DFUError) {
+            let result = try await body(connection)
+            await connection.close()
+            return result
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    func summary(_ link: any Link, window: Int) -> ConnectionSummary {
+        ConnectionSummary(link: link, device: context.device, window: window, flashRate: target.flashRate)
+    }
+
+    func standardFacts(_ link: any Link, _ facts: DeviceFacts) async -> DeviceFacts {
+        await StandardGATTReader(link: link, log: context.log, warn: context.warn).fill(facts)
+    }
+}

@@ -1,0 +1,14 @@
+/// The update protocols dfu speaks, as `dfu info`, `--protocol` and the JSON name them.
+public enum UpdateProtocolName: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// MCUmgr SMP with MCUboot images.
+    case smp
+    /// Nordic Secure DFU (nRF5 SDK bootloaders) with Nordic DFU packages.
+    case nordic
+
+    public var description: String {
+        switch self {
+        case .smp: return "SMP (MCUmgr)"
+        case .nordic: return "Nordic Secure DFU"
+        }
+    }
+}

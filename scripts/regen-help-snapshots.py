@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Rewrites the help snapshots in Tests/DFUCLITests/HelpAndUsageTests.swift from the built binary.
+
+Run after a deliberate change of help text (`swift build` first), then read the diff: a snapshot
+is a review of the CLI, not a formality.
+"""
+import re
+import subprocess
+import sys
+
+TESTS = "Tests/DFUCLITests/HelpAndUsageTests.swift"
+DFU = ".build/debug/dfu"
+INDENT = " " * 12
+
+source = open(TESTS).read()
+for match in re.finditer(r"@Test func (\w+)HelpMatchesSnapshot\(\)", source):
+    name = match.group(1)
+    args = ["--help"] if name == "root" else [name, "--help"]
+    output = subprocess.run([DFU] + args, capture_output=True, text=True, check=True).stdout
+    if name == "root":
+        output = re.sub(r"dfu \d+\.\d+\.\d+\.", "dfu X.Y.Z.", output, count=1)
+    if "\\" in output or '"""' in output:
+        sys.exit(f"{name}: help text with a backslash or triple quote needs escaping by hand")
+    start = source.index('"""\n', match.start()) + 4
+    end = source.index('"""', start)
+    body = "".join((INDENT + line if line else "") + "\n" for line in output.split("\n")[:-1]) + "\n" + INDENT
+    source = source[:start] + body + source[end:]
+open(TESTS, "w").write(source)
