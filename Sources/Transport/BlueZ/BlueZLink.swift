@@ -58,13 +58,16 @@ public final class BlueZLink: Link {
             _ = try await gatt.acquireWrite(info)
         }
         if let socket = state.writeSocket(for: characteristic) {
+            let end: BlueZAcquiredSocket.End
             switch await socket.send(bytes) {
             case .success: return
             case .failure(.cancelled): throw .cancelled
-            case .failure(.ended(let end)):
-                _ = state.handleSocket(.ended(end), notifying: nil).map(client.store.removeObserver)
-                throw .disconnected(state.closingReason ?? .other("the link's socket closed"))
+            case .failure(.ended(let why)): end = why
+            // Only a socket serving many peers refuses one message; kept total rather than trapping.
+            case .failure(.refused(let error)): end = .failed(error)
             }
+            _ = state.handleSocket(.ended(end), notifying: nil).map(client.store.removeObserver)
+            throw .disconnected(state.closingReason ?? .other("the link's socket closed"))
         }
         try await gatt.writeValue(bytes, to: info, type: "command")
     }

@@ -128,6 +128,9 @@ public final class UDPLink: Link {
         switch end {
         case .closed:
             return .localHostTerminated
+        case .hangUp:
+            // The pump's word for a peer that closed its end; no UDP peer can, so kept total only.
+            return .other("the UDP socket to \(address) was shut down")
         case .failed(let error) where error.isConnectionRefused:
             return .other("nothing listens at \(address): the host answered ICMP port unreachable (\(error.name)). "
                 + "Check that the SMP server runs and listens on that port")

@@ -76,7 +76,7 @@ public final class UDPServerSocket: Sendable {
         case .success: return
         case .failure(.cancelled): throw .cancelled
         case .failure(.refused(let error)), .failure(.ended(.failed(let error))): throw .system(error)
-        case .failure(.ended(.closed)): throw .closed
+        case .failure(.ended(.closed)), .failure(.ended(.hangUp)): throw .closed
         }
     }
 

@@ -10,28 +10,8 @@ import Testing
 struct BlueZLinkUnitSocketTests {
     /// (our end wrapped as the bus would hand it over, bluetoothd's end).
     private static func pair() throws -> (DBusUnixFD, Int32) {
-        var ends: [Int32] = [-1, -1]
-        let type = Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &ends) == 0 else { throw SystemCallError(call: "socketpair", code: errno) }
-        return (DBusUnixFD(owning: ends[0]), ends[1])
-    }
-
-    /// Reads `count` datagrams from bluetoothd's end on a thread of its own (poll, not the pool).
-    private static func readDatagrams(_ fd: Int32, count: Int) async -> [[UInt8]] {
-        await withCheckedContinuation { continuation in
-            Thread {
-                var received: [[UInt8]] = []
-                var buffer = [UInt8](repeating: 0, count: 2048)
-                while received.count < count {
-                    var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                    guard poll(&watched, 1, 60_000) > 0 else { break }
-                    let size = buffer.count
-                    let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, size, 0) }
-                    if n > 0 { received.append(Array(buffer.prefix(n))) } else if n == 0 { break }
-                }
-                continuation.resume(returning: received)
-            }.start()
-        }
+        let (ours, theirs) = try SeqPacketPair.make()
+        return (DBusUnixFD(owning: ours), theirs)
     }
 
     private static func failure(_ result: Result<Void, BlueZAcquiredSocket.SendFailure>) -> BlueZAcquiredSocket.SendFailure? {
@@ -56,7 +36,7 @@ struct BlueZLinkUnitSocketTests {
         defer { socket.close() }
         // Far more than a unix socket buffer holds: the sender must wait for the reader.
         let count = 2_000
-        let reading = Task { await Self.readDatagrams(theirs, count: count) }
+        let reading = Task { await SeqPacketPair.readDatagrams(theirs, count: count) }
         for index in 0..<count {
             let value = [UInt8(index >> 8), UInt8(index & 0xFF)] + [UInt8](repeating: 0xA5, count: 508)
             #expect(Self.failure(await socket.send(value)) == nil)

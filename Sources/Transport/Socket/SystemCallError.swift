@@ -39,7 +39,7 @@ public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertibl
     /// serving many senders outlives.
     var concernsOneDestination: Bool { [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ECONNRESET].contains(code) }
 
-    /// The codes a UDP socket can meet; others still print, by number.
+    /// The codes our UDP and Unix sockets meet; others still print, by number.
     private static let names: [Int32: String] = [
         EPERM: "EPERM", EINTR: "EINTR", EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM",
         EACCES: "EACCES", EFAULT: "EFAULT", EINVAL: "EINVAL", ENFILE: "ENFILE", EMFILE: "EMFILE",

@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// A numeric IPv4 or IPv6 address and a UDP port: what a socket is bound or connected to, and who
+/// A numeric IPv4 or IPv6 address and a port: what a socket is bound or connected to, and who
 /// sent a datagram. Stored as plain numbers (not `sockaddr_in`) so it is `Hashable`, `Sendable`
 /// and free of C layout; the C form exists only inside `withSockAddr`.
 public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {

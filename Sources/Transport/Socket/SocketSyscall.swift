@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What a non-blocking call did: finished with a value, or would have had to wait.
+enum SyscallOutcome<Value> {
+    case done(Value)
+    /// `EAGAIN`/`EWOULDBLOCK`: try again when the socket is ready. A value, not an error, because
+    /// it is the normal way a non-blocking socket says "later" (swift-nio's `IOResult`).
+    case wouldBlock
+}
+
+/// Every socket call of Transport goes through here, so errno handling lives in one place
+/// (swift-nio's `SystemCallHelpers.swift`). `syscall` reads `errno` right after the call, retries
+/// `EINTR`, returns `EAGAIN`/`EWOULDBLOCK` as `.wouldBlock` and throws anything else as a
+/// `SystemCallError` naming the call. Descriptors are non-blocking and close-on-exec. The pump's
+/// `poll`, wake-up channel and thread are in the `+Readiness` and `+Thread` files, the UDP-only
+/// calls in `UDP/SocketSyscall+UDP.swift`; no other file of Transport makes a socket call.
+enum SocketSyscall {
+    /// Runs `body` (a C call returning −1 and setting `errno` on failure) under the rules above.
+    static func syscall<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
+        -> SyscallOutcome<Value> {
+        while true {
+            let result = body()
+            if result >= 0 { return .done(result) }
+            let code = errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+            throw SystemCallError(call: call, code: code)
+        }
+    }
+
+    /// For calls that never wait on a non-blocking socket; a would-block answer from one of them is
+    /// reported as the error it is.
+    static func immediate<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
+        -> Value {
+        switch try syscall(call, body) {
+        case .done(let value): return value
+        case .wouldBlock: throw SystemCallError(call: call, code: EAGAIN)
+        }
+    }
+
+    /// A close-on-exec, non-blocking duplicate of `descriptor`, so the copy is ours to close
+    /// whatever the original's owner does.
+    static func duplicateNonBlocking(_ descriptor: Int32) throws(SystemCallError) -> Int32 {
+        let copy = try immediate("fcntl") { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+        let flags = fcntl(copy, F_GETFL)
+        // Cannot fail on a descriptor just made; if it did, a would-block call would block, not trap.
+        if flags >= 0 { _ = fcntl(copy, F_SETFL, flags | O_NONBLOCK) }
+        return copy
+    }
+
+    /// Sends one datagram (UDP or SOCK_SEQPACKET): to the connected peer when `destination` is nil.
+    /// A datagram leaves whole or not at all, so a count other than `bytes.count` cannot happen.
+    static func sendDatagram(_ descriptor: Int32, _ bytes: [UInt8], to destination: SocketAddress?)
+        throws(SystemCallError) -> SyscallOutcome<Int> {
+        // Array's pointer methods rethrow untyped errors, so the typed error crosses as a Result.
+        let outcome = bytes.withUnsafeBytes { buffer -> Result<SyscallOutcome<Int>, SystemCallError> in
+            Result { () throws(SystemCallError) -> SyscallOutcome<Int> in
+                guard let destination else {
+                    return try syscall("send") { send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+                }
+                return try destination.withSockAddr { (raw, length) throws(SystemCallError) -> SyscallOutcome<Int> in
+                    try syscall("sendto") {
+                        sendto(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), raw, length)
+                    }
+                }
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// One received datagram: its length, and its sender (nil when the kernel named none, or one
+    /// that is not IPv4/IPv6, such as the unnamed end of a socketpair).
+    typealias Received = (count: Int, sender: SocketAddress?)
+
+    /// Receives one datagram into `buffer`; one longer than `buffer` would be cut, so callers size
+    /// it above the largest message their socket carries. 0 bytes is an empty datagram, or EOF
+    /// once the peer hung up.
+    static func receiveDatagram(_ descriptor: Int32, into buffer: inout [UInt8]) throws(SystemCallError)
+        -> SyscallOutcome<Received> {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let outcome = buffer.withUnsafeMutableBytes { bytes -> Result<SyscallOutcome<Received>, SystemCallError> in
+            withUnsafeMutablePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                    Result { () throws(SystemCallError) -> SyscallOutcome<Received> in
+                        switch try syscall("recvfrom", { recvfrom(descriptor, bytes.baseAddress, bytes.count, 0, raw, &length) }) {
+                        case .wouldBlock: return .wouldBlock
+                        case .done(let count): return .done((count, length == 0 ? nil : SocketAddress(raw, length: length)))
+                        }
+                    }
+                }
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Closes the descriptor once. Not retried on `EINTR`: Linux has released the descriptor by
+    /// then, and a retry could close one another thread just opened. Errors are ignored: nothing is
+    /// buffered on a datagram socket that a failed close could lose.
+    static func closeSocket(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+}
