@@ -27,13 +27,17 @@ public enum UpdateEvent: Sendable, Equatable {
 
 public struct ImageSummary: Sendable, Equatable {
     public var version: ImageVersion
+    /// The version as the file states it: `1.1.0+0` for an MCUboot image, `fw_version 3` for a
+    /// Nordic package (an integer the application need not report).
+    public var versionText: String
     public var size: Int
     public var sha256: [UInt8]
     /// "ECDSA P-256", … or nil when no key was given.
     public var signatureChecked: String?
 
-    public init(version: ImageVersion, size: Int, sha256: [UInt8], signatureChecked: String?) {
+    public init(version: ImageVersion, versionText: String? = nil, size: Int, sha256: [UInt8], signatureChecked: String?) {
         self.version = version
+        self.versionText = versionText ?? version.description
         self.size = size
         self.sha256 = sha256
         self.signatureChecked = signatureChecked

@@ -80,7 +80,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             if stage == .transfer { finishTransfer(after: duration) }
         case .imageChecked(let summary):
             image = summary
-            line("image checked: \(configuration.imageName) \(summary.version), \(HumanUnits.bytes(summary.size)), "
+            line("image checked: \(configuration.imageName) \(summary.versionText), \(HumanUnits.bytes(summary.size)), "
                  + (summary.signatureChecked.map { "\($0) signature ok" } ?? "SHA-256 ok, signature not checked (no --key)"))
         case .connected(let summary):
             connection = summary

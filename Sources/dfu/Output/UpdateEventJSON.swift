@@ -15,7 +15,7 @@ enum UpdateEventJSON {
                                     ("duration", seconds(duration))])
         case .imageChecked(let summary):
             return object("image", [
-                ("version", .string(summary.version.description)),
+                ("version", .string(summary.versionText)),
                 ("size", .int(summary.size)),
                 ("sha256", .string(hex(summary.sha256))),
                 ("signature", summary.signatureChecked.map { .string($0) } ?? .null),

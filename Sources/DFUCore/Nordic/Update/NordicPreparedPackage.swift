@@ -40,8 +40,8 @@ struct NordicPreparedPackage: PreparedUpdate {
             ? (key == nil ? "the package's signature was not checked (no --key); the device's bootloader will check it"
                           : "the package is not signed (--allow-unsigned); only a bootloader built without signature checks accepts it")
             : nil
-        summary = ImageSummary(version: version, size: image.firmware.count, sha256: imageReport.sha256,
-                               signatureChecked: signed)
+        summary = ImageSummary(version: version, versionText: "\(image.kind) fw_version \(fwVersion)",
+                               size: image.firmware.count, sha256: imageReport.sha256, signatureChecked: signed)
     }
 
     /// nrfutil's `--application-version-string` encoding read back: 20731 → 2.7.31.
