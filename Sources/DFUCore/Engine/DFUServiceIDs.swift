@@ -8,5 +8,5 @@ public enum DFUServiceIDs {
     public static let smp: ServiceID = SMPGATT.service
     /// Nordic Secure DFU, 16-bit `0xFE59` (SIG-assigned to Nordic): its bootloader and the
     /// buttonless-DFU applications advertise it. dfu recognises it but cannot update it yet.
-    public static let nordicSecureDFU = ServiceID(short: 0xFE59)
+    public static let nordicSecureDFU = NordicDFUService.service
 }

@@ -1,0 +1,560 @@
+/// Nordic Secure DFU transfer (init packet, then firmware) as a value-type state machine
+/// (sans-I/O). The driver feeds Control Point notifications, packet acceptances, link changes and
+/// wake-ups into `handle(_:now:)` and carries out the returned actions in order.
+///
+/// The device is the source of truth: every Select and checksum answer is compared with the local
+/// CRC-32 of the same prefix, and the transfer continues from what the device holds
+/// (nordic-secure-dfu.md §3.3, §3.4 with the §10 corrections).
+///
+///     state               event / answer                            next / actions
+///     ready               start (bad job or configuration)          failed(invalidJob)
+///     ready               start                                     Select command
+///     Select command      offset 0, or CRC of the .dat prefix       Set PRN 0 → Create command (fresh)
+///                           differs, or offset > .dat length
+///                         0 < offset < length, CRC matches          Set PRN 0 → stream the rest, no Create
+///                         offset == length, CRC matches             Execute command (resumed)
+///                         .dat larger than max_size                 failed(initPacketTooLarge)
+///     Create command      success                                   stream the whole .dat (PRN off)
+///     streaming command   packets accepted                          Calculate Checksum
+///     Checksum command    offset == length, CRC matches             Execute command
+///                         anything else (a retry)                   Create command again
+///     Execute command     success                                   Set PRN n → Select data
+///                         08 after a resumed Select (a retry)       Create command again
+///                         any other refusal                         failed(initPacketRejected)
+///     Select data         CRC matches, offset == image length       Execute (final)
+///                         CRC matches, inside an object             stream the object's rest, no Create
+///                         CRC matches, offset on a boundary > 0     Execute that object (resumed: 08 = done)
+///                         CRC matches, offset 0                     Create data object 0
+///                         CRC differs (a retry)                     Create the current object again
+///     Create data         success                                   stream a batch: PRN n packets, or the
+///                                                                   whole object with PRN off
+///     streaming data      PRN: offset == batch end, CRC matches     next batch, or Execute at the object end
+///                         packets accepted, no PRN due              Calculate Checksum
+///                         deadline, PRN due (a retry)               Calculate Checksum
+///     PRN or Checksum     offset == object end, CRC matches         Execute
+///                         offset < sent (packets lost)              PRN := 1 for the rest of the run, and:
+///                           CRC matches (a retry)                   Set PRN 1 → stream from offset
+///                         offset == sent after a missing PRN        Set PRN → stream from offset
+///                         CRC differs (a retry)                     (Set PRN 1 →) Create the object again
+///     Execute data        success, more to send                     Create the next object
+///                         success after the last object             completed(validated)
+///                         08 after a resumed Select                 as success (already executed, §3.4)
+///                         08 otherwise (a retry)                    Create the object again
+///                         refusal of the final Execute              failed(validationFailed)
+///     waiting (any)       answer to another opcode, bad length,     failed(remoteProtocolViolation)
+///      streaming          unsolicited notification, max_size 0 or
+///                         huge, offset beyond object/image/sent
+///                         other refusal                             failed(refused)
+///                         response deadline                         failed(timeout)
+///                         ATT error on a Control Point write        failed(controlPointWriteRejected)
+///                         linkLost during the final Execute         completed(unconfirmed)
+///                         linkLost (a retry)                        parked; reconnect
+///     parked              linkRestored(packetSize)                  Select command (resume, Select is truth)
+///     parked              deadline                                  failed(linkNotRestored)
+///     completed, failed   any event                                 —
+///     any other (state, event)                                      failed(localProtocolViolation)
+///
+/// "A retry" spends one of the object's `retriesPerObject`; the next failure after the last of
+/// them ends the run with `retriesExhausted`. After the first lost packet the data PRN is 1 for
+/// the rest of the run (as Android does): losses come from a bootloader whose buffers overflow,
+/// and stopping after every packet lets it keep up. Every Set PRN and Create also restarts the
+/// device's PRN counter, so a batch always starts where the counter does.
+///
+/// After any event `.timer(at:)` is returned when the earliest deadline changed.
+public struct NordicTransferCore: Sendable {
+    /// The largest max_size a Select may report: nRF5 bootloaders use 4 KiB data objects and
+    /// command objects of at most 512 bytes, so anything above 64 KiB is a broken device.
+    public static let maxObjectSize: UInt32 = 65_536
+
+    public let configuration: NordicTransferConfiguration
+    public private(set) var progress: NordicTransferProgress
+    public private(set) var statistics = NordicTransferStatistics()
+    /// The PRN value data objects use now: the configured one, 1 after the first loss.
+    public private(set) var dataPRN: UInt16
+    /// Read by the state's own file; changed only here.
+    private(set) var state: State = .ready
+    private let initPacket: NordicPrefixCRC
+    private let firmware: NordicPrefixCRC
+    private var packetSize: Int
+    /// The data object max_size of the last Select.
+    private var dataObjectSize = 0
+    /// The PRN value set on this link (nil: not yet, the device's is unknown).
+    private var devicePRN: UInt16?
+    /// End of what was written into the current object.
+    private var sent = 0
+    /// `writePackets` actions whose acceptance the driver has not reported yet.
+    private var unacceptedBatches = 0
+    /// The object a lost link counts against.
+    private var currentObject: NordicTransferObject
+    private var budget: NordicRetryBudget
+    private var announcedDeadline: MonotonicInstant?
+
+    public init(initPacket: [UInt8], firmware: [UInt8], configuration: NordicTransferConfiguration) {
+        self.configuration = configuration
+        self.initPacket = NordicPrefixCRC(initPacket)
+        self.firmware = NordicPrefixCRC(firmware)
+        packetSize = configuration.packetSize
+        dataPRN = configuration.packetReceiptNotification
+        progress = NordicTransferProgress(acknowledged: 0, total: UInt64(firmware.count))
+        currentObject = .command(length: initPacket.count)
+        budget = NordicRetryBudget(retries: configuration.retriesPerObject)
+    }
+
+    public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Action] {
+        var actions: [Action] = []
+        switch (state, event) {
+        case (.ready, .start):
+            start(now: now, into: &actions)
+        case (.waiting(let pending, _), .controlPointNotification(let bytes)):
+            if let response = decode(bytes, into: &actions) { answered(pending, response, now: now, into: &actions) }
+        case (.streaming(let object, _, let expectsPRN, _), .controlPointNotification(let bytes)):
+            if let response = decode(bytes, into: &actions) {
+                notified(response, object: object, expectsPRN: expectsPRN, now: now, into: &actions)
+            }
+        case (.waiting, .packetsAccepted) where unacceptedBatches > 0:
+            unacceptedBatches -= 1
+        case (.streaming(let object, let batchEnd, let expectsPRN, _), .packetsAccepted) where unacceptedBatches > 0:
+            unacceptedBatches -= 1
+            if unacceptedBatches == 0 { accepted(object, batchEnd: batchEnd, expectsPRN: expectsPRN, now: now, into: &actions) }
+        case (.waiting(let pending, let until), .timerFired):
+            if now >= until {
+                fail(.timeout(waitingFor: "\(pending.request)", after: configuration.responseTimeout), into: &actions)
+            }
+        case (.streaming(let object, _, _, let until), .timerFired):
+            if now >= until { streamTimedOut(object, now: now, into: &actions) }
+        case (.parked(let until), .timerFired):
+            if now >= until { fail(.linkNotRestored(after: configuration.linkRestoreTimeout), into: &actions) }
+        case (.waiting, .controlPointWriteRejected(let code)), (.streaming, .controlPointWriteRejected(let code)):
+            fail(.controlPointWriteRejected(attError: code), into: &actions)
+        case (.waiting, .linkLost), (.streaming, .linkLost):
+            linkLost(now: now, into: &actions)
+        case (.parked, .linkRestored(let size)):
+            restore(packetSize: size, now: now, into: &actions)
+        case (.parked, .linkLost), (.parked, .packetsAccepted), (.ready, .timerFired), (.completed, _), (.failed, _):
+            break // a lost link's last acceptances, early wake-ups, and anything after the end
+        case (.ready, _), (.waiting, _), (.streaming, _), (.parked, _):
+            fail(.localProtocolViolation(event: event.name, state: state.name), into: &actions)
+        }
+        if nextDeadline != announcedDeadline {
+            announcedDeadline = nextDeadline
+            actions.append(.timer(at: announcedDeadline))
+        }
+        return actions
+    }
+
+    // MARK: - Starting and resuming
+
+    private mutating func start(now: MonotonicInstant, into actions: inout [Action]) {
+        if let problem = jobProblem ?? configuration.problem {
+            fail(.invalidJob(problem), into: &actions)
+            return
+        }
+        actions.append(.progress(progress))
+        send(.selectCommand, now: now, into: &actions)
+    }
+
+    private var jobProblem: String? {
+        let length = firmware.bytes.count
+        if initPacket.bytes.isEmpty { return "the init packet (.dat) is empty" }
+        if length == 0 { return "the firmware (.bin) is empty" }
+        if length % 4 != 0 {
+            return "the firmware is \(length) bytes, not a multiple of 4, and the bootloader drops writes that are not; pad the .bin with 0xFF as nrfutil does"
+        }
+        if length > Int(UInt32.max) || initPacket.bytes.count > Int(UInt32.max) { return "the firmware or init packet exceeds 4 GiB" }
+        return nil
+    }
+
+    private mutating func linkLost(now: MonotonicInstant, into actions: inout [Action]) {
+        // The bootloader resets right after answering the final Execute: the answer may not get out.
+        if case .waiting(.executeData(let object, _), _) = state, object.end == firmware.bytes.count {
+            complete(.unconfirmed, into: &actions)
+            return
+        }
+        statistics.linkLosses += 1
+        unacceptedBatches = 0
+        devicePRN = nil
+        guard spendRetry(currentObject, into: &actions) else { return }
+        state = .parked(until: now + configuration.linkRestoreTimeout)
+        actions.append(.reconnect)
+    }
+
+    /// Every resume starts from Select command, whatever the state before the loss: SDK 16/17
+    /// reload their settings on disconnect, so only the device can say what survived (§10.2).
+    private mutating func restore(packetSize size: Int, now: MonotonicInstant, into actions: inout [Action]) {
+        if let problem = NordicTransferConfiguration.problem(packetSize: size) {
+            fail(.invalidJob(problem), into: &actions)
+            return
+        }
+        packetSize = size
+        send(.selectCommand, now: now, into: &actions)
+    }
+
+    // MARK: - Answers
+
+    private mutating func decode(_ bytes: [UInt8], into actions: inout [Action]) -> NordicResponse? {
+        do {
+            return try NordicResponse(decoding: bytes)
+        } catch {
+            fail(.remoteProtocolViolation(.malformed(error)), into: &actions)
+            return nil
+        }
+    }
+
+    private mutating func answered(_ pending: Pending, _ response: NordicResponse, now: MonotonicInstant,
+                                   into actions: inout [Action]) {
+        guard response.opcode == pending.request.opcode else {
+            violation(.unexpectedResponse(expected: pending.request.opcode, received: response.opcode), into: &actions)
+            return
+        }
+        let payload: NordicResponse.Payload
+        switch response.outcome {
+        case .failure(let error):
+            refused(pending, error, now: now, into: &actions)
+            return
+        case .success(let body):
+            payload = body
+        }
+        switch (pending, payload) {
+        case (.selectCommand, .objectInfo(let info)):
+            selectedCommand(info, now: now, into: &actions)
+        case (.setPRN(let value, let next), .none):
+            devicePRN = value
+            proceed(next, now: now, into: &actions)
+        case (.createCommand, .none):
+            stream(.command(length: initPacket.bytes.count), from: 0, now: now, into: &actions)
+        case (.checksumCommand, .checksum(let checksum)):
+            checkedCommand(checksum, now: now, into: &actions)
+        case (.executeCommand, .none):
+            ensurePRN(dataPRN, then: .selectData, now: now, into: &actions)
+        case (.selectData, .objectInfo(let info)):
+            selectedData(info, now: now, into: &actions)
+        case (.createData(let object), .none):
+            stream(object, from: object.start, now: now, into: &actions)
+        case (.checksumData(let object, let afterMissingPRN), .checksum(let checksum)):
+            checkedData(checksum, object: object, afterMissingPRN: afterMissingPRN, now: now, into: &actions)
+        case (.executeData(let object, _), .none):
+            executed(object, now: now, into: &actions)
+        default:
+            // Unreachable: the decoder ties each payload to its opcode. Still no trap.
+            violation(.unexpectedResponse(expected: pending.request.opcode, received: response.opcode), into: &actions)
+        }
+    }
+
+    /// A notification while packets flow: only a due PRN may come.
+    private mutating func notified(_ response: NordicResponse, object: NordicTransferObject, expectsPRN: Bool,
+                                   now: MonotonicInstant, into actions: inout [Action]) {
+        guard expectsPRN else {
+            violation(.unsolicitedNotification(response.opcode), into: &actions)
+            return
+        }
+        guard response.opcode == .calculateChecksum else {
+            violation(.unexpectedResponse(expected: .calculateChecksum, received: response.opcode), into: &actions)
+            return
+        }
+        switch response.outcome {
+        case .success(.checksum(let checksum)):
+            checkedData(checksum, object: object, afterMissingPRN: false, now: now, into: &actions)
+        case .failure(let error):
+            fail(.refused(.calculateChecksum, error), into: &actions)
+        case .success:
+            violation(.unexpectedResponse(expected: .calculateChecksum, received: response.opcode), into: &actions)
+        }
+    }
+
+    private mutating func refused(_ pending: Pending, _ error: NordicRemoteError, now: MonotonicInstant,
+                                  into actions: inout [Action]) {
+        let notPermitted = error.result == .operationNotPermitted
+        switch pending {
+        case .executeCommand(resumed: true) where notPermitted:
+            // The device holds bytes it cannot execute (another declared size): start the object over.
+            recreate(.command(length: initPacket.bytes.count), now: now, into: &actions)
+        case .executeCommand:
+            fail(.initPacketRejected(error), into: &actions)
+        case .executeData(let object, _) where object.end == firmware.bytes.count:
+            fail(.validationFailed(error), into: &actions)
+        case .executeData(let object, resumed: true) where notPermitted:
+            // §3.4/§10.1: 08 here means the object was executed and the next one created, unfilled.
+            executed(object, now: now, into: &actions)
+        case .executeData(let object, resumed: false) where notPermitted:
+            recreate(object, now: now, into: &actions)
+        default:
+            fail(.refused(pending.request, error), into: &actions)
+        }
+    }
+
+    // MARK: - The command object
+
+    private mutating func selectedCommand(_ info: NordicObjectInfo, now: MonotonicInstant, into actions: inout [Action]) {
+        guard info.maxSize >= 1, info.maxSize <= Self.maxObjectSize else {
+            violation(.unusableMaxSize(.command, info.maxSize), into: &actions)
+            return
+        }
+        guard info.offset <= info.maxSize else {
+            violation(.offsetBeyondObject(.command, offset: info.offset, limit: Int(info.maxSize)), into: &actions)
+            return
+        }
+        let length = initPacket.bytes.count
+        guard length <= Int(info.maxSize) else {
+            fail(.initPacketTooLarge(size: length, maxSize: info.maxSize), into: &actions)
+            return
+        }
+        let offset = Int(info.offset)
+        currentObject = .command(length: length)
+        if offset > 0, offset <= length, info.crc == initPacket.crc(upTo: offset) {
+            if offset == length {
+                send(.executeCommand(resumed: true), now: now, into: &actions)
+            } else {
+                ensurePRN(0, then: .streamCommand(from: offset), now: now, into: &actions)
+            }
+        } else {
+            ensurePRN(0, then: .createCommand, now: now, into: &actions)
+        }
+    }
+
+    /// The command object is small and held in RAM: anything but all of it, intact, is a retry
+    /// with a new Create (§3.3 step 5).
+    private mutating func checkedCommand(_ checksum: NordicChecksum, now: MonotonicInstant, into actions: inout [Action]) {
+        let length = initPacket.bytes.count
+        guard Int(checksum.offset) <= sent else {
+            violation(.offsetBeyondSent(offset: checksum.offset, sent: sent), into: &actions)
+            return
+        }
+        if Int(checksum.offset) == length && checksum.crc == initPacket.crc(upTo: length) {
+            send(.executeCommand(resumed: false), now: now, into: &actions)
+            return
+        }
+        if checksum.crc != initPacket.crc(upTo: Int(checksum.offset)) {
+            statistics.crcMismatches += 1
+        } else {
+            statistics.lossesDetected += 1
+        }
+        recreate(.command(length: length), now: now, into: &actions)
+    }
+
+    // MARK: - Data objects
+
+    private mutating func selectedData(_ info: NordicObjectInfo, now: MonotonicInstant, into actions: inout [Action]) {
+        guard info.maxSize >= 4, info.maxSize <= Self.maxObjectSize, info.maxSize % 4 == 0 else {
+            violation(.unusableMaxSize(.data, info.maxSize), into: &actions)
+            return
+        }
+        let length = firmware.bytes.count
+        guard Int(info.offset) <= length else {
+            violation(.offsetBeyondObject(.data, offset: info.offset, limit: length), into: &actions)
+            return
+        }
+        guard info.offset % 4 == 0 else {
+            violation(.misalignedOffset(info.offset), into: &actions)
+            return
+        }
+        dataObjectSize = Int(info.maxSize)
+        let offset = Int(info.offset)
+        guard info.crc == firmware.crc(upTo: offset) else {
+            // Drop the partial object: an exact boundary means the previous one was not executed.
+            statistics.crcMismatches += 1
+            let object = dataObject(offset == 0 ? 0 : (offset - 1) / dataObjectSize)
+            acknowledge(object.start, into: &actions)
+            recreate(object, now: now, into: &actions)
+            return
+        }
+        acknowledge(offset, into: &actions)
+        if offset == length {
+            send(.executeData(dataObject((length - 1) / dataObjectSize), resumed: false), now: now, into: &actions)
+        } else if offset % dataObjectSize != 0 {
+            stream(dataObject(offset / dataObjectSize), from: offset, now: now, into: &actions)
+        } else if offset > 0 {
+            send(.executeData(dataObject(offset / dataObjectSize - 1), resumed: true), now: now, into: &actions)
+        } else {
+            send(.createData(dataObject(0)), now: now, into: &actions)
+        }
+    }
+
+    /// A PRN or the answer to Calculate Checksum, for `object`.
+    private mutating func checkedData(_ checksum: NordicChecksum, object: NordicTransferObject, afterMissingPRN: Bool,
+                                      now: MonotonicInstant, into actions: inout [Action]) {
+        let offset = Int(checksum.offset)
+        guard offset <= sent else {
+            violation(.offsetBeyondSent(offset: checksum.offset, sent: sent), into: &actions)
+            return
+        }
+        guard offset >= object.start else {
+            violation(.offsetBeforeObject(offset: checksum.offset, objectStart: object.start), into: &actions)
+            return
+        }
+        // Fewer bytes than written: the bootloader dropped packets (its buffers were full). From now
+        // on one packet per PRN. Packets after a dropped one were appended in the wrong place, so
+        // only a matching CRC lets the object continue from the device's offset.
+        let lost = offset < sent
+        if lost {
+            statistics.lossesDetected += 1
+            dataPRN = 1
+        }
+        guard checksum.crc == firmware.crc(upTo: offset) else {
+            statistics.crcMismatches += 1
+            recreate(object, alreadySpent: afterMissingPRN, now: now, into: &actions)
+            return
+        }
+        acknowledge(offset, into: &actions)
+        if offset == object.end {
+            send(.executeData(object, resumed: false), now: now, into: &actions)
+            return
+        }
+        if !lost && !afterMissingPRN {
+            sendBatch(object, now: now, into: &actions)
+            return
+        }
+        // Continue from the device's offset; Set PRN restarts its counter with our batches. A
+        // missing PRN already spent this failure.
+        if !afterMissingPRN { guard spendRetry(object, into: &actions) else { return } }
+        ensurePRN(nil, then: .streamData(object, from: offset), now: now, into: &actions)
+    }
+
+    private mutating func executed(_ object: NordicTransferObject, now: MonotonicInstant, into actions: inout [Action]) {
+        acknowledge(object.end, into: &actions)
+        if object.end >= firmware.bytes.count {
+            complete(.validated, into: &actions)
+        } else {
+            send(.createData(dataObject(object.index + 1)), now: now, into: &actions)
+        }
+    }
+
+    private func dataObject(_ index: Int) -> NordicTransferObject {
+        .data(index, maxSize: dataObjectSize, imageLength: firmware.bytes.count)
+    }
+
+    // MARK: - Packets
+
+    private mutating func stream(_ object: NordicTransferObject, from offset: Int, now: MonotonicInstant,
+                                 into actions: inout [Action]) {
+        currentObject = object
+        sent = offset
+        sendBatch(object, now: now, into: &actions)
+    }
+
+    /// Writes from `sent`: with PRN n, n packets (fewer at the object's end) and a PRN is due when
+    /// all n were written; with PRN off, the rest of the object.
+    private mutating func sendBatch(_ object: NordicTransferObject, now: MonotonicInstant, into actions: inout [Action]) {
+        let blob = object.type == .command ? initPacket.bytes : firmware.bytes
+        let prn = object.type == .command ? 0 : Int(devicePRN ?? 0)
+        let remaining = object.end - sent
+        guard remaining > 0 else {
+            send(object.type == .command ? .checksumCommand : .checksumData(object, afterMissingPRN: false), now: now, into: &actions)
+            return
+        }
+        let packetsLeft = (remaining + packetSize - 1) / packetSize
+        let count = prn == 0 ? packetsLeft : min(prn, packetsLeft)
+        let batchEnd = min(sent + count * packetSize, object.end)
+        let packets = stride(from: sent, to: batchEnd, by: packetSize).map {
+            Array(blob[$0 ..< min($0 + packetSize, batchEnd)])
+        }
+        statistics.packetsSent += packets.count
+        statistics.bytesSent += batchEnd - sent
+        sent = batchEnd
+        unacceptedBatches += 1
+        state = .streaming(object, batchEnd: batchEnd, expectsPRN: prn != 0 && count == prn,
+                           until: now + configuration.responseTimeout)
+        actions.append(.writePackets(packets))
+    }
+
+    private mutating func accepted(_ object: NordicTransferObject, batchEnd: Int, expectsPRN: Bool,
+                                   now: MonotonicInstant, into actions: inout [Action]) {
+        if expectsPRN {
+            // The PRN's own deadline runs from when the last packet left.
+            state = .streaming(object, batchEnd: batchEnd, expectsPRN: true, until: now + configuration.responseTimeout)
+        } else {
+            send(object.type == .command ? .checksumCommand : .checksumData(object, afterMissingPRN: false), now: now, into: &actions)
+        }
+    }
+
+    /// Packets are still unaccepted (the link is stuck) or a due PRN never came: a bootloader that
+    /// drops a packet does not count it, so ask where it is.
+    private mutating func streamTimedOut(_ object: NordicTransferObject, now: MonotonicInstant, into actions: inout [Action]) {
+        guard unacceptedBatches == 0 else {
+            fail(.timeout(waitingFor: "the link to take the packets of \(object)", after: configuration.responseTimeout),
+                 into: &actions)
+            return
+        }
+        statistics.missingPRNs += 1
+        guard spendRetry(object, into: &actions) else { return }
+        send(.checksumData(object, afterMissingPRN: true), now: now, into: &actions)
+    }
+
+    // MARK: - Requests
+
+    private mutating func send(_ pending: Pending, now: MonotonicInstant, into actions: inout [Action]) {
+        switch pending {
+        case .createData(let object), .executeData(let object, _), .checksumData(let object, _): currentObject = object
+        case .createCommand, .executeCommand, .checksumCommand: currentObject = .command(length: initPacket.bytes.count)
+        case .selectCommand, .selectData, .setPRN: break
+        }
+        statistics.controlPointWrites += 1
+        state = .waiting(pending, until: now + configuration.responseTimeout)
+        actions.append(.writeControlPoint(pending.request.encoded))
+    }
+
+    /// Sets the device's PRN to `value` (nil: the data PRN, always sent, to restart the counter)
+    /// unless this link already has it.
+    private mutating func ensurePRN(_ value: UInt16?, then next: AfterPRN, now: MonotonicInstant,
+                                    into actions: inout [Action]) {
+        if let value, devicePRN == value {
+            proceed(next, now: now, into: &actions)
+        } else {
+            send(.setPRN(value ?? dataPRN, then: next), now: now, into: &actions)
+        }
+    }
+
+    private mutating func proceed(_ next: AfterPRN, now: MonotonicInstant, into actions: inout [Action]) {
+        switch next {
+        case .createCommand: send(.createCommand(size: UInt32(initPacket.bytes.count)), now: now, into: &actions)
+        case .streamCommand(let offset): stream(.command(length: initPacket.bytes.count), from: offset, now: now, into: &actions)
+        case .selectData: send(.selectData, now: now, into: &actions)
+        case .streamData(let object, let offset): stream(object, from: offset, now: now, into: &actions)
+        case .createData(let object): send(.createData(object), now: now, into: &actions)
+        }
+    }
+
+    /// A retry of `object` from its start with a new Create (which rolls the device back to the
+    /// last executed object and restarts its PRN counter).
+    /// `alreadySpent`: the failure that led here was counted (a missing PRN).
+    private mutating func recreate(_ object: NordicTransferObject, alreadySpent: Bool = false, now: MonotonicInstant,
+                                   into actions: inout [Action]) {
+        if !alreadySpent { guard spendRetry(object, into: &actions) else { return } }
+        statistics.objectsRecreated += 1
+        if object.type == .command {
+            ensurePRN(0, then: .createCommand, now: now, into: &actions)
+        } else {
+            ensurePRN(dataPRN, then: .createData(object), now: now, into: &actions)
+        }
+    }
+
+    // MARK: - Bookkeeping
+
+    /// Counts a failure of `object`; false (and the transfer failed) once its retries are spent.
+    private mutating func spendRetry(_ object: NordicTransferObject, into actions: inout [Action]) -> Bool {
+        guard let attempts = budget.spend(object.budgetKey) else { return true }
+        fail(.retriesExhausted(object: "\(object)", attempts: attempts), into: &actions)
+        return false
+    }
+
+    private mutating func acknowledge(_ offset: Int, into actions: inout [Action]) {
+        let value = UInt64(offset)
+        guard value != progress.acknowledged else { return }
+        progress.acknowledged = value
+        actions.append(.progress(progress))
+    }
+
+    private mutating func violation(_ violation: NordicProtocolViolation, into actions: inout [Action]) {
+        fail(.remoteProtocolViolation(violation), into: &actions)
+    }
+
+    private mutating func complete(_ completion: NordicTransferCompletion, into actions: inout [Action]) {
+        state = .completed
+        actions.append(.completed(completion))
+    }
+
+    private mutating func fail(_ error: NordicTransferError, into actions: inout [Action]) {
+        guard !isFinished else { return }
+        state = .failed(error)
+        actions.append(.failed(error))
+    }
+}

@@ -1,0 +1,17 @@
+/// Counts of what a transfer did and how often it recovered, for logs, the benchmark and tests.
+public struct NordicTransferStatistics: Sendable, Hashable {
+    /// Packet-characteristic writes and their bytes (init packet and firmware).
+    public var packetsSent = 0
+    public var bytesSent = 0
+    public var controlPointWrites = 0
+    /// Objects created again after a CRC mismatch or a refused Execute.
+    public var objectsRecreated = 0
+    /// Checksums (PRN or reply) that showed fewer bytes than sent with a matching CRC.
+    public var lossesDetected = 0
+    public var crcMismatches = 0
+    /// PRNs that did not come within the response timeout.
+    public var missingPRNs = 0
+    public var linkLosses = 0
+
+    public init() {}
+}

@@ -1,0 +1,205 @@
+import Testing
+@testable import DFUCore
+
+/// Lost and corrupted packets, the retry budget, and every refusal the bootloader can give.
+@Suite struct NordicRecoveryTests {
+    static let dat = nordicTestBytes(141, seed: 11)
+    static let image = nordicTestBytes(12_288, seed: 12)
+
+    /// Data object 1's packets are 3 + 64 + n (64-byte packets, after 3 init packets).
+    static func objectOnePacket(_ n: Int) -> Int { 3 + 64 + n }
+
+    @Test func aDroppedLastPacketOfABatchShowsAsAMissingPRNAndTheObjectContinuesAtPRN1() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64, prn: 12)
+        pair.device.droppedPackets = [Self.objectOnePacket(11)] // the SDK does not count it: no PRN
+        #expect(pair.run() == .completed(.validated))
+        #expect(pair.deviceHoldsImage)
+        let stats = pair.core.statistics
+        #expect(stats.missingPRNs == 1)
+        #expect(stats.lossesDetected == 1)
+        #expect(stats.objectsRecreated == 0)
+        #expect(pair.core.dataPRN == 1)
+        // Checksum after the missing PRN, then Set PRN 1 and the rest of object 1 without Create.
+        let tail = Array(pair.requestsSent.drop { $0 != .create(.data, size: 4096) }.dropFirst().drop { $0 != .create(.data, size: 4096) })
+        #expect(Array(tail.prefix(3)) == [.create(.data, size: 4096), .calculateChecksum, .setPRN(1)])
+        #expect(pair.requestsSent.filter { $0 == .create(.data, size: 4096) }.count == 3)
+    }
+
+    @Test func aDroppedPacketInsideABatchShiftsTheRestSoTheObjectIsCreatedAgain() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64, prn: 12)
+        pair.device.droppedPackets = [Self.objectOnePacket(5)]
+        #expect(pair.run() == .completed(.validated))
+        #expect(pair.deviceHoldsImage)
+        let stats = pair.core.statistics
+        #expect(stats.missingPRNs == 1)
+        #expect(stats.lossesDetected == 1)
+        #expect(stats.crcMismatches == 1)
+        #expect(stats.objectsRecreated == 1)
+        #expect(pair.core.dataPRN == 1)
+        #expect(pair.requestsSent.contains(.setPRN(1)))
+    }
+
+    @Test func aPRNThatCountsTheDroppedPacketShowsTheShortfallAtOnce() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64, prn: 12)
+        pair.device.prnCountsDroppedPackets = true
+        pair.device.droppedPackets = [Self.objectOnePacket(23)]
+        pair.acceptBeforePRN = false
+        #expect(pair.run() == .completed(.validated))
+        #expect(pair.deviceHoldsImage)
+        #expect(pair.core.statistics.missingPRNs == 0)
+        #expect(pair.core.statistics.lossesDetected == 1)
+        #expect(pair.core.statistics.objectsRecreated == 0)
+        #expect(pair.core.dataPRN == 1)
+    }
+
+    @Test func withPRNOffALossShowsInTheObjectsChecksum() {
+        var tail = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        tail.device.droppedPackets = [Self.objectOnePacket(63)]
+        #expect(tail.run() == .completed(.validated))
+        #expect(tail.deviceHoldsImage)
+        #expect(tail.core.statistics.lossesDetected == 1)
+        #expect(tail.core.statistics.objectsRecreated == 0)
+        #expect(tail.core.dataPRN == 1)
+
+        var middle = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        middle.device.droppedPackets = [Self.objectOnePacket(40)]
+        #expect(middle.run() == .completed(.validated))
+        #expect(middle.deviceHoldsImage)
+        #expect(middle.core.statistics.lossesDetected == 1)
+        #expect(middle.core.statistics.objectsRecreated == 1)
+        #expect(middle.core.dataPRN == 1)
+    }
+
+    @Test func aCorruptedPacketRecreatesItsObject() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64, prn: 4)
+        pair.device.corruptedPackets = [3 + 64 + 64 + 1]
+        #expect(pair.run() == .completed(.validated))
+        #expect(pair.deviceHoldsImage)
+        #expect(pair.core.statistics.crcMismatches == 1)
+        #expect(pair.core.statistics.objectsRecreated == 1)
+        #expect(pair.core.dataPRN == 4) // corruption is not loss
+    }
+
+    @Test func aLostInitPacketByteRecreatesTheCommandObject() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        pair.device.droppedPackets = [1]
+        #expect(pair.run() == .completed(.validated))
+        #expect(pair.requestsSent.filter { $0 == .create(.command, size: 141) }.count == 2)
+        #expect(pair.deviceHoldsImage)
+    }
+
+    @Test(arguments: [0, 1, 3])
+    func anObjectThatKeepsFailingExhaustsItsRetries(retries: Int) {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64, retries: retries)
+        // Every attempt at object 1 gets one corrupted packet.
+        pair.device.corruptedPackets = Set((0...retries).map { 3 + 64 + $0 * 64 + 7 })
+        let outcome = pair.run()
+        #expect(outcome == .failed(.retriesExhausted(object: "data object 1 (bytes 4096..<8192)", attempts: retries + 1)))
+        #expect(pair.requestsSent.filter { $0 == .create(.data, size: 4096) }.count == 2 + retries)
+        #expect(pair.failedActions == 1)
+    }
+
+    @Test func theCommandObjectHasItsOwnBudget() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        pair.device.corruptedPackets = [0, 3, 6, 9]
+        #expect(pair.run() == .failed(.retriesExhausted(object: "the command object", attempts: 4)))
+    }
+
+    @Test func linkLossesCountAgainstTheObjectInProgress() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64, retries: 2)
+        pair.dropLinkAtPacket = [3 + 64 + 3, 3 + 64 + 20, 3 + 64 + 40]
+        #expect(pair.run() == .failed(.retriesExhausted(object: "data object 1 (bytes 4096..<8192)", attempts: 3)))
+        #expect(pair.reconnectCount == 2)
+    }
+
+    static let extendedErrors: [UInt8] = Array(0x00...0x0E) + [0x0F, 0x42, 0xFF]
+
+    @Test(arguments: extendedErrors)
+    func everyExtendedErrorOfTheInitPacketIsNamed(code: UInt8) {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image)
+        let error = NordicRemoteError(result: .extendedError, extended: NordicExtendedError(rawValue: code))
+        pair.device.initRejection = error
+        let outcome = pair.run()
+        #expect(outcome == .failed(.initPacketRejected(error)))
+        if case .failed(let failure) = outcome {
+            #expect(failure.description.contains(NordicExtendedError(rawValue: code).name))
+        }
+        #expect(!pair.requestsSent.contains(.select(.data)))
+    }
+
+    @Test(arguments: extendedErrors)
+    func everyExtendedErrorOfTheFinalValidationIsNamed(code: UInt8) {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image)
+        let error = NordicRemoteError(result: .extendedError, extended: NordicExtendedError(rawValue: code))
+        pair.device.validationFailure = error
+        #expect(pair.run() == .failed(.validationFailed(error)))
+        #expect(pair.device.completedImage == nil)
+    }
+
+    @Test(arguments: [NordicResultCode.invalidObject, .operationNotPermitted, .insufficientResources, .unknown(0x33)])
+    func plainRefusalsOfTheInitPacketAndTheImage(result: NordicResultCode) {
+        var rejected = NordicTestPair(initPacket: Self.dat, image: Self.image)
+        rejected.device.initRejection = NordicRemoteError(result: result)
+        #expect(rejected.run() == .failed(.initPacketRejected(NordicRemoteError(result: result))))
+
+        var invalid = NordicTestPair(initPacket: Self.dat, image: Self.image)
+        invalid.device.validationFailure = NordicRemoteError(result: result)
+        #expect(invalid.run() == .failed(.validationFailed(NordicRemoteError(result: result))))
+    }
+
+    @Test func aCorruptImageFailsTheDevicesVerification() {
+        // The corruption is in the bytes the device hashes, not in what the CRC saw: the fake
+        // validates against another image than the one sent.
+        let dat = Self.dat
+        let sent = nordicTestBytes(8192, seed: 13)
+        var pair = NordicTestPair(initPacket: dat, image: sent)
+        pair.device = NordicFakeBootloader(initPacket: dat, image: sent.map { $0 ^ 1 })
+        #expect(pair.run() == .failed(.validationFailed(NordicRemoteError(result: .extendedError, extended: .verificationFailed))))
+    }
+
+    @Test func anInitPacketLargerThanTheCommandObjectFailsBeforeAnyCreate() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, commandMaxSize: 128)
+        #expect(pair.run() == .failed(.initPacketTooLarge(size: 141, maxSize: 128)))
+        #expect(pair.requestsSent == [.select(.command)])
+    }
+
+    @Test(arguments: [(0, 8), (10, 8), (4, 0), (8, 0)])
+    func badJobsFailWithoutSendingAnything(firmwareCount: Int, datCount: Int) {
+        var pair = NordicTestPair(initPacket: nordicTestBytes(datCount, seed: 1), image: nordicTestBytes(firmwareCount, seed: 2),
+                                  packetSize: 20)
+        if case .failed(.invalidJob) = pair.run() {} else { Issue.record("\(firmwareCount)/\(datCount) was accepted") }
+        #expect(pair.cpWrites == 0)
+    }
+
+    @Test func aPacketSizeNotAMultipleOf4IsRefused() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 22)
+        if case .failed(.invalidJob) = pair.run() {} else { Issue.record("packet size 22 was accepted") }
+    }
+
+    @Test func anATTErrorOnTheControlPointEndsTheRun() {
+        var core = NordicTransferCore(initPacket: Self.dat, firmware: Self.image,
+                                      configuration: NordicTransferConfiguration(packetSize: 244))
+        _ = core.handle(.start, now: .zero)
+        let actions = core.handle(.controlPointWriteRejected(attError: 0xFD), now: .zero)
+        #expect(actions.contains(.failed(.controlPointWriteRejected(attError: 0xFD))))
+        #expect(core.handle(.controlPointNotification([0x60, 0x06, 0x01]), now: .zero).isEmpty)
+    }
+
+    @Test func aSilentDeviceTimesOut() {
+        var core = NordicTransferCore(initPacket: Self.dat, firmware: Self.image,
+                                      configuration: NordicTransferConfiguration(packetSize: 244))
+        let first = core.handle(.start, now: .zero)
+        #expect(first.contains(.writeControlPoint([0x06, 0x01])))
+        #expect(first.contains(.timer(at: .zero + .seconds(10))))
+        #expect(core.handle(.timerFired, now: .zero + .seconds(9)).isEmpty) // early: nothing
+        #expect(core.handle(.timerFired, now: .zero + .seconds(10)).contains(
+            .failed(.timeout(waitingFor: "Select command object", after: .seconds(10)))))
+    }
+
+    @Test func eventsTheStateCannotTakeAreTheDriversBug() {
+        var core = NordicTransferCore(initPacket: Self.dat, firmware: Self.image,
+                                      configuration: NordicTransferConfiguration(packetSize: 244))
+        let actions = core.handle(.packetsAccepted, now: .zero)
+        #expect(actions.contains(.failed(.localProtocolViolation(event: "packetsAccepted", state: "ready"))))
+    }
+}
