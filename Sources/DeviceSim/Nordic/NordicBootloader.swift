@@ -81,7 +81,7 @@ public struct NordicBootloader: Sendable {
         initCommandValid = settings.initCommandValid
         accepted = settings.accepted
         firmwareSizeRequired = settings.accepted?.firmwareSize ?? 0
-        inactivityDeadline = now.advanced(by: configuration.inactivityTimeout)
+        inactivityDeadline = configuration.inactivityTimeout.map { now.advanced(by: $0) }
     }
 
     /// The image bytes received so far (up to the current offset).
@@ -134,7 +134,7 @@ public struct NordicBootloader: Sendable {
     }
 
     mutating func restartInactivityTimer(_ now: LinkInstant) {
-        inactivityDeadline = now.advanced(by: configuration.inactivityTimeout)
+        inactivityDeadline = configuration.inactivityTimeout.map { now.advanced(by: $0) }
     }
 
     // MARK: Control Point

@@ -18,8 +18,9 @@ public struct NordicBootloaderConfiguration: Sendable {
     /// Packet writes (1-based, counted over the bootloader's life) dropped as if its BLE buffer
     /// pool were full (`nrf_balloc_alloc` failing in `on_write`): invisible but in offset and CRC.
     public var droppedPacketWrites: Set<Int>
-    /// `NRF_BL_DFU_INACTIVITY_TIMEOUT_MS`.
-    public var inactivityTimeout: Duration
+    /// `NRF_BL_DFU_INACTIVITY_TIMEOUT_MS`; nil never times out (for an unpaced link clock, where
+    /// a pending timer jumps model time to its deadline whenever the link is idle).
+    public var inactivityTimeout: Duration?
     /// Room for an update in the application area: nRF52832 with S132, app from 0x26000 to the
     /// bootloader at 0x78000.
     public var updateCapacity: Int
@@ -29,7 +30,7 @@ public struct NordicBootloaderConfiguration: Sendable {
     public init(key: PublicKey, sdk: NordicSDKVersion = .sdk17, hardwareVersion: UInt32 = 52,
                 softDeviceFWID: UInt32 = 0x0101, downgradePrevention: Bool = true, appVersion: UInt32 = 1,
                 bootloaderVersion: UInt32 = 1, droppedPacketWrites: Set<Int> = [],
-                inactivityTimeout: Duration = .seconds(120), updateCapacity: Int = 0x52000,
+                inactivityTimeout: Duration? = .seconds(120), updateCapacity: Int = 0x52000,
                 bootloaderCapacity: Int = 0x6000) {
         self.key = key
         self.sdk = sdk

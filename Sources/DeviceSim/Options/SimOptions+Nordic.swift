@@ -10,6 +10,7 @@ import Transport
 /// | `sdk` | `15`, `16` or `17`: command object 256/512, progress kept across a link drop on 15 only | 17 |
 /// | `hw` | `NRF_DFU_HW_VERSION` | 52 |
 /// | `sd` | installed SoftDevice FWID, decimal or `0x` hex (16 bits) | 0x0101 |
+/// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` (use `off` on an unpaced link clock: an idle link jumps to the deadline) | 120 |
 /// | `prn_drop` | Packet write numbers (1-based) to drop as if buffers were full, joined with `+` | none |
 ///
 /// `battery`, `id`, `mtu`, `phy`, `interval`, `timescale` mean what they mean for SMP.
@@ -31,6 +32,16 @@ extension SimOptions {
                 throw bad("a SoftDevice FWID from 0x0001 to 0xFFFF, e.g. 0x0101")
             }
             nordic.softDeviceFWID = UInt32(number)
+        case "inactivity":
+            if value.lowercased() == "off" {
+                nordic.inactivityTimeout = nil
+            } else {
+                let digits = value.hasSuffix("s") ? value.dropLast() : value[...]
+                guard let seconds = Int64(digits), (1 ... 3600).contains(seconds) else {
+                    throw bad("seconds from 1 to 3600 (e.g. 120 or 120s), or off")
+                }
+                nordic.inactivityTimeout = .seconds(seconds)
+            }
         case "prn_drop":
             var writes: Set<Int> = []
             for part in value.split(separator: "+", omittingEmptySubsequences: false) {
@@ -49,7 +60,12 @@ extension SimOptions {
 
     /// Refuses options that do not fit the protocol: Nordic keys or an integer version on SMP.
     func checkProtocolFit() throws(SimOptionsError) {
-        guard simProtocol == .smp else { return }
+        guard simProtocol == .smp else {
+            if let text = nordic.smpOnlyVersion {
+                throw .badValue(key: "version", value: text, expected: "an app_version: N, or M.m.r with m and r below 100")
+            }
+            return
+        }
         if let key = NordicSimOptions.keys.first(where: nordic.given.contains) {
             throw .inconsistent("\(key)= applies to protocol=nordic only")
         }
@@ -62,6 +78,7 @@ extension SimOptions {
     /// The Nordic device these options describe. Reads the `key` file, if one was given.
     public func nordicDeviceConfiguration() throws(SimOptionsError) -> NordicDeviceConfiguration {
         guard simProtocol == .nordic else { throw .inconsistent("a Nordic device needs protocol=nordic") }
+        try checkProtocolFit()
         let key: PublicKey
         do throws(ImageError) {
             if let keyPath {
@@ -80,7 +97,8 @@ extension SimOptions {
         }
         let bootloader = NordicBootloaderConfiguration(
             key: key, sdk: nordic.sdk, hardwareVersion: nordic.hardwareVersion, softDeviceFWID: nordic.softDeviceFWID,
-            appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, droppedPacketWrites: nordic.droppedPacketWrites)
+            appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, droppedPacketWrites: nordic.droppedPacketWrites,
+            inactivityTimeout: nordic.inactivityTimeout)
         return NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery)
     }
 
@@ -92,6 +110,9 @@ extension SimOptions {
     var nordicText: [String] {
         var items = ["sdk=\(nordic.sdk.rawValue)", "hw=\(nordic.hardwareVersion)",
                      "sd=0x" + String(nordic.softDeviceFWID, radix: 16, uppercase: true)]
+        if nordic.inactivityTimeout != .seconds(120) {
+            items.append("inactivity=" + (nordic.inactivityTimeout.map { "\($0.components.seconds)" } ?? "off"))
+        }
         if !nordic.droppedPacketWrites.isEmpty {
             items.append("prn_drop=" + nordic.droppedPacketWrites.sorted().map(String.init).joined(separator: "+"))
         }

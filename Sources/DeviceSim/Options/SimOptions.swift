@@ -101,6 +101,7 @@ public struct SimOptions: Sendable, Hashable {
             if let parsed { version = parsed }
             nordic.appVersion = appVersion
             nordic.nordicOnlyVersion = parsed == nil ? value : nil
+            nordic.smpOnlyVersion = appVersion == nil ? value : nil
         case "battery":
             let digits = value.hasSuffix("%") ? value.dropLast() : value[...]
             guard let level = UInt8(digits), level <= 100 else { throw bad("a percentage from 0 to 100") }
