@@ -95,9 +95,12 @@ extension NordicBootloader {
         }
         // The flash store refuses it; the result stays success with offset and CRC left at zero.
         guard bytes.count % 4 == 0 else { return WriteOutcome(result: .success, dropped: true) }
+        // Flash is written at once; only the progress waits for a settings write.
         let start = progress.imageOffset
-        if bank.count < start + bytes.count { bank += Array(repeating: 0xFF, count: start + bytes.count - bank.count) }
-        bank.replaceSubrange(start ..< start + bytes.count, with: bytes)
+        if storedSettings.bank.count < start + bytes.count {
+            storedSettings.bank += Array(repeating: 0xFF, count: start + bytes.count - storedSettings.bank.count)
+        }
+        storedSettings.bank.replaceSubrange(start ..< start + bytes.count, with: bytes)
         progress.imageOffset += bytes.count
         var crc = CRC32(continuing: progress.imageCRC)
         crc.update(bytes)
@@ -126,8 +129,12 @@ extension NordicBootloader {
 
     private mutating func executeCommand() -> NordicDFUResult {
         guard progress.commandOffset == progress.commandSize else { return .operationNotPermitted }
-        // Already validated: success without checking again.
-        if initCommandValid { return .success }
+        // Already validated: success without checking again, and (as every successful
+        // Execute(command)) the settings are written, data progress included.
+        if initCommandValid {
+            writeSettings()
+            return .success
+        }
         firmwareSizeRequired = 0
         switch validator.validate(progress.initCommand, settings: storedSettings) {
         case .success(let passed):
@@ -162,7 +169,7 @@ extension NordicBootloader {
 
     /// The whole image is in: check it, answer, store the settings and reset either way.
     private mutating func finish() -> [Action] {
-        let image = bank.prefix(firmwareSizeRequired)
+        let image = storedSettings.bank.prefix(firmwareSizeRequired)
         let passed = accepted.map { validator.firmwareMatches(image, $0) } ?? false
         let result: NordicDFUResult = passed ? .success : .extended(.verificationFailed)
         let cause: NordicResetCause

@@ -59,8 +59,6 @@ public struct NordicBootloader: Sendable {
     var accepted: NordicInitValidator.Accepted?
     /// `m_firmware_size_req`: the image size the last Execute(command) announced.
     var firmwareSizeRequired: Int
-    /// Bank 1: the image as received (flash keeps bytes the progress may have forgotten).
-    var bank: [UInt8] = []
     var currentObject: CurrentObject = .command
     /// PRN value N and the writes left until the next receipt notification.
     public internal(set) var receiptInterval: UInt16 = 0
@@ -85,7 +83,7 @@ public struct NordicBootloader: Sendable {
     }
 
     /// The image bytes received so far (up to the current offset).
-    public var receivedImage: ArraySlice<UInt8> { bank.prefix(progress.imageOffset) }
+    public var receivedImage: ArraySlice<UInt8> { storedSettings.bank.prefix(progress.imageOffset) }
 
     public var nextDeadline: LinkInstant? { resetCause == nil ? inactivityDeadline : nil }
 

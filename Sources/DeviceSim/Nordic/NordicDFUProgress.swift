@@ -23,9 +23,9 @@ public struct NordicDFUProgress: Sendable, Hashable {
     public var commandOffset: Int { initCommand.count }
 }
 
-/// What the bootloader keeps in its settings page across resets: its stored progress and init
-/// command, whether that init command was validated, the versions of what is installed, and the
-/// name a buttonless app asked the bootloader to advertise.
+/// What survives a reset: the bootloader's settings page (stored progress and init command, whether
+/// that init command was validated, the installed versions, the name a buttonless app asked the
+/// bootloader to advertise) and the flash bank the image is received into.
 public struct NordicDFUSettings: Sendable, Equatable {
     public var progress = NordicDFUProgress()
     /// `m_valid_init_cmd_present` as reloaded from flash: an executed init command was stored.
@@ -38,6 +38,8 @@ public struct NordicDFUSettings: Sendable, Equatable {
     public var bootloaderVersion: UInt32
     /// Set by buttonless `02`; nil: `DfuTarg`.
     public var advertisedName: String?
+    /// Bank 1 as written so far (flash: the stored progress may say less was received).
+    var bank: [UInt8] = []
 
     public init(appVersion: UInt32, bootloaderVersion: UInt32) {
         self.appVersion = appVersion

@@ -6,7 +6,7 @@ import Transport
 ///
 /// | key | value | default |
 /// |---|---|---|
-/// | `protocol` | `smp` | smp |
+/// | `protocol` | `smp`, or `nordic` (its keys in `SimOptions+Nordic.swift`) | smp |
 /// | `version` | running version `M.m.r` or `M.m.r+build` | 1.0.0 |
 /// | `battery` | percent 0…100 (`%` optional) | 80 |
 /// | `key` | bootloader public key PEM path | the built-in test key |

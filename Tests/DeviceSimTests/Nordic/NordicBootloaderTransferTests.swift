@@ -122,6 +122,26 @@ import Transport
         #expect(bench.resetCause == .updated(.application, version: 3))
     }
 
+    @Test func executeCommandAgainStoresTheDataProgressThatSDK17ThenRevertsTo() throws {
+        let image = try NordicSamples.image("app-signed-3.zip")
+        var bench = NordicBench(try NordicBench.configuration(sdk: .sdk17))
+        #expect(try bench.sendInitPacket(image.initPacket.bytes) == [0x60, 0x04, 0x01])
+        #expect(try bench.create(0x02, size: 4096) == [0x60, 0x01, 0x01])
+        _ = bench.send(image.firmware[0 ..< 4096])
+        #expect(try bench.result([0x04]) == [0x60, 0x04, 0x01])
+        // Every successful Execute(command) writes the settings, the RAM data progress with them.
+        _ = try bench.select(0x01)
+        #expect(try bench.result([0x04]) == [0x60, 0x04, 0x01])
+        #expect(try bench.create(0x02, size: 4096) == [0x60, 0x01, 0x01])
+        _ = bench.send(image.firmware[4096 ..< 6144])
+        _ = bench.handle(.disconnected)
+        _ = bench.handle(.connected)
+        _ = bench.handle(.subscribed)
+        #expect(try bench.select(0x02) == (4096, 4096, CRC32.checksum(image.firmware[0 ..< 4096])))
+        #expect(try bench.sendFirmware(image.firmware, from: 4096) == [0x60, 0x04, 0x01])
+        #expect(bench.resetCause == .updated(.application, version: 3))
+    }
+
     @Test func secondExecuteOfAnExecutedObjectSucceedsButOfAnEmptyCreatedOneIsRefused() throws {
         let image = try NordicSamples.image("app-signed-3.zip")
         var bench = NordicBench(try NordicBench.configuration())
