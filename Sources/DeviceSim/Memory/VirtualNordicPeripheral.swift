@@ -36,13 +36,14 @@ public actor VirtualNordicPeripheral: MemoryPeripheral {
     }
 
     /// Builds the device `options` describe (`protocol=nordic`) and registers both its identities
-    /// with `connector`, with the link profile from `mtu`, `phy` and `interval`.
+    /// with `connector`, with the link profile from `mtu`, `phy` and `interval` (the bootloader's
+    /// MTU capped as `nordicBootloaderLinkProfile` says).
     public static func serve(_ options: SimOptions, on connector: MemoryConnector) async throws(SimOptionsError) -> VirtualNordicPeripheral {
         let peripheral = VirtualNordicPeripheral(device: try options.makeNordicDevice(), clock: connector.clock,
                                                  connector: connector)
-        let profile = try options.linkProfile()
-        await connector.register(peripheral, as: peripheral.applicationIdentity, profile: profile)
-        await connector.register(peripheral, as: peripheral.bootloaderIdentity, profile: profile, advertising: false)
+        await connector.register(peripheral, as: peripheral.applicationIdentity, profile: try options.linkProfile())
+        await connector.register(peripheral, as: peripheral.bootloaderIdentity, profile: try options.nordicBootloaderLinkProfile(),
+                                 advertising: false)
         return peripheral
     }
 

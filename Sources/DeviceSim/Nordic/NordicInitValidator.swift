@@ -74,7 +74,8 @@ struct NordicInitValidator: Sendable {
 
     /// ECDSA P-256 over SHA-256 of the InitCommand bytes as received; r and s are stored reversed.
     private func verifies(_ signature: [UInt8], over signed: ArraySlice<UInt8>) -> Bool {
-        guard configuration.key.algorithm == .ecdsaP256, let digest = try? SHA256.hash(signed) else { return false }
+        guard signature.count == 64, configuration.key.algorithm == .ecdsaP256,
+              let digest = try? SHA256.hash(signed) else { return false }
         let r = Array(signature[0 ..< 32].reversed())
         let s = Array(signature[32 ..< 64].reversed())
         return (try? configuration.key.isValidSignature(ECDSASignature.der(r: r, s: s), forDigest: digest)) == true

@@ -102,6 +102,16 @@ extension SimOptions {
         return NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery)
     }
 
+    /// The bootloader's link: `mtu` capped at `NRF_SDH_BLE_GATT_MAX_MTU_SIZE` (247 in the SDK's
+    /// bootloader config), whose 244-byte payload is a multiple of 4 (nordic-secure-dfu.md §1.1).
+    public func nordicBootloaderLinkProfile() throws(SimOptionsError) -> LinkProfile {
+        var capped = self
+        capped.mtu = min(mtu, Self.nordicBootloaderMaxMTU)
+        return try capped.linkProfile()
+    }
+
+    public static let nordicBootloaderMaxMTU = 247
+
     public func makeNordicDevice() throws(SimOptionsError) -> NordicVirtualDevice {
         NordicVirtualDevice(configuration: try nordicDeviceConfiguration())
     }

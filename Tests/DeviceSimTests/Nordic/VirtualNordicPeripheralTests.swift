@@ -69,6 +69,7 @@ import Transport
 
         let dfu = try await connector.connect(to: sim.bootloaderIdentity, deadline: Self.soon())
         #expect(dfu.services == NordicGATT.bootloader)
+        #expect(dfu.parameters.attMTU == 247 && dfu.parameters.maxWriteWithoutResponse == 244)
         // The Control Point refuses requests until its notifications are on.
         await #expect(throws: LinkError.rejected(NordicGATT.controlPoint, ATTError(code: 0xFD))) {
             try await dfu.write([0x06, 0x01], to: NordicGATT.controlPoint)
@@ -87,9 +88,12 @@ import Transport
             let end = min(offset + 4096, image.firmware.count)
             #expect(try await cp.call([0x01, 0x02] + NordicBench.le32(UInt32(end - offset))) == [0x60, 0x01, 0x01])
             try await cp.send(image.firmware[offset ..< end])
-            // 4096 / 492-byte writes = 9 writes: two receipts (after 4 and 8), then the CRC answer.
-            let receipts = [try await cp.notification(), try await cp.notification()]
-            #expect(receipts.allSatisfy { $0.count == 11 && $0.prefix(3) == [0x60, 0x03, 0x01] })
+            // 244-byte writes (MTU 247): 17 per object, a receipt after every fourth.
+            for receipt in 1 ... 4 {
+                let sent = min(offset + receipt * 4 * 244, end)
+                #expect(try await cp.notification() == [0x60, 0x03, 0x01] + NordicBench.le32(UInt32(sent))
+                    + NordicBench.le32(CRC32.checksum(image.firmware[0 ..< sent])))
+            }
             #expect(try await cp.call([0x03]) == [0x60, 0x03, 0x01] + NordicBench.le32(UInt32(end)) + NordicBench.le32(CRC32.checksum(image.firmware[0 ..< end])))
             #expect(try await cp.call([0x04]) == [0x60, 0x04, 0x01])
             offset = end
