@@ -8,7 +8,7 @@ import Transport
     @Test func signedSampleUpdatesAndResetsIntoTheNewApplication() throws {
         let image = try NordicSamples.image("app-signed-3.zip")
         var bench = NordicBench(try NordicBench.configuration())
-        #expect(try bench.select(0x01) == (256 * 2, 0, 0))
+        #expect(try bench.select(0x01) == (512, 0, 0))
         #expect(try bench.sendInitPacket(image.initPacket.bytes) == [0x60, 0x04, 0x01])
         #expect(bench.bootloader.storedSettings.initCommandValid)
         #expect(try bench.select(0x02) == (4096, 0, 0))
