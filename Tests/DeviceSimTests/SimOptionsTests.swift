@@ -73,7 +73,7 @@ import Transport
         ("mtu", "518"), ("phy", "coded"), ("interval", "7"), ("interval", "8"), ("interval", "4001"),
         ("buf_size", "63"), ("buf_count", "1"), ("slot_size", "0x60001"), ("slot_size", "32K"),
         ("reassembly", "maybe"), ("seed", "-3"), ("fault", "explode@10%"), ("fault", "reboot@101%"),
-        ("fault", "reboot"), ("fault", "stall@10%:5ms"), ("protocol", "nordic"), ("key", ""), ("id", "a b"),
+        ("fault", "reboot"), ("fault", "stall@10%:5ms"), ("protocol", "dfu"), ("key", ""), ("id", "a b"),
     ])
     func badValueNamesKeyAndValue(key: String, value: String) throws {
         do {

@@ -1,8 +1,8 @@
 /// ECDSA signatures given as raw r and s (Nordic init packets store them that way, each reversed) turned
 /// into the DER `ECDSA-Sig-Value` libcrypto verifies.
-enum ECDSASignature {
+public enum ECDSASignature {
     /// DER SEQUENCE { INTEGER r, INTEGER s } from big-endian unsigned r and s of at most 32 bytes each.
-    static func der(r: [UInt8], s: [UInt8]) -> [UInt8] {
+    public static func der(r: [UInt8], s: [UInt8]) -> [UInt8] {
         let body = integer(r) + integer(s)
         return [0x30, UInt8(body.count)] + body
     }

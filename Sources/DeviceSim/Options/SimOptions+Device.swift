@@ -38,6 +38,8 @@ extension SimOptions {
     /// overrides what `reassembly` says: a UDP server passes `.datagram` (one packet per datagram,
     /// like Zephyr's UDP transport) and connects the device with `notificationSize: nil`.
     public func deviceConfiguration(framing: SMPServerConfiguration.Framing? = nil) throws(SimOptionsError) -> DeviceConfiguration {
+        guard simProtocol == .smp else { throw .inconsistent("protocol=\(simProtocol.rawValue) is served by its own device, not the SMP one") }
+        try checkProtocolFit()
         let key: PublicKey
         do throws(ImageError) {
             if let keyPath {

@@ -6,7 +6,7 @@ import Transport
 ///
 /// | key | value | default |
 /// |---|---|---|
-/// | `protocol` | `smp` | smp |
+/// | `protocol` | `smp`, or `nordic` (its keys in `SimOptions+Nordic.swift`) | smp |
 /// | `version` | running version `M.m.r` or `M.m.r+build` | 1.0.0 |
 /// | `battery` | percent 0…100 (`%` optional) | 80 |
 /// | `key` | bootloader public key PEM path | the built-in test key |
@@ -31,6 +31,8 @@ import Transport
 public struct SimOptions: Sendable, Hashable {
     public enum SimProtocol: String, Sendable, Hashable {
         case smp
+        /// nRF5 SDK application with buttonless DFU and secure bootloader (`SimOptions+Nordic.swift`).
+        case nordic
     }
 
     public var simProtocol: SimProtocol = .smp
@@ -54,12 +56,14 @@ public struct SimOptions: Sendable, Hashable {
     /// it changes how long things take, not what happens, so it stays out of the identity.
     public var timeScale: Double = 1
     var faultSpecs: [FaultSpec] = []
+    /// Read by `protocol=nordic` only.
+    public var nordic = NordicSimOptions()
 
     public init() {}
 
     public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
                                    "buf_size", "buf_count", "slot_size", "reassembly", "reset_ms", "seed", "fault",
-                                   "timescale"]
+                                   "timescale"] + NordicSimOptions.keys
 
     /// Parses `sim` or `sim:key=value,…`.
     public static func parse(_ text: String) throws(SimOptionsError) -> SimOptions {
@@ -73,6 +77,7 @@ public struct SimOptions: Sendable, Hashable {
             if key != "fault" && !seen.insert(key).inserted { throw .duplicateKey(key) }
             try options.set(key, to: String(item[item.index(after: equals)...]))
         }
+        try options.checkProtocolFit()
         return options
     }
 
@@ -83,12 +88,20 @@ public struct SimOptions: Sendable, Hashable {
         switch key {
         case "protocol":
             guard let parsed = SimProtocol(rawValue: value.lowercased()) else {
-                throw bad("smp (Nordic Secure DFU is not simulated yet)")
+                throw bad("smp or nordic")
             }
             simProtocol = parsed
         case "version":
-            guard let parsed = Self.version(value) else { throw bad("a version such as 1.0.0 or 1.2.3+45") }
-            version = parsed
+            // M.m.r serves both protocols; a plain integer is a Nordic app_version only.
+            let parsed = Self.version(value)
+            let appVersion = NordicAppVersion.parse(value)
+            guard parsed != nil || appVersion != nil else {
+                throw bad("a version such as 1.0.0 or 1.2.3+45 (Nordic: also an app_version integer such as 3)")
+            }
+            if let parsed { version = parsed }
+            nordic.appVersion = appVersion
+            nordic.nordicOnlyVersion = parsed == nil ? value : nil
+            nordic.smpOnlyVersion = appVersion == nil ? value : nil
         case "battery":
             let digits = value.hasSuffix("%") ? value.dropLast() : value[...]
             guard let level = UInt8(digits), level <= 100 else { throw bad("a percentage from 0 to 100") }
@@ -152,7 +165,7 @@ public struct SimOptions: Sendable, Hashable {
             }
             faultSpecs += specs
         default:
-            throw .unknownKey(rawKey)
+            guard try setNordic(key, to: value) else { throw .unknownKey(rawKey) }
         }
     }
 
@@ -170,7 +183,7 @@ public struct SimOptions: Sendable, Hashable {
     /// `canonicalText` without `timescale`: what the default identity is derived from.
     var deviceText: String {
         var items = [
-            "protocol=\(simProtocol.rawValue)", "version=\(Self.text(version))", "battery=\(battery)",
+            "protocol=\(simProtocol.rawValue)", "version=\(versionText)", "battery=\(battery)",
         ]
         if let keyPath { items.append("key=\(keyPath)") }
         let ms = Double(interval.components.attoseconds) / 1e15 + Double(interval.components.seconds) * 1000
@@ -182,7 +195,15 @@ public struct SimOptions: Sendable, Hashable {
         // Only when changed, so the identities derived before the key existed stay the same.
         if resetMilliseconds != 250 { items.append("reset_ms=\(resetMilliseconds)") }
         if !faultSpecs.isEmpty { items.append("fault=" + faultSpecs.map(\.text).joined(separator: "+")) }
+        if simProtocol == .nordic {
+            items += nordicText
+        }
         return "sim:" + items.joined(separator: ",")
+    }
+
+    /// An SMP version as M.m.r; a Nordic one as its app_version integer.
+    private var versionText: String {
+        simProtocol == .nordic ? "\(nordic.appVersion ?? NordicSimOptions.defaultAppVersion)" : Self.text(version)
     }
 
     static func normalized(_ key: Substring) -> String {

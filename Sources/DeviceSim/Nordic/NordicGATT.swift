@@ -1,0 +1,30 @@
+import DFUCore
+import Transport
+
+/// The two GATT databases of a simulated nRF52 (nordic-secure-dfu.md §1.1, §1.2), UUIDs from
+/// DFUCore's `NordicDFUService`.
+public enum NordicGATT {
+    public static let service = NordicDFUService.service
+    public static let controlPoint = NordicDFUService.controlPoint
+    public static let packet = NordicDFUService.packet
+    public static let buttonless = NordicDFUService.buttonlessWithoutBonds
+    public static let batteryLevel = StandardGATT.batteryLevel
+    public static let firmwareRevision = StandardGATT.firmwareRevision
+
+    /// The application: buttonless DFU without bonds, Battery Service, Device Information. The
+    /// buttonless characteristic indicates; Transport's `.notify` stands for notify or indicate
+    /// (as BlueZ's "indicate" flag maps to it), and the memory link has no confirmations.
+    public static let application: [GATTService] = [
+        GATTService(service, characteristics: [GATTCharacteristic(buttonless, properties: [.write, .notify])]),
+        GATTService(StandardGATT.batteryService, characteristics: [GATTCharacteristic(batteryLevel, properties: [.read, .notify])]),
+        GATTService(StandardGATT.deviceInformationService, characteristics: [GATTCharacteristic(firmwareRevision, properties: [.read])]),
+    ]
+
+    /// The bootloader in DFU mode: Control Point (write + notify) and Packet (write without response).
+    public static let bootloader: [GATTService] = [
+        GATTService(service, characteristics: [
+            GATTCharacteristic(controlPoint, properties: NordicDFUService.controlPointProperties),
+            GATTCharacteristic(packet, properties: NordicDFUService.packetProperties),
+        ]),
+    ]
+}

@@ -1,0 +1,28 @@
+/// The `sim:` options that only a Nordic device (`protocol=nordic`) reads; `SimOptions` holds them.
+public struct NordicSimOptions: Sendable, Hashable {
+    public var sdk: NordicSDKVersion = .sdk17
+    /// `NRF_DFU_HW_VERSION`.
+    public var hardwareVersion: UInt32 = 52
+    /// The installed SoftDevice's FWID.
+    public var softDeviceFWID: UInt32 = 0x0101
+    /// Packet writes (1-based) the bootloader drops as if its buffers were full.
+    public var droppedPacketWrites: Set<Int> = []
+    /// `inactivity=`: seconds, or nil for `off`.
+    public var inactivityTimeout: Duration? = .seconds(120)
+    /// `app_version` from `version=`; nil: `defaultAppVersion`.
+    public var appVersion: UInt32?
+    /// Which Nordic keys were given, to refuse them on an SMP device.
+    var given: Set<String> = []
+    /// A `version=` only Nordic reads (an integer, or M.m.r beyond MCUboot's fields), as written.
+    var nordicOnlyVersion: String?
+    /// A `version=` an SMP device takes but no app_version matches (e.g. 1.100.0), as written.
+    var smpOnlyVersion: String?
+
+    /// Below the samples' version 3, so `sim:protocol=nordic` accepts them with downgrade
+    /// prevention on.
+    public static let defaultAppVersion: UInt32 = 1
+
+    public static let keys = ["sdk", "hw", "sd", "prn_drop", "inactivity"]
+
+    public init() {}
+}

@@ -1,0 +1,131 @@
+import DFUCore
+import Transport
+
+/// The Nordic options (`protocol=nordic`): parsing of its own keys and the device they describe.
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `version` | app_version: `N` or `M.m.r` (= M·10000 + m·100 + r, nrfutil's version string) | 1 |
+/// | `key` | the bootloader's public key (PEM or nrfutil's C array) | the built-in Nordic test key |
+/// | `sdk` | `15`, `16` or `17`: command object 256/512, progress kept across a link drop on 15 only | 17 |
+/// | `hw` | `NRF_DFU_HW_VERSION` | 52 |
+/// | `sd` | installed SoftDevice FWID, decimal or `0x` hex (16 bits) | 0x0101 |
+/// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` (use `off` on an unpaced link clock: an idle link jumps to the deadline) | 120 |
+/// | `prn_drop` | Packet write numbers (1-based) to drop as if buffers were full, joined with `+` | none |
+///
+/// `battery`, `id`, `mtu`, `phy`, `interval`, `timescale` mean what they mean for SMP.
+extension SimOptions {
+    /// Parses one of `NordicSimOptions.keys`; false for any other key.
+    mutating func setNordic(_ key: String, to value: String) throws(SimOptionsError) -> Bool {
+        func bad(_ expected: String) -> SimOptionsError { .badValue(key: key, value: value, expected: expected) }
+        switch key {
+        case "sdk":
+            guard let number = Int(value), let sdk = NordicSDKVersion(rawValue: number) else { throw bad("15, 16 or 17") }
+            nordic.sdk = sdk
+        case "hw":
+            guard let number = Self.unsigned(value[...]), let hardware = UInt32(exactly: number) else {
+                throw bad("a hardware version such as 52")
+            }
+            nordic.hardwareVersion = hardware
+        case "sd":
+            guard let number = Self.unsigned(value[...]), number <= 0xFFFF else {
+                throw bad("a SoftDevice FWID from 0x0001 to 0xFFFF, e.g. 0x0101")
+            }
+            nordic.softDeviceFWID = UInt32(number)
+        case "inactivity":
+            if value.lowercased() == "off" {
+                nordic.inactivityTimeout = nil
+            } else {
+                let digits = value.hasSuffix("s") ? value.dropLast() : value[...]
+                guard let seconds = Int64(digits), (1 ... 3600).contains(seconds) else {
+                    throw bad("seconds from 1 to 3600 (e.g. 120 or 120s), or off")
+                }
+                nordic.inactivityTimeout = .seconds(seconds)
+            }
+        case "prn_drop":
+            var writes: Set<Int> = []
+            for part in value.split(separator: "+", omittingEmptySubsequences: false) {
+                guard let n = Int(part), (1 ... 10_000_000).contains(n) else {
+                    throw bad("Packet write numbers from 1, joined with '+' (e.g. 5+17)")
+                }
+                writes.insert(n)
+            }
+            nordic.droppedPacketWrites = writes
+        default:
+            return false
+        }
+        nordic.given.insert(key)
+        return true
+    }
+
+    /// Refuses options that do not fit the protocol: Nordic keys or an integer version on SMP.
+    func checkProtocolFit() throws(SimOptionsError) {
+        guard simProtocol == .smp else {
+            if let text = nordic.smpOnlyVersion {
+                throw .badValue(key: "version", value: text, expected: "an app_version: N, or M.m.r with m and r below 100")
+            }
+            return
+        }
+        if let key = NordicSimOptions.keys.first(where: nordic.given.contains) {
+            throw .inconsistent("\(key)= applies to protocol=nordic only")
+        }
+        if let text = nordic.nordicOnlyVersion {
+            throw .badValue(key: "version", value: text,
+                            expected: "a version such as 1.0.0 or 1.2.3+45 (an app_version integer needs protocol=nordic)")
+        }
+    }
+
+    /// The Nordic device these options describe. Reads the `key` file, if one was given.
+    public func nordicDeviceConfiguration() throws(SimOptionsError) -> NordicDeviceConfiguration {
+        guard simProtocol == .nordic else { throw .inconsistent("a Nordic device needs protocol=nordic") }
+        try checkProtocolFit()
+        let key: PublicKey
+        do throws(ImageError) {
+            if let keyPath {
+                key = try PublicKey.load(path: keyPath)
+            } else {
+                key = try DefaultNordicBootloaderKey.key()
+            }
+        } catch {
+            let reason: String
+            if case .keyUnusable(_, let why) = error { reason = why } else { reason = error.description }
+            throw .keyUnusable(path: keyPath ?? DefaultNordicBootloaderKey.source, reason: reason)
+        }
+        guard key.algorithm == .ecdsaP256 else {
+            throw .keyUnusable(path: keyPath ?? DefaultNordicBootloaderKey.source,
+                               reason: "it is a \(key.algorithm) key; a Nordic secure bootloader verifies ECDSA P-256 only")
+        }
+        let bootloader = NordicBootloaderConfiguration(
+            key: key, sdk: nordic.sdk, hardwareVersion: nordic.hardwareVersion, softDeviceFWID: nordic.softDeviceFWID,
+            appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, droppedPacketWrites: nordic.droppedPacketWrites,
+            inactivityTimeout: nordic.inactivityTimeout)
+        return NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery)
+    }
+
+    /// The bootloader's link: `mtu` capped at `NRF_SDH_BLE_GATT_MAX_MTU_SIZE` (247 in the SDK's
+    /// bootloader config), whose 244-byte payload is a multiple of 4 (nordic-secure-dfu.md §1.1).
+    public func nordicBootloaderLinkProfile() throws(SimOptionsError) -> LinkProfile {
+        var capped = self
+        capped.mtu = min(mtu, Self.nordicBootloaderMaxMTU)
+        return try capped.linkProfile()
+    }
+
+    public static let nordicBootloaderMaxMTU = 247
+
+    public func makeNordicDevice() throws(SimOptionsError) -> NordicVirtualDevice {
+        NordicVirtualDevice(configuration: try nordicDeviceConfiguration())
+    }
+
+    /// The Nordic items of `deviceText` (only for protocol=nordic, so SMP identities stay as they were).
+    var nordicText: [String] {
+        var items = ["sdk=\(nordic.sdk.rawValue)", "hw=\(nordic.hardwareVersion)",
+                     "sd=0x" + String(nordic.softDeviceFWID, radix: 16, uppercase: true)]
+        if nordic.inactivityTimeout != .seconds(120) {
+            items.append("inactivity=" + (nordic.inactivityTimeout.map { "\($0.components.seconds)" } ?? "off"))
+        }
+        if !nordic.droppedPacketWrites.isEmpty {
+            items.append("prn_drop=" + nordic.droppedPacketWrites.sorted().map(String.init).joined(separator: "+"))
+        }
+        return items
+    }
+}

@@ -1,0 +1,89 @@
+import DFUCore
+import Foundation
+import Testing
+
+/// Init packets the tests build field by field from dfu-cc.proto (nordic-secure-dfu.md §4) and sign
+/// with the committed test-only private key through the `openssl` command, for the rules the
+/// nrfutil samples cannot reach (odd sizes, wrong types, missing fields).
+struct NordicTestInitPacket {
+    var fwVersion: UInt32? = 3
+    var hwVersion: UInt32? = 52
+    var sdReq: [UInt32] = [0x0101]
+    var type: UInt64? = 0
+    var appSize: UInt32?
+    var hashType: UInt64 = 3
+    var firmware: [UInt8]
+    var signatureType: UInt64 = 0
+
+    init(firmware: [UInt8]) {
+        self.firmware = firmware
+        appSize = UInt32(firmware.count)
+    }
+
+    /// The serialized InitCommand, fields in field-number order as nanopb and nrfutil write them.
+    func initCommand() throws -> [UInt8] {
+        var out: [UInt8] = []
+        if let fwVersion { out += Self.varint(field: 1, UInt64(fwVersion)) }
+        if let hwVersion { out += Self.varint(field: 2, UInt64(hwVersion)) }
+        if !sdReq.isEmpty { out += Self.bytes(field: 3, sdReq.flatMap { Self.varint(UInt64($0)) }) }
+        if let type { out += Self.varint(field: 4, type) }
+        if let appSize { out += Self.varint(field: 7, UInt64(appSize)) }
+        let digest = try SHA256.hash(firmware)
+        out += Self.bytes(field: 8, Self.varint(field: 1, hashType) + Self.bytes(field: 2, Array(digest.reversed())))
+        out += Self.varint(field: 9, 0)
+        return out
+    }
+
+    /// `Packet { signed_command { command { op_code INIT, init }, signature_type, signature } }`.
+    func signed() throws -> [UInt8] {
+        let initBytes = try initCommand()
+        let command = Self.varint(field: 1, 1) + Self.bytes(field: 2, initBytes)
+        let signature = try Self.sign(initBytes)
+        let signedCommand = Self.bytes(field: 1, command) + Self.varint(field: 2, signatureType) + Self.bytes(field: 3, signature)
+        return Self.bytes(field: 2, signedCommand)
+    }
+
+    static func varint(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var out: [UInt8] = []
+        repeat {
+            let low = UInt8(value & 0x7F)
+            value >>= 7
+            out.append(value == 0 ? low : low | 0x80)
+        } while value != 0
+        return out
+    }
+
+    static func varint(field: UInt64, _ value: UInt64) -> [UInt8] { varint(field << 3) + varint(value) }
+    static func bytes(field: UInt64, _ value: [UInt8]) -> [UInt8] { varint(field << 3 | 2) + varint(UInt64(value.count)) + value }
+
+    /// ECDSA P-256/SHA-256 by `openssl dgst`, DER turned into r‖s, each 32 bytes byte-reversed.
+    static func sign(_ message: [UInt8]) throws -> [UInt8] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nordic-sign-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("init.bin")
+        try Data(message).write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["dgst", "-sha256", "-sign", SimSamples.path("nordic/keys/TEST-ONLY-nordic-p256.pem"), input.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let der = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0 && der.count > 8 && der[0] == 0x30)
+        var index = 2
+        var parts: [[UInt8]] = []
+        for _ in 0 ..< 2 {
+            try #require(index + 2 <= der.count && der[index] == 0x02)
+            let length = Int(der[index + 1])
+            try #require(index + 2 + length <= der.count)
+            let integer = Array(der[index + 2 ..< index + 2 + length].drop { $0 == 0 })
+            try #require(integer.count <= 32)
+            parts.append(Array((Array(repeating: 0, count: 32 - integer.count) + integer).reversed()))
+            index += 2 + length
+        }
+        return parts[0] + parts[1]
+    }
+}
