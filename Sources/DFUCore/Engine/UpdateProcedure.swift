@@ -99,7 +99,8 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         started = begin(.activate)
         if session.activationNeedsLink, await connection.isLinkLost { try await reconnectBeforeActivation(connection) }
         let lossesBefore = try await session.activate(update, mode: options.mode, losses: connection.losses)
-        emit(.activated(options.mode))
+        // Where the transfer's end was the activation (Nordic's final Execute), nothing was marked.
+        if session.activationNeedsLink { emit(.activated(options.mode)) }
         let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
         emit(.rebooting)
         end(.activate, started)

@@ -27,6 +27,7 @@ struct DeviceTarget {
     private enum Resource {
         case none
         case simulator(VirtualPeripheral)
+        case nordicSimulator(VirtualNordicPeripheral)
         case bluez(LazyBlueZConnector)
     }
 
@@ -51,6 +52,7 @@ struct DeviceTarget {
         switch resource {
         case .none: break
         case .simulator(let peripheral): withExtendedLifetime(peripheral) {}
+        case .nordicSimulator(let peripheral): withExtendedLifetime(peripheral) {}
         case .bluez(let connector): await connector.close()
         }
     }
@@ -74,6 +76,11 @@ struct DeviceTarget {
         }
         let linkClock = options.timeScale == 1 ? LinkClock.realTime() : (LinkClock(timeScale: options.timeScale) ?? .realTime())
         let connector = MemoryConnector(clock: linkClock)
+        // An unpaced model clock's sleeps return at once: deadlines must be real time then.
+        let clock = options.timeScale == 0 || options.timeScale == 1 ? EngineClock.continuous : EngineClock(linkClock)
+        if options.simProtocol == .nordic {
+            return try await nordicSimulator(options, text: text, connector: connector, clock: clock, fullAddresses: fullAddresses)
+        }
         let peripheral: VirtualPeripheral
         do throws(SimOptionsError) {
             peripheral = try await VirtualPeripheral.serve(options, on: connector)
@@ -85,8 +92,22 @@ struct DeviceTarget {
         let target = UpdateEngine.Target(connector: connector, peer: identity,
                                          label: fullAddresses ? identity.rawValue : identity.redacted,
                                          flashRate: flashRate.isFinite ? flashRate : nil)
-        // An unpaced model clock's sleeps return at once: deadlines must be real time then.
-        let clock = options.timeScale == 0 || options.timeScale == 1 ? EngineClock.continuous : EngineClock(linkClock)
         return DeviceTarget(target: target, clock: clock, checksHostPower: false, resource: .simulator(peripheral))
+    }
+
+    /// `sim:protocol=nordic,…`: the virtual nRF52 running its application (buttonless DFU); its
+    /// bootloader answers at the address + 1 once asked to.
+    private static func nordicSimulator(_ options: SimOptions, text: String, connector: MemoryConnector, clock: EngineClock,
+                                        fullAddresses: Bool) async throws(DFUError) -> DeviceTarget {
+        let peripheral: VirtualNordicPeripheral
+        do throws(SimOptionsError) {
+            peripheral = try await VirtualNordicPeripheral.serve(options, on: connector)
+        } catch {
+            throw .usage("invalid --device '\(text)': \(error)")
+        }
+        let identity = peripheral.applicationIdentity
+        let target = UpdateEngine.Target(connector: connector, peer: identity,
+                                         label: fullAddresses ? identity.rawValue : identity.redacted)
+        return DeviceTarget(target: target, clock: clock, checksHostPower: false, resource: .nordicSimulator(peripheral))
     }
 }

@@ -18,11 +18,14 @@ struct NordicUpdateSession: UpdateSession {
     private var deadlines: UpdateOptions.Deadlines { context.deadlines }
 
     /// The bootloader reports no versions over BLE (§2, BLE-transport caveat): what is known comes
-    /// from the application's Device Information (read by the engine). An application that reports
-    /// the expected version already runs the update.
+    /// from the application's Device Information firmware revision. Read as a version (nrfutil's
+    /// `M.m.p` for fw_version M·10000 + m·100 + p), it is the running version the downgrade check
+    /// compares with the package's. An application that reports the expected version already runs
+    /// the update.
     func readState(for update: NordicPreparedPackage) async throws(DFUError) -> SessionState {
-        let facts = DeviceFacts()
         let revision = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).firmwareRevision()
+        var facts = DeviceFacts()
+        facts.runningVersion = revision.flatMap { ImageVersion(parsing: $0) }
         if let expected = context.options.expectedVersion, let revision, revision == expected,
            !NordicGATT.isBootloader(connection.link.services) {
             return SessionState(facts: facts, plan: .alreadyRunning(confirmed: true))
