@@ -17,37 +17,42 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
     /// protocol retargeted to (a bootloader under another address, the application after it).
     private let target: Mutex<Target>
     private let current: Mutex<any Link>
+    /// The peer the current link goes to (one of the target's).
+    private let currentPeer: Mutex<PeerIdentity>
     /// How many losses the monitor had counted when the current link was attached: more than
     /// that means the current link is gone too.
     private let attachedAfterLosses = Mutex(0)
     private let clock: EngineClock
 
     private struct Target: Sendable {
-        var peer: PeerIdentity
+        /// Where the device may answer, tried in turn (`Connector.connect(toAnyOf:)`).
+        var peers: [PeerIdentity]
         var layout: any GATTLayout
     }
 
-    private init(client: Client, losses: LinkLossMonitor, connector: any Connector, peer: PeerIdentity,
-                 link: any Link, layout: any GATTLayout, clock: EngineClock) {
+    private init(client: Client, losses: LinkLossMonitor, connector: any Connector, peers: [PeerIdentity],
+                 peer: PeerIdentity, link: any Link, layout: any GATTLayout, clock: EngineClock) {
         self.client = client
         self.clock = clock
         self.losses = losses
         self.connector = connector
-        target = Mutex(Target(peer: peer, layout: layout))
+        target = Mutex(Target(peers: peers, layout: layout))
         current = Mutex(link)
+        currentPeer = Mutex(peer)
     }
 
     /// The link the client serves now.
     var link: any Link { current.withLock { $0 } }
 
-    /// Where the next reconnect goes, and what the device found there must offer.
-    var peer: PeerIdentity { target.withLock { $0.peer } }
+    /// The peer the current link goes to.
+    var peer: PeerIdentity { currentPeer.withLock { $0 } }
+    /// What the device found at the next reconnect must offer.
     var layout: any GATTLayout { target.withLock { $0.layout } }
 
-    /// Makes every later reconnect go to `peer` and check `layout` there: the device comes back
-    /// as something else (a bootloader under its own address, the application after it).
-    func retarget(to peer: PeerIdentity, layout: any GATTLayout) {
-        target.withLock { $0 = Target(peer: peer, layout: layout) }
+    /// Makes every later reconnect go to `peers` (in turn) and check `layout` there: the device
+    /// comes back as something else (a bootloader under its own address, the application after it).
+    func retarget(to peers: [PeerIdentity], layout: any GATTLayout) {
+        target.withLock { $0 = Target(peers: peers, layout: layout) }
     }
 
     /// The losses counted when the current link was attached. Waiting for a loss beyond it
@@ -58,16 +63,17 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
     /// and starts the protocol's client on the link. Failures are `deviceUnreachable` (exit 9 when
     /// the device demands a secure link that could not be set up). `adopted`: a link already made
     /// to the device (to find out what it is), used as the first attempt.
-    static func open(_ connector: any Connector, peer: PeerIdentity, label: String, until deadline: ContinuousClock.Instant,
+    static func open(_ connector: any Connector, peers: [PeerIdentity], label: String, until deadline: ContinuousClock.Instant,
                      clock: EngineClock, layout: any GATTLayout,
-                     client makeClient: (any Link) async throws(LinkError) -> Client, adopting adopted: (any Link)? = nil,
+                     client makeClient: (any Link) async throws(LinkError) -> Client,
+                     adopting adopted: (PeerIdentity, any Link)? = nil,
                      log: @Sendable (String) -> Void) async throws(DFUError) -> DeviceConnection {
         let outcome: Result<DeviceConnection, ReconnectFailure> = await LinkAttempts.run(
-            connector, peer: peer, until: deadline, clock: clock, layout: layout, verb: "connect", adopting: adopted, log: log
-        ) { _, link async throws(LinkError) in
+            connector, peers: peers, until: deadline, clock: clock, layout: layout, verb: "connect", adopting: adopted, log: log
+        ) { _, peer, link async throws(LinkError) in
             let client = try await makeClient(link)
             let losses = await LinkLossMonitor.watching(client.linkLosses, clock: clock)
-            return DeviceConnection(client: client, losses: losses, connector: connector, peer: peer, link: link,
+            return DeviceConnection(client: client, losses: losses, connector: connector, peers: peers, peer: peer, link: link,
                                     layout: layout, clock: clock)
         }
         switch outcome {
@@ -98,11 +104,12 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
         // Every loss counted so far belongs to links before the one about to be made.
         let lossesSoFar = await losses.count
         let target = target.withLock { $0 }
-        return await LinkAttempts.run(connector, peer: target.peer, until: deadline, clock: clock, layout: target.layout,
-                                   verb: "reconnect", log: log) { attempt, link async throws(LinkError) in
+        return await LinkAttempts.run(connector, peers: target.peers, until: deadline, clock: clock, layout: target.layout,
+                                      verb: "reconnect", log: log) { attempt, peer, link async throws(LinkError) in
             willAttach(attempt)
             try await client.attach(link)
             current.withLock { $0 = link }
+            currentPeer.withLock { $0 = peer }
             attachedAfterLosses.withLock { $0 = lossesSoFar }
             return attempt
         }

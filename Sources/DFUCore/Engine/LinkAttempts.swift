@@ -10,26 +10,38 @@ enum LinkAttempts {
                        clock: EngineClock, layout: any GATTLayout, verb: String, adopting adopted: (any Link)? = nil,
                        log: @Sendable (String) -> Void,
                        use: (Int, any Link) async throws(LinkError) -> T) async -> Result<T, ReconnectFailure> {
+        await run(connector, peers: [peer], until: deadline, clock: clock, layout: layout, verb: verb,
+                  adopting: adopted.map { (peer, $0) }, log: log) { attempt, _, link async throws(LinkError) in
+            try await use(attempt, link)
+        }
+    }
+
+    /// The same for a device that may answer under any of `peers` (`Connector.connect(toAnyOf:)`);
+    /// `use` learns which one answered.
+    static func run<T>(_ connector: any Connector, peers: [PeerIdentity], until deadline: ContinuousClock.Instant,
+                       clock: EngineClock, layout: any GATTLayout, verb: String,
+                       adopting adopted: (PeerIdentity, any Link)? = nil, log: @Sendable (String) -> Void,
+                       use: (Int, PeerIdentity, any Link) async throws(LinkError) -> T) async -> Result<T, ReconnectFailure> {
         var backoff = ConnectBackoff()
         var attempt = 0
         while true {
             attempt += 1
             if Task.isCancelled { return .failure(.link(.cancelled)) }
             let failure: LinkError
-            let made: Result<any Link, LinkError>
+            let made: Result<(PeerIdentity, any Link), LinkError>
             if attempt == 1, let adopted {
                 made = .success(adopted)
             } else {
-                made = await connectOnce(connector, peer: peer, until: deadline)
+                made = await connectOnce(connector, peers: peers, until: deadline)
             }
             switch made {
-            case .success(let link):
+            case .success(let (peer, link)):
                 if let problem = layout.problem(in: link.services) {
                     await link.disconnect()
                     return .failure(.layoutMissing(problem))
                 }
                 do throws(LinkError) {
-                    return .success(try await use(attempt, link))
+                    return .success(try await use(attempt, peer, link))
                 } catch {
                     await link.disconnect()
                     failure = error
@@ -45,10 +57,10 @@ enum LinkAttempts {
         }
     }
 
-    private static func connectOnce(_ connector: any Connector, peer: PeerIdentity,
-                                    until deadline: ContinuousClock.Instant) async -> Result<any Link, LinkError> {
+    private static func connectOnce(_ connector: any Connector, peers: [PeerIdentity],
+                                    until deadline: ContinuousClock.Instant) async -> Result<(PeerIdentity, any Link), LinkError> {
         do throws(LinkError) {
-            return .success(try await connector.connect(to: peer, deadline: deadline))
+            return .success(try await connector.connect(toAnyOf: peers, deadline: deadline))
         } catch {
             return .failure(error)
         }

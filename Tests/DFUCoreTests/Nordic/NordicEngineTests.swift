@@ -47,8 +47,8 @@ extension EngineTests {
 
         @Test func buttonlessApplicationIsUpdatedThroughItsBootloaderAtAddressPlusOne() async throws {
             let bench = try await Self.bench()
-            let outcome = try await Self.flash(bench, key: try NordicSamples.key()) { $0.expectedVersion = "1.1.0" }
-            #expect(outcome.result == .success(ImageVersion(major: 1, minor: 1, revision: 0)), "\(outcome.events)")
+            let outcome = try await Self.flash(bench, key: try NordicSamples.key()) { $0.expectedVersion = "0.0.3" }
+            #expect(outcome.result == .success(ImageVersion(major: 0, minor: 0, revision: 3)), "\(outcome.events)")
             #expect(outcome.finished == [.verifyImage, .connect, .readDeviceState, .checkPreconditions, .transfer,
                                          .activate, .reconnect, .confirmVersion])
             let firmware = try #require(bench.package.images.first?.firmware)
@@ -97,7 +97,7 @@ extension EngineTests {
 
         @Test func anApplicationThatAlreadyReportsTheExpectedVersionIsNotUpdated() async throws {
             let bench = try await Self.bench()
-            let outcome = try await Self.flash(bench, key: nil) { $0.expectedVersion = "1.0.0" }
+            let outcome = try await Self.flash(bench, key: nil) { $0.expectedVersion = "0.0.1" }
             #expect(outcome.exitStatus == .success)
             #expect(!outcome.started.contains(.transfer))
             #expect(await bench.peripheral.resets == 0)
@@ -141,7 +141,7 @@ extension EngineTests {
             let bench = try await Self.bench()
             let info = try await DeviceInfoReader(target: .init(connector: bench.connector, peer: Self.application)).read()
             #expect(info.nordic?.role == .buttonlessApplication(bonds: false))
-            #expect(info.facts.firmwareRevision == "1.0.0")
+            #expect(info.facts.firmwareRevision == "0.0.1")
             #expect(await bench.peripheral.resets == 0)
         }
 

@@ -34,7 +34,7 @@ actor NordicFakePeripheral: MemoryPeripheral {
 
     /// Registers it under both addresses, advertising only as what it runs now.
     static func serve(_ fake: NordicFakeBootloader, startAs mode: Mode, application: PeerIdentity,
-                      bootloader: PeerIdentity, revision: String = "1.0.0", newRevision: String = "1.1.0",
+                      bootloader: PeerIdentity, revision: String = "0.0.1", newRevision: String = "0.0.3",
                       on connector: MemoryConnector) async -> NordicFakePeripheral {
         let peripheral = NordicFakePeripheral(fake: fake, startAs: mode, application: application, bootloader: bootloader,
                                               revision: revision, newRevision: newRevision, connector: connector)

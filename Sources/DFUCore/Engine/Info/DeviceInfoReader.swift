@@ -43,9 +43,13 @@ public struct DeviceInfoReader: Sendable {
         case nil: layout = AnyUpdateLayout.all
         }
         let deadline = clock.reachableBy(connectTimeout)
-        let first = await LinkAttempts.run(target.connector, peer: target.peer, until: deadline, clock: clock,
-                                           layout: layout, verb: "connect", log: log) { _, link async throws(LinkError) in link }
-        let link: any Link
+        // Where a Nordic device left in DFU mode waits is worth a look too, unless SMP was asked for.
+        let peers = updateProtocol == .smp ? [target.peer] : NordicUpdateProtocol().peers(for: target.peer)
+        let first = await LinkAttempts.run(target.connector, peers: peers, until: deadline, clock: clock,
+                                           layout: layout, verb: "connect", log: log) { _, peer, link async throws(LinkError) in
+            (peer, link)
+        }
+        let link: (PeerIdentity, any Link)
         switch first {
         case .success(let made): link = made
         case .failure(let failure): throw failure.connectError(label: device, layout: layout)
@@ -61,7 +65,7 @@ public struct DeviceInfoReader: Sendable {
             }
         })
         let reading = InfoRead(target: target, context: context, deadline: deadline, link: link)
-        if updateProtocol == .smp || (updateProtocol == nil && SMPGATT.layout.problem(in: link.services) == nil) {
+        if updateProtocol == .smp || (updateProtocol == nil && SMPGATT.layout.problem(in: link.1.services) == nil) {
             return try await reading.smp()
         }
         return try await reading.nordic()
@@ -73,7 +77,8 @@ struct InfoRead: Sendable {
     let target: UpdateEngine.Target
     let context: SessionContext
     let deadline: ContinuousClock.Instant
-    let link: any Link
+    /// The link already made, and the peer it goes to.
+    let link: (PeerIdentity, any Link)
 
     /// Opens the protocol's connection on `link` (made already), runs `body`, closes.
     func with<P: UpdateProtocol, T: Sendable>(_ updateProtocol: P,
@@ -81,7 +86,7 @@ struct InfoRead: Sendable {
         async throws(DFUError) -> T {
         let context = context
         let connection = try await DeviceConnection.open(
-            target.connector, peer: target.peer, label: context.device, until: deadline, clock: context.clock,
+            target.connector, peers: [link.0], label: context.device, until: deadline, clock: context.clock,
             layout: updateProtocol.layout,
             client: { link async throws(LinkError) in try await updateProtocol.client(on: link, context: context) },
             adopting: link, log: context.log)

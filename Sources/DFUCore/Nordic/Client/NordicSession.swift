@@ -87,12 +87,17 @@ public actor NordicSession {
         if let link = connection?.link {
             configuration.packetSize = NordicTransferConfiguration.packetSize(attMTU: link.parameters.attMTU)
         }
-        let result = await withCheckedContinuation { continuation in
-            transfer = Transfer(core: NordicTransferCore(initPacket: initPacket, firmware: firmware,
-                                                         configuration: configuration),
-                                progress: progress, finish: continuation)
-            feed(.start)
-            if connection == nil { feed(.linkLost) } // started while the link was down: park at once
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<NordicTransferCompletion, NordicTransferError>, Never>) in
+                if Task.isCancelled { return continuation.resume(returning: .failure(.cancelled)) }
+                transfer = Transfer(core: NordicTransferCore(initPacket: initPacket, firmware: firmware,
+                                                             configuration: configuration),
+                                    progress: progress, finish: continuation)
+                feed(.start)
+                if connection == nil { feed(.linkLost) } // started while the link was down: park at once
+            }
+        } onCancel: {
+            Task { await self.end(.failure(.cancelled)) }
         }
         return try result.get()
     }

@@ -25,6 +25,9 @@ public enum NordicTransferError: Error, Sendable, Hashable, CustomStringConverti
     case retriesExhausted(object: String, attempts: Int)
     /// The link went down and no new one came within the configured time.
     case linkNotRestored(after: Duration)
+    /// The caller stopped the transfer (the task was cancelled: Ctrl-C); the bootloader keeps what
+    /// it has, as after a lost link.
+    case cancelled
     /// The driver fed an event the current state has no transition for: a bug in dfu.
     case localProtocolViolation(event: String, state: String)
 
@@ -50,6 +53,8 @@ public enum NordicTransferError: Error, Sendable, Hashable, CustomStringConverti
             return "\(object) failed \(attempts) times (lost or corrupted packets). Move the device closer, use a lower PRN value, then retry."
         case .linkNotRestored(let after):
             return "the Bluetooth link was lost and not restored within \(after). Bring the device within range and retry; the transfer resumes."
+        case .cancelled:
+            return "the transfer was stopped. Run the same command again to continue from the bootloader's offset."
         case .localProtocolViolation(let event, let state):
             return "internal error: the Nordic transfer got \(event) while \(state). This is a bug in dfu; please report it."
         }

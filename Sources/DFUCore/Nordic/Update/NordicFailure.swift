@@ -11,7 +11,7 @@ enum NordicFailure {
         case .initPacketRejected, .validationFailed, .refused, .controlPointWriteRejected, .remoteProtocolViolation,
              .initPacketTooLarge:
             return .deviceRejected(error.description)
-        case .timeout, .retriesExhausted, .linkNotRestored:
+        case .timeout, .retriesExhausted, .linkNotRestored, .cancelled:
             return .transferInterrupted("transfer interrupted: \(error) \(EngineFailure.rerun)")
         case .invalidJob:
             return .deviceRejected(error.description)

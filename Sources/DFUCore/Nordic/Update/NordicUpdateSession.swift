@@ -9,8 +9,9 @@ import Transport
 struct NordicUpdateSession: UpdateSession {
     let connection: DeviceConnection<NordicSession>
     let context: SessionContext
-    /// Where the application was found (and comes back after the update).
-    let applicationPeer: PeerIdentity
+    /// Where the application answers after the update (where it was found; or, when the device was
+    /// found in its bootloader, where its application would be).
+    let applicationPeers: [PeerIdentity]
 
     /// One Control Point request at a time.
     var window: Int { 1 }
@@ -43,7 +44,8 @@ struct NordicUpdateSession: UpdateSession {
                                      cause: .layoutMissing("no Nordic DFU Control Point or buttonless characteristic"))
         }
         let keepsAddress = buttonless.id == NordicDFUService.buttonlessWithBonds
-        let bootloader = keepsAddress ? applicationPeer : (BootloaderAddress.incremented(applicationPeer) ?? applicationPeer)
+        let application = connection.peer
+        let bootloader = keepsAddress ? application : (BootloaderAddress.incremented(application) ?? application)
         context.log("asking \(device) to restart into its bootloader (buttonless DFU)")
         let lossesBefore = connection.lossesWhenAttached
         switch await connection.client.buttonless(NordicButtonless.enterBootloader, through: buttonless.id,
@@ -63,7 +65,7 @@ struct NordicUpdateSession: UpdateSession {
         if await connection.losses.waitForLoss(beyond: lossesBefore, until: context.clock.reachableBy(deadlines.request)) == nil {
             await link.disconnect()
         }
-        connection.retarget(to: bootloader, layout: NordicGATT.bootloader)
+        connection.retarget(to: [bootloader], layout: NordicGATT.bootloader)
         context.log("looking for the bootloader at \(bootloader.redacted)")
         let result = await connection.reconnect(until: context.clock.reachableBy(deadlines.connect), log: context.log)
         if case .failure(let failure) = result {
@@ -81,9 +83,14 @@ struct NordicUpdateSession: UpdateSession {
             responseTimeout: deadlines.request, linkRestoreTimeout: deadlines.connect)
         context.log("sending the init packet (\(image.initPacket.bytes.count) bytes) and \(image.firmware.count) bytes of "
                     + "\(image.kind), PRN \(configuration.packetReceiptNotification)")
+        // The core announces 0 before the bootloader has said where it is; the first count shown is
+        // the bootloader's (where a resumed transfer continues).
+        let leading = Locked(true)
         do throws(NordicTransferError) {
             let completion = try await connection.client.transfer(
                 initPacket: image.initPacket.bytes, firmware: image.firmware, configuration: configuration) { step in
+                    if step.acknowledged == 0, leading.withLock({ $0 }) { return }
+                    leading.withLock { $0 = false }
                     progress(TransferCount(acknowledged: Int(clamping: step.acknowledged), total: Int(clamping: step.total)))
                 }
             if completion == .unconfirmed {
@@ -104,7 +111,7 @@ struct NordicUpdateSession: UpdateSession {
     /// The bootloader validates, resets and starts the new application, at the application's
     /// address: the reconnect goes there.
     func activate(_ update: NordicPreparedPackage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
-        connection.retarget(to: applicationPeer, layout: NordicGATT.application)
+        connection.retarget(to: applicationPeers, layout: NordicGATT.application)
         return connection.lossesWhenAttached
     }
 

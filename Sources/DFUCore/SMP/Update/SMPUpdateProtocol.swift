@@ -10,6 +10,8 @@ import Transport
 struct SMPUpdateProtocol: UpdateProtocol {
     var layout: any GATTLayout { SMPGATT.layout }
 
+    func peers(for peer: PeerIdentity) -> [PeerIdentity] { [peer] }
+
     func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> PreparedImage {
         try PreparedImage(bytes: bytes, key: key)
     }
