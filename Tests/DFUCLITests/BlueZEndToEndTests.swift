@@ -37,7 +37,7 @@ struct BlueZEndToEndTests {
 
     @Test func scanListsTheVirtualDevice() async throws {
         try await withDevice { bench, _ in
-            let run = try await BlueZDFUProcess.run(["scan", "--timeout", "1"], bus: bench.busAddress)
+            let run = try await BlueZDFUProcess.run(["scan", "--timeout", "3"], bus: bench.busAddress)
             #expect(run.exitCode == 0, "\(run.output)")
             let row = try #require(run.stdoutLines.first { $0.contains(Self.address) }, "\(run.output)")
             #expect(row.contains(Self.name))
@@ -48,7 +48,7 @@ struct BlueZEndToEndTests {
 
     @Test func scanJSONHasTheDeviceAndAResult() async throws {
         try await withDevice { bench, _ in
-            let run = try await BlueZDFUProcess.run(["scan", "--timeout", "1", "--json"], bus: bench.busAddress)
+            let run = try await BlueZDFUProcess.run(["scan", "--timeout", "3", "--json"], bus: bench.busAddress)
             #expect(run.exitCode == 0, "\(run.output)")
             let objects = try run.stdoutLines.map { line in
                 try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -128,7 +128,7 @@ struct BlueZEndToEndTests {
 
     @Test func poweredOffAdapterExitsFiveWithTheFix() async throws {
         try await BlueZStandInBench.run(adapters: [BlueZStandInAdapter(powered: false)]) { bench in
-            let run = try await BlueZDFUProcess.run(["scan", "--timeout", "1"], bus: bench.busAddress)
+            let run = try await BlueZDFUProcess.run(["scan", "--timeout", "3"], bus: bench.busAddress)
             #expect(run.exitCode == 5, "\(run.output)")
             #expect(run.stderr.contains("bluetoothctl power on"), "\(run.stderr)")
         }

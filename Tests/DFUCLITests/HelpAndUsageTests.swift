@@ -407,8 +407,9 @@ import Testing
               -h, --help              Show this help.
 
             VIRTUAL DEVICE OPTIONS (the sim:KEY=VALUE keys as flags):
-              --protocol <smp>        Update protocol; smp is the only one so far. (default:
-                                      smp)
+              --protocol <smp>        Update protocol; dfu sim serves smp only so far
+                                      (nordic runs in dfu itself: --device
+                                      sim:protocol=nordic). (default: smp)
               --version <M.m.r[+b]>   Version the device runs at start. (default: 1.0.0)
               --battery <PERCENT>     Battery level, 0-100, as the Battery Service reports
                                       it. BLE only: over UDP it only changes the derived

@@ -84,6 +84,10 @@ struct SimCommand: ParsableCommand {
         }
         _ = try pairing(for: target)
         let options = try device.options()
+        if options.simProtocol == .nordic {
+            throw UsageError("dfu sim serves the SMP device only so far; the virtual nRF52 runs inside dfu itself: "
+                             + "dfu flash PKG.zip --device sim:protocol=nordic")
+        }
         // Building the device reads the key and checks the options fit together (the slot holds the
         // running image), so every option problem is a usage error before anything is bound.
         do throws(SimOptionsError) {

@@ -4,7 +4,7 @@ import DeviceSim
 /// with the same name (`--buf-size` for `buf_size`), and each goes through `SimOptions.set`, so both
 /// spellings are checked by the same code. Values stay text here; `SimOptions` parses them.
 struct SimDeviceFlags: ParsableArguments {
-    @Option(name: "protocol", valueName: "smp", help: "Update protocol; smp is the only one so far. (default: smp)")
+    @Option(name: "protocol", valueName: "smp", help: "Update protocol; dfu sim serves smp only so far (nordic runs in dfu itself: --device sim:protocol=nordic). (default: smp)")
     var simProtocol: String?
 
     @Option(valueName: "M.m.r[+b]", help: "Version the device runs at start. (default: 1.0.0)")
