@@ -52,14 +52,7 @@ enum PackageVerifyOutput {
     }
 
     static func json(file: String, result: Result<NordicVerificationReport, DFUError>) -> JSONValue {
-        let status = exitStatus(result)
-        var fields = [
-            JSONField("event", .string("result")),
-            JSONField("command", .string(VerifyCommand.name)),
-            JSONField("file", .string(file)),
-            JSONField("ok", .bool(status == .success)),
-            JSONField("exit_code", .int(Int(status.rawValue))),
-        ]
+        var fields = VerifyOutput.resultFields(file: file, status: exitStatus(result))
         switch result {
         case .failure(let error):
             fields.append(JSONField("error", .string(error.description)))

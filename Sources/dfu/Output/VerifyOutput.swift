@@ -53,14 +53,7 @@ enum VerifyOutput {
     /// The one-line JSON result (`"event":"result"`). When the image could not be checked at all, the
     /// image fields are left out and `error` says why.
     static func json(file: String, result: Result<VerificationReport, DFUError>) -> JSONValue {
-        let status = exitStatus(result)
-        var fields = [
-            JSONField("event", .string("result")),
-            JSONField("command", .string(VerifyCommand.name)),
-            JSONField("file", .string(file)),
-            JSONField("ok", .bool(status == .success)),
-            JSONField("exit_code", .int(Int(status.rawValue))),
-        ]
+        var fields = resultFields(file: file, status: exitStatus(result))
         switch result {
         case .failure(let error):
             fields.append(JSONField("error", .string(error.description)))
@@ -109,5 +102,16 @@ enum VerifyOutput {
     private static func flagsHex(_ flags: UInt32) -> String {
         let digits = String(flags, radix: 16)
         return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+
+    /// The fields every `verify` result line starts with, image or package.
+    static func resultFields(file: String, status: ExitStatus) -> [JSONField] {
+        [
+            JSONField("event", .string("result")),
+            JSONField("command", .string(VerifyCommand.name)),
+            JSONField("file", .string(file)),
+            JSONField("ok", .bool(status == .success)),
+            JSONField("exit_code", .int(Int(status.rawValue))),
+        ]
     }
 }
