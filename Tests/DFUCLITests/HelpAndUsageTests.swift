@@ -144,6 +144,9 @@ import Testing
                                       Information).
               --prn <N>               Nordic DFU: a packet receipt every N packets (0: none;
                                       the link paces the writes). (default: 0)
+              --bootloader-name <NAME>
+                                      Nordic DFU: the name the bootloader is to advertise
+                                      (1-20 bytes), where the application can set it.
               --mode <MODE>           What follows the upload: test-confirm, confirm-only,
                                       test-only or upload-only. (default: test-confirm)
               --min-battery <PERCENT>

@@ -60,6 +60,12 @@ import Testing
         #expect(!run.stdout.contains("connected"))
     }
 
+    @Test func aBootloaderNameThatIsTooLongIsAUsageError() throws {
+        let run = try Self.flash(["--bootloader-name", String(repeating: "x", count: 21)])
+        #expect(run.exitCode == 2, "\(run.output)")
+        #expect(run.stderr.contains("--bootloader-name"))
+    }
+
     @Test func theApplicationMustReportTheExpectedVersion() throws {
         let run = try Self.flash(["--expect-version", "2.0.0"])
         #expect(run.exitCode == 8, "\(run.output)")

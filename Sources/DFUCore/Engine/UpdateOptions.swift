@@ -15,6 +15,9 @@ public struct UpdateOptions: Sendable, Equatable {
     /// Nordic Secure DFU Packet Receipt Notification value for data objects (0: off, the link's
     /// back-pressure paces the writes).
     public var packetReceiptNotification: UInt16 = 0
+    /// Nordic Secure DFU: the name the bootloader is to advertise (buttonless set-name, 1–20 bytes),
+    /// so that it can be found by it; nil: the device's default (`DfuTarg`).
+    public var bootloaderName: String?
     public var deadlines = Deadlines()
 
     public init() {}

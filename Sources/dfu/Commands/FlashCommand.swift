@@ -72,6 +72,9 @@ struct FlashCommand: ParsableCommand {
     @Option(valueName: "N", help: "Nordic DFU: a packet receipt every N packets (0: none; the link paces the writes).")
     var prn = 0
 
+    @Option(valueName: "NAME", help: "Nordic DFU: the name the bootloader is to advertise (1-20 bytes), where the application can set it.")
+    var bootloaderName: String?
+
     @Option(valueName: "MODE", help: "What follows the upload: test-confirm, confirm-only, test-only or upload-only.")
     var mode = ActivationMode.testConfirm
 
@@ -99,6 +102,9 @@ struct FlashCommand: ParsableCommand {
         if image.isEmpty { throw UsageError("IMAGE must not be empty") }
         if key?.isEmpty == true { throw UsageError("--key needs a path to a PEM public key") }
         guard (0 ... Int(UInt16.max)).contains(prn) else { throw UsageError("--prn must be from 0 to 65535") }
+        if let bootloaderName, !(1 ... 20).contains(bootloaderName.utf8.count) {
+            throw UsageError("--bootloader-name must be 1 to 20 bytes")
+        }
         if expectVersion?.isEmpty == true { throw UsageError("--expect-version needs the version text the device reports") }
         guard (0 ... 100).contains(minBattery) else { throw UsageError("--min-battery must be a percentage from 0 to 100") }
         try target.validate()
@@ -159,6 +165,7 @@ struct FlashCommand: ParsableCommand {
         options.allowUnsigned = allowUnsigned
         options.expectedVersion = expectVersion
         options.packetReceiptNotification = UInt16(clamping: prn)
+        options.bootloaderName = bootloaderName
         options.deadlines = timeouts.deadlines
         let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown
         let engine = UpdateEngine(image: bytes, imageName: Self.fileName(image), key: publicKey, options: options,

@@ -20,17 +20,18 @@ extension EngineTests {
             return Bench(connector: connector, sim: sim)
         }
 
-        static func engine(_ bench: Bench) throws -> UpdateEngine {
+        static func engine(_ bench: Bench, configure: (inout UpdateOptions) -> Void = { _ in }) throws -> UpdateEngine {
             var options = UpdateOptions()
             options.deadlines = EngineTestBench.fastDeadlines
+            configure(&options)
             return UpdateEngine(image: try Samples.bytes("nordic/app-signed-3.zip"), imageName: "app-signed-3.zip",
                                 key: try NordicSamples.key(), options: options,
                                 target: .init(connector: bench.connector, peer: bench.sim.applicationIdentity),
                                 hostPower: .mains)
         }
 
-        static func flash(_ bench: Bench) async throws -> EngineOutcome {
-            let run = try engine(bench).start()
+        static func flash(_ bench: Bench, configure: (inout UpdateOptions) -> Void = { _ in }) async throws -> EngineOutcome {
+            let run = try engine(bench, configure: configure).start()
             var events: [UpdateEvent] = []
             for await event in run.events { events.append(event) }
             return EngineOutcome(events: events, result: await run.result.value)
@@ -40,6 +41,14 @@ extension EngineTests {
             let bench = try await Self.bench()
             let outcome = try await Self.flash(bench)
             #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
+            #expect(await bench.sim.snapshot.applicationVersion == 3)
+        }
+
+        @Test func theBootloaderIsRenamedWhenAsked() async throws {
+            let bench = try await Self.bench()
+            let outcome = try await Self.flash(bench) { $0.bootloaderName = "DfuFactory" }
+            #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
+            #expect(await bench.sim.snapshot.bootloaderName == "DfuFactory")
             #expect(await bench.sim.snapshot.applicationVersion == 3)
         }
 

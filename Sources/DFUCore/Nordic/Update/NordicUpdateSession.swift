@@ -46,6 +46,11 @@ struct NordicUpdateSession: UpdateSession {
         let keepsAddress = buttonless.id == NordicDFUService.buttonlessWithBonds
         let application = connection.peer
         let bootloader = keepsAddress ? application : (BootloaderAddress.incremented(application) ?? application)
+        var bootloaderPeers = [bootloader]
+        if let name = context.options.bootloaderName, !keepsAddress, try await setBootloaderName(name, through: buttonless.id) {
+            // Found by its name too (a BlueZ connector takes `name:`; others drop what they cannot find).
+            bootloaderPeers.append(PeerIdentity("name:" + name))
+        }
         context.log("asking \(device) to restart into its bootloader (buttonless DFU)")
         let lossesBefore = connection.lossesWhenAttached
         switch await connection.client.buttonless(NordicButtonless.enterBootloader, through: buttonless.id,
@@ -65,13 +70,41 @@ struct NordicUpdateSession: UpdateSession {
         if await connection.losses.waitForLoss(beyond: lossesBefore, until: context.clock.reachableBy(deadlines.request)) == nil {
             await link.disconnect()
         }
-        connection.retarget(to: [bootloader], layout: NordicGATT.bootloader)
+        connection.retarget(to: bootloaderPeers, layout: NordicGATT.bootloader)
         context.log("looking for the bootloader at \(bootloader.redacted)")
         let result = await connection.reconnect(until: context.clock.reachableBy(deadlines.connect), log: context.log)
         if case .failure(let failure) = result {
             throw .deviceUnreachable("\(device) restarted into its bootloader, but the bootloader was not found at "
                                      + "\(bootloader.redacted) within \(deadlines.connect) (\(failure)). Retry: the device "
                                      + "waits in DFU mode for 2 minutes.", cause: failure.cause)
+        }
+    }
+
+    /// Buttonless set-name (`02`, §1.2): true when the application took the name. An application
+    /// that does not know the request (SDK 13 answers "op code not supported") enters the bootloader
+    /// under its default name, as Nordic's libraries then do.
+    private func setBootloaderName(_ name: String, through characteristic: CharacteristicID) async throws(DFUError) -> Bool {
+        guard let request = NordicButtonless.setName(name) else {
+            throw .usage("--bootloader-name must be 1 to 20 bytes of UTF-8, not \(name.utf8.count)")
+        }
+        switch await connection.client.buttonless(request, through: characteristic, timeout: deadlines.request) {
+        case .answered(.success):
+            context.log("the bootloader will advertise as \(name)")
+            return true
+        case .answered(let status) where status.rawValue == 0x02:
+            context.warn("\(device) cannot rename its bootloader (\(status)); it keeps its default name")
+            return false
+        case .answered(let status):
+            throw .deviceRejected("\(device) refused the bootloader name \(name): \(status)")
+        case .linkLost:
+            // An application without the asynchronous SVCI resets instead of answering (§1.2).
+            throw .deviceRejected("\(device) dropped the link when asked to rename its bootloader; its firmware may not "
+                                  + "support it (run again without --bootloader-name)")
+        case .writeFailed(let error):
+            throw DFUError.connectFailed(device, error)
+        case .timedOut:
+            throw .deviceUnreachable("\(device) did not answer the bootloader name request within \(deadlines.request).",
+                                     cause: .link(.timeout))
         }
     }
 
