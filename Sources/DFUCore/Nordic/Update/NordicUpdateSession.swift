@@ -78,6 +78,8 @@ struct NordicUpdateSession: UpdateSession {
                                      + "\(bootloader.redacted) within \(deadlines.connect) (\(failure)). Retry: the device "
                                      + "waits in DFU mode for 2 minutes.", cause: failure.cause)
         }
+        // The bootloader's link is another link (its own MTU): what rates are held against from now on.
+        context.emit(.reconnected(ConnectionSummary(link: connection.link, device: device, window: window, flashRate: nil)))
     }
 
     /// Buttonless set-name (`02`, §1.2): true when the application took the name. An application
