@@ -153,6 +153,20 @@ extension EngineTests {
             }
         }
 
+        /// Answers no bootloader sends: the wrong opcode echoed, a Select answer cut short, garbage.
+        @Test(arguments: [[0x60, 0x03, 0x01, 0, 0, 0, 0, 0, 0, 0, 0], [0x60, 0x06, 0x01, 0x00, 0x10], [0xDE, 0xAD]] as [[UInt8]])
+        func aHostileAnswerEndsTheRunWithExit7(bytes: [UInt8]) async throws {
+            let bench = try await Self.bench(startAs: .bootloader)
+            await bench.peripheral.replaceAnswer(0, with: bytes) // the answer to the first Select
+            let outcome = try await Self.flash(bench, key: nil)
+            #expect(outcome.exitStatus == .deviceRejected, "\(String(describing: outcome.error))")
+            guard case .nordicTransfer(.remoteProtocolViolation)? = outcome.error?.cause else {
+                Issue.record("cause: \(String(describing: outcome.error?.cause))")
+                return
+            }
+            #expect(await bench.peripheral.installed == nil)
+        }
+
         @Test func theBootloaderAddressAddsOneToTheLastOctetWithoutCarry() {
             #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:FF")) == PeerIdentity("C0:11:22:33:44:00"))
             #expect(BootloaderAddress.incremented(PeerIdentity("C0:11:22:33:44:0A")) == PeerIdentity("C0:11:22:33:44:0B"))

@@ -20,6 +20,12 @@ actor NordicFakePeripheral: MemoryPeripheral {
     private(set) var resets = 0
     /// The firmware the bootloader validated and installed.
     private(set) var installed: [UInt8]?
+    /// Control Point answers sent so far, and the one (by number, from 0) to replace with hostile bytes.
+    private var answers = 0
+    private var hostile: (index: Int, bytes: [UInt8])?
+
+    /// Makes the `index`th Control Point answer `bytes` instead of the bootloader's.
+    func replaceAnswer(_ index: Int, with bytes: [UInt8]) { hostile = (index, bytes) }
 
     init(fake: NordicFakeBootloader, startAs mode: Mode, application: PeerIdentity, bootloader: PeerIdentity,
          revision: String, newRevision: String, connector: MemoryConnector) {
@@ -80,7 +86,9 @@ actor NordicFakePeripheral: MemoryPeripheral {
     func handleWrite(_ value: [UInt8], to characteristic: CharacteristicID, withResponse: Bool) async throws(ATTError) {
         switch (mode, characteristic) {
         case (.bootloader, NordicDFUService.controlPoint):
-            let answer = fake.controlPoint(value)
+            var answer = fake.controlPoint(value)
+            if let hostile, hostile.index == answers { answer = hostile.bytes }
+            answers += 1
             try? await session?.notify(answer, from: NordicDFUService.controlPoint)
             if fake.resetting { await reset(into: .application) }
         case (.bootloader, NordicDFUService.packet):
