@@ -75,10 +75,28 @@ extension StandInCore {
                 await link.disconnect()
                 throw StandInError.failed("le-connection-abort-by-local")
             }
+            if bonds[path] != nil, peripherals[id]?.spec.bondLost == true {
+                try await failEncryption(path, link: link)
+            }
             linkUp(path, peripheral: id, link: link)
             await outbox.flush()
             return []
         }
+    }
+
+    /// A bonded device that lost its bond: device.c `device_connect_le` asks for an encrypted ATT
+    /// channel because an LTK is stored; the device has no key for it (LL "PIN or Key Missing"),
+    /// the kernel drops the link and `att_connect_cb` answers Connect with
+    /// `btd_error_le_conn_from_errno(ECONNABORTED)`. Connected flips true then false; Paired and
+    /// Bonded stay true (nothing removes the stored key).
+    private func failEncryption(_ path: String, link: any Link) async throws {
+        stats(devices[path]?.owner) { $0.encryptionFailures += 1 }
+        setProperties(path, StandInName.device, ["Connected": .bool(true)])
+        await outbox.flush()
+        await link.disconnect()
+        setProperties(path, StandInName.device, ["Connected": .bool(false)])
+        await outbox.flush()
+        throw StandInError.failed("le-connection-abort-by-local")
     }
 
     private func linkUp(_ path: String, peripheral: Int, link: any Link) {

@@ -24,6 +24,13 @@ extension BlueZConnector {
             // Paired, by us or before, and still refused: the key is too weak (Just Works).
             throw .security(.stillRefusedAfterPairing(refusal))
         }
+        if refusal != nil, agent.wasAsked {
+            // The refusal made bluetoothd pair by itself with the default agent, ours, and that
+            // failed on our answer: a Pair now would only ask the person the same question again.
+            let reason = agent.gaveAuthenticatedAnswer
+                ? "the passkey was wrong or the device refused it" : "dfu's agent refused it"
+            throw .security(.pairingFailed(reason: reason, detail: agent.lastRefusal))
+        }
         log(refusal.map { "\(label) requires a secure link (\($0)); pairing" } ?? "pairing with \(label) before the update")
         while true {
             agent.resetOutcome()
