@@ -13,6 +13,10 @@ extension BlueZConnector {
         var authenticated = false
         /// Pair calls that asked to be tried again.
         var retries = 0
+        /// Connects in a row that looked like a device that lost its bond (`BlueZStaleBondWatch`).
+        var staleBondSigns = 0
+        /// We removed a stale bond in this call (done at most once).
+        var rebonded = false
     }
 
     /// Pairs `device`. `refusal`: the ATT error that showed the device needs it (nil: `pairFirst`).
