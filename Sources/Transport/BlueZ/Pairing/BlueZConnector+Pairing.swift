@@ -31,9 +31,10 @@ extension BlueZConnector {
         if refusal != nil, agent.wasAsked {
             // The refusal made bluetoothd pair by itself with the default agent, ours, and that
             // failed on our answer: a Pair now would only ask the person the same question again.
-            let reason = agent.gaveAuthenticatedAnswer
-                ? "the passkey was wrong or the device refused it" : "dfu's agent refused it"
-            throw .security(.pairingFailed(reason: reason, detail: agent.lastRefusal))
+            if agent.gaveAuthenticatedAnswer {
+                throw .security(.pairingFailed(reason: "the passkey was wrong or the device refused it", detail: nil))
+            }
+            throw .security(.pairingFailed(reason: agent.lastRefusal ?? "dfu's agent refused it", detail: nil))
         }
         log(refusal.map { "\(label) requires a secure link (\($0)); pairing" } ?? "pairing with \(label) before the update")
         while true {
