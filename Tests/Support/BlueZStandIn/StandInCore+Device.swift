@@ -76,7 +76,14 @@ extension StandInCore {
                 throw StandInError.failed("le-connection-abort-by-local")
             }
             if bonds[path] != nil, peripherals[id]?.spec.bondLost == true {
-                try await failEncryption(path, link: link)
+                let failures = statistics[id]?.encryptionFailures ?? 0
+                stats(id) { $0.encryptionFailures += 1 }
+                if failures.isMultiple(of: 2) { try await failEncryption(path, link: link) }
+                // Every other time the socket error is ECONNABORTED, which att_connect_cb answers
+                // with success (seen on the rig): the link is up, and drops before services resolve.
+                linkUp(path, peripheral: id, link: link, securityFails: true)
+                await outbox.flush()
+                return []
             }
             linkUp(path, peripheral: id, link: link)
             await outbox.flush()
@@ -90,7 +97,6 @@ extension StandInCore {
     /// `btd_error_le_conn_from_errno(ECONNABORTED)`. Connected flips true then false; Paired and
     /// Bonded stay true (nothing removes the stored key).
     private func failEncryption(_ path: String, link: any Link) async throws {
-        stats(devices[path]?.owner) { $0.encryptionFailures += 1 }
         setProperties(path, StandInName.device, ["Connected": .bool(true)])
         await outbox.flush()
         await link.disconnect()
@@ -99,7 +105,9 @@ extension StandInCore {
         throw StandInError.failed("le-connection-abort-by-local")
     }
 
-    private func linkUp(_ path: String, peripheral: Int, link: any Link) {
+    /// `securityFails`: the encryption fails a moment later and the kernel drops the link
+    /// (`failEncryption`'s other outcome), before the services resolve.
+    private func linkUp(_ path: String, peripheral: Int, link: any Link, securityFails: Bool = false) {
         let id = nextID()
         connections[id] = ConnectionState(id: id, device: path, peripheral: peripheral, link: link,
                                           commands: StandInCommandQueue(link: link))
@@ -116,6 +124,10 @@ extension StandInCore {
                 }
             }
             await self?.linkDown(id)
+        }
+        if securityFails {
+            Task { await link.disconnect() }
+            return
         }
         let delay = timing.servicesResolveDelay
         Task { [weak self] in
