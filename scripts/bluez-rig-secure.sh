@@ -10,6 +10,12 @@
 #   secure-flash        flash --passkey: paired, updated, rebooted, reconnected with the bond, confirmed
 #   secure-info         info with no passkey afterwards: the bond is reused ("bonded, encrypted")
 #   secure-unpair       dfu unpair forgets A on B; flash --passkey pairs again and updates
+#   secure-lost-bond    only with --only secure-flash,secure-lost-bond: A forgets B (a reflashed
+#                       device) while B keeps the bond: info without a passkey should exit 9 with the
+#                       fix, flash --passkey re-pair (warning) and update. Not in the default set: on
+#                       the rig's kernel (Debian 6.1.0-57) the failed encryption ends in a kernel BUG
+#                       (list_del corruption in hci_chan_del when bluetoothd closes the ATT socket),
+#                       2 runs out of 2, and the stack is gone for the scenarios after it.
 #   bluetoothd-alive    the bluetoothd that refused the unpaired attempt still runs 40 s later
 
 SECURE_PASSKEY=123456
@@ -80,6 +86,30 @@ if wanted secure-unpair; then
         if sim_failed secure-unpair; then :
         elif flash_ok secure-unpair; then pass secure-unpair "$(head -n 1 "$LOGS/secure-unpair-forget.out"); flash --passkey paired again, $fl_version confirmed"
         else fail secure-unpair "after dfu unpair: $flash_ok_why" "$LOGS/secure-unpair.out" "$LOGS/secure-unpair.err" "$sim_log"
+        fi
+    fi
+fi
+
+# forget_b_on_a: the sim's side drops its bond with B, as a factory image does; B keeps its own.
+forget_b_on_a() {
+    dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_A" org.bluez.Adapter1.RemoveDevice \
+        "objpath:/org/bluez/$RIG_HCI_A/dev_${RIG_ADDR_B//:/_}" > "$LOGS/secure-lost-bond-forget.out" 2>&1
+}
+
+if [[ $ONLY == *",secure-lost-bond,"* ]]; then
+    if ! forget_b_on_a; then fail secure-lost-bond "A could not forget B" "$LOGS/secure-lost-bond-forget.out"
+    else
+        run secure-lost-bond-refused "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B" --verbose
+        refused_rc=$rc
+        run secure-lost-bond "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" --passkey "$SECURE_PASSKEY" "${flash_args[@]}" --verbose
+        if hung; then fail secure-lost-bond "no result within ${GUARD}s (hang guard)" "$LOGS/secure-lost-bond.out" "$LOGS/secure-lost-bond.err"
+        elif [ "$refused_rc" -ne 9 ] || ! grep -q "no longer has dfu's bond" "$LOGS/secure-lost-bond-refused.err"; then
+            fail secure-lost-bond "info without a passkey: exit $refused_rc, expected 9 with the fix" "$LOGS/secure-lost-bond-refused.err"
+        elif ! flash_ok secure-lost-bond; then fail secure-lost-bond "$flash_ok_why" "$LOGS/secure-lost-bond.out" "$LOGS/secure-lost-bond.err" "$sim_log"
+        elif ! grep -q "warning: .*no longer has dfu's bond" "$LOGS/secure-lost-bond.err"; then
+            fail secure-lost-bond "updated, but without the lost-bond warning" "$LOGS/secure-lost-bond.err"
+        elif ! no_passkey_shown secure-lost-bond; then fail secure-lost-bond "the passkey appears in dfu's output" "$LOGS/secure-lost-bond.out"
+        else pass secure-lost-bond "info: exit 9 with the fix; flash --passkey: bond removed, paired again, $fl_version confirmed"
         fi
     fi
 fi

@@ -10,6 +10,9 @@ public enum SecurityFailure: Hashable, Sendable, CustomStringConvertible {
     /// The device is paired but still refuses (`error`): its key is not good enough, typically a
     /// Just Works pairing (no MITM protection) where it requires authentication.
     case stillRefusedAfterPairing(ATTError)
+    /// The stack holds a bond but the device no longer does (a factory image): encryption with the
+    /// stored key fails, and there is no passkey to pair again with.
+    case bondLost
 
     public var description: String {
         switch self {
@@ -21,6 +24,8 @@ public enum SecurityFailure: Hashable, Sendable, CustomStringConvertible {
             return "pairing failed: \(reason)" + (detail.map { " (\($0))" } ?? "")
         case .stillRefusedAfterPairing(let error):
             return "the device is paired but still refuses the link (\(error)): its key is not authenticated (Just Works pairing has no MITM protection)"
+        case .bondLost:
+            return "the device no longer has the bond: encryption with the stored key fails"
         }
     }
 }

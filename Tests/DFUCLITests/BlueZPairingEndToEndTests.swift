@@ -118,4 +118,46 @@ struct BlueZPairingEndToEndTests {
             #expect(run.stderr.contains("--passkey"), "\(run.stderr)")
         }
     }
+
+    /// Bonded on our side; the device was reflashed and forgot the bond (BlueZ keeps Paired and
+    /// Bonded true, the encryption with the old key fails and the link drops).
+    private func loseTheBond(_ bench: BlueZStandInBench) async throws {
+        let standIn = try bench.requireStandIn()
+        await standIn.setBonded(address: Self.address)
+        await standIn.setBondLost(address: Self.address)
+    }
+
+    @Test func aDeviceThatLostItsBondIsPairedAgainWithThePasskeyAndUpdated() async throws {
+        try await withSecureDevice { bench, peripheral in
+            try await loseTheBond(bench)
+            let run = try await flash(["--passkey", Self.passkey, "--verbose"], bench)
+            #expect(run.exitCode == 0, "\(run.output)")
+            #expect(run.stderr.contains("warning: …:7A:01 no longer has dfu's bond"), "\(run.stderr)")
+            // Both ways BlueZ 5.66 answers such a Connect (seen on the rig) are recognised.
+            #expect(run.stderr.contains("le-connection-abort-by-local) although it is bonded"), "\(run.stderr)")
+            #expect(run.stderr.contains("(the link dropped before its services were resolved) although it is bonded"),
+                    "\(run.stderr)")
+            #expect(!run.output.contains(Self.passkey))
+            #expect(await peripheral.snapshot.firmwareRevision.hasPrefix("1.1.0"))
+            let standIn = try bench.requireStandIn()
+            let statistics = await standIn.statistics(address: Self.address)
+            #expect(statistics.encryptionFailures == 2, "\(statistics.encryptionFailures)")
+            #expect(statistics.agentCalls == ["RequestPasskey"], "paired again once: \(statistics.agentCalls)")
+            #expect(await standIn.bond(address: Self.address) == .authenticated)
+        }
+    }
+
+    @Test func aDeviceThatLostItsBondWithoutAPasskeyExitsNineWithTheFix() async throws {
+        try await withSecureDevice { bench, _ in
+            try await loseTheBond(bench)
+            let run = try await BlueZDFUProcess.run(["info", "--device", Self.address], bus: bench.busAddress)
+            #expect(run.exitCode == 9, "\(run.output)")
+            #expect(run.stderr.contains("the device no longer has dfu's bond"), "\(run.stderr)")
+            #expect(run.stderr.contains("dfu unpair --device"), "\(run.stderr)")
+            #expect(run.stderr.contains("pair again with --passkey N"), "\(run.stderr)")
+            let standIn = try bench.requireStandIn()
+            #expect(await standIn.statistics(address: Self.address).pairCalls == 0)
+            #expect(await standIn.bond(address: Self.address) != nil, "without a passkey dfu leaves the bond to the user")
+        }
+    }
 }

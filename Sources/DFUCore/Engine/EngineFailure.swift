@@ -30,6 +30,10 @@ enum EngineFailure {
             return .authenticationFailed("\(device) is paired but still refuses the link (\(error)): its bond is not "
                                          + "authenticated (Just Works has no MITM protection). Forget it with dfu unpair, "
                                          + "then pair again with --passkey N.")
+        case .bondLost:
+            return .authenticationFailed("\(device): the device no longer has dfu's bond (it was reset or reflashed; "
+                                         + "encryption with the stored key fails): dfu unpair --device \(device), then pair "
+                                         + "again with --passkey N (or pass --passkey N to this command)")
         }
     }
 }

@@ -9,6 +9,9 @@ extension BlueZConnector {
         case retry(String)
         /// The Device1 object is gone: find the device again.
         case vanished
+        /// A bonded device whose link came up and fell before it was usable: the signature of a
+        /// device that lost its bond (`BlueZStaleBondWatch`); worth another attempt, once.
+        case staleBond(String)
     }
 
     /// `connectBy` bounds the Connect call (at least 5 s, at most the deadline): while a name
@@ -32,11 +35,18 @@ extension BlueZConnector {
         } else {
             let now = ContinuousClock.now
             let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
+            let watch = device.paired ? BlueZStaleBondWatch(store: client.store, path: device.path) : nil
+            defer { watch?.stop() }
             do throws(DBusError) {
                 _ = try await client.call(device.path, BlueZName.device, "Connect", timeout: timeout)
                 if let outcome = await connectedShowsUp(device, deadline: deadline) { return outcome }
             } catch {
-                if let outcome = try await connectFailed(error, device: device) { return outcome }
+                let outcome = try await connectFailed(error, device: device)
+                if case .retry(let reason)? = outcome, let watch, await watch.linkCameUp() { return .staleBond(reason) }
+                if let outcome { return outcome }
+            }
+            if let watch, await watch.linkFellBeforeUse(deadline: deadline) {
+                return .staleBond("the link dropped before its services were resolved")
             }
         }
         let path = device.path

@@ -97,6 +97,8 @@ public final class BlueZConnector: Connector {
             case .vanished:
                 log("\(PeerIdentity(device.address).redacted) vanished from bluetoothd; looking for it again")
                 continue
+            case .staleBond(let reason):
+                if try await staleBond(device, reason: reason, progress: &security) { continue }
             }
             let pause = backoff.pause(now: .now, deadline: deadline)
             do {

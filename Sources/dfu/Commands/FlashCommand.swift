@@ -151,7 +151,7 @@ struct FlashCommand: ParsableCommand {
             do throws(ImageError) { publicKey = try PublicKey.load(path: key) } catch { throw .image(error) }
         }
         // The BlueZ connector's own lines (retries, rediscovery) are not engine events: with --json
-        // they are left out, as stderr stays empty then.
+        // they are left out, so stderr stays empty then but for a connector warning (a lost bond).
         let console = console.verbose(common.verbose && !common.json)
         let deviceTarget = try await DeviceTarget.make(try spec(), adapter: target.bluetooth.adapter,
                                                        fullAddresses: target.bluetooth.fullAddresses,

@@ -30,11 +30,13 @@ struct Console: Sendable {
         Self.writeAll(text + "\n", to: STDERR_FILENO)
     }
 
-    /// A progress note on stderr, only with `--verbose`. Callers never pass key material or image
-    /// bytes.
+    /// A progress note on stderr, only with `--verbose`; a note the layers below start with
+    /// "warning: " (they have no other way to warn) is shown always. Callers never pass key
+    /// material or image bytes.
     func log(_ text: @autoclosure () -> String) {
-        guard verbose else { return }
-        error("dfu: " + text())
+        let text = text()
+        guard verbose || text.hasPrefix("warning: ") else { return }
+        error("dfu: " + text)
     }
 
     /// Internal so `TextSink` output (progress redraws without a newline) shares this loop.

@@ -135,6 +135,11 @@ public final class BlueZStandIn: Sendable {
         await outbox.flush()
     }
 
+    /// The device forgets its bonds (`BlueZStandInDevice.bondLost`) from now until it pairs again.
+    public func setBondLost(address: String) async {
+        await core.setBondLost(address: address.uppercased())
+    }
+
     /// Waits until every signal already decided is on the bus.
     public func flush() async {
         await outbox.flush()
@@ -151,6 +156,12 @@ public final class BlueZStandIn: Sendable {
 }
 
 extension StandInCore {
+    func setBondLost(address: String) {
+        for (id, peripheral) in peripherals where peripheral.address == address {
+            peripherals[id]?.spec.bondLost = true
+        }
+    }
+
     func addPeripheral(_ spec: BlueZStandInDevice) {
         let id = peripherals.count + 1
         peripherals[id] = PeripheralState(id: id, spec: spec, address: spec.address,

@@ -78,14 +78,22 @@ public struct BlueZStandInDevice: Sendable {
     public var refuseAcquireNotify: BlueZStandInRefusal?
     /// What its protected characteristics (`BlueZStandInSecurity.protects`) need from the link.
     public var security: BlueZStandInSecurity
-    /// Its fixed passkey: a KeyboardOnly responder that types it (§9). nil: Just Works only.
+    /// Its passkey: the one it types (KeyboardOnly, §9) or displays (DisplayOnly), or the number
+    /// both sides show in a numeric comparison (DisplayYesNo, KeyboardDisplay). nil: Just Works only.
     public var passkey: UInt32?
+    /// Its IO capability as bluetoothd sees it in the pairing; it picks the method and so which
+    /// Agent1 method our agent gets (`StandInPairingMethod`).
+    public var io: BlueZStandInDeviceIO
+    /// The device forgot its bonds (a factory image): it keeps its address, but encryption with
+    /// the central's stored key fails (`StandInCore.connect`).
+    public var bondLost: Bool
 
     public init(address: String, advertisement: BlueZStandInAdvertisement, connector: any Connector,
                 peer: PeerIdentity, adapter: String = "hci0", connectFailures: Int = 0,
                 connectFailureMessage: String = "le-connection-abort-by-local", addressAfterReboot: String? = nil,
                 refuseAcquireWrite: BlueZStandInRefusal? = nil, refuseAcquireNotify: BlueZStandInRefusal? = nil,
-                security: BlueZStandInSecurity = .open, passkey: UInt32? = nil) {
+                security: BlueZStandInSecurity = .open, passkey: UInt32? = nil,
+                io: BlueZStandInDeviceIO = .keyboardOnly, bondLost: Bool = false) {
         self.address = address.uppercased()
         self.advertisement = advertisement
         self.connector = connector
@@ -98,6 +106,8 @@ public struct BlueZStandInDevice: Sendable {
         self.refuseAcquireNotify = refuseAcquireNotify
         self.security = security
         self.passkey = passkey
+        self.io = io
+        self.bondLost = bondLost
     }
 }
 
@@ -166,6 +176,8 @@ public struct BlueZStandInStatistics: Sendable, Hashable {
     /// Write Commands (WriteValue type "command", AcquireWrite datagrams) to a protected
     /// characteristic on a link below its requirement: accepted, never delivered.
     public var insecureWritesDropped = 0
+    /// Connects on a stored bond the device no longer has: encryption failed, the link dropped.
+    public var encryptionFailures = 0
     /// AcquireNotify calls on a protected characteristic over a link below its requirement: left
     /// without a reply, as bluetoothd 5.66 does before it crashes (§9). A central must keep it 0.
     public var acquireNotifyWhileInsecure = 0

@@ -56,23 +56,46 @@ enum StandInIOCapability: String, Sendable {
     }
 }
 
-/// How SMP pairs us (the initiator) with the device, from both IO capabilities (Core spec Vol 3
-/// Part H 2.3.5.1, as the kernel's smp.c `get_auth_method` reads the table). The device is a
-/// KeyboardOnly responder when it has a fixed passkey, else NoInputNoOutput.
+/// A device's IO capability in SMP pairing (Core spec Vol 3 Part H 2.3.2).
+public enum BlueZStandInDeviceIO: Sendable, Hashable {
+    /// Types a fixed passkey: the central must type the same one (the rig's sim, §9).
+    case keyboardOnly
+    /// Shows its passkey: the central types it.
+    case displayOnly
+    /// Shows a number and has a yes/no button: numeric comparison with a central that can too.
+    case displayYesNo
+    /// Keyboard and display: numeric comparison with a central that can, else passkey entry.
+    case keyboardDisplay
+}
+
+/// How LE Secure Connections pairs us (the initiator) with the device, from both IO capabilities
+/// (Core spec Vol 3 Part H 2.3.5.1, table 2.8), and so which Agent1 method bluetoothd calls on our
+/// agent (device.c `new_auth` for the kernel's mgmt requests: a user passkey request is
+/// `RequestPasskey`, a passkey notification `DisplayPasskey`, a user confirmation without the
+/// Just Works hint `RequestConfirmation`). A device without a passkey pairs Just Works.
 enum StandInPairingMethod: Sendable, Equatable {
     /// No agent call; the key is unauthenticated.
     case justWorks
-    /// Both sides type the passkey: our agent's `RequestPasskey`.
+    /// We type the passkey the device types or shows: our agent's `RequestPasskey`.
     case passkeyEntry
     /// We display a random passkey the device types: it cannot match its fixed one.
     case displayPasskey
+    /// Both sides show the same number and the people confirm: `RequestConfirmation`.
+    case numericComparison
 
-    static func choose(devicePasskey: UInt32?, initiator: StandInIOCapability) -> StandInPairingMethod {
+    static func choose(devicePasskey: UInt32?, device: BlueZStandInDeviceIO = .keyboardOnly,
+                       initiator: StandInIOCapability) -> StandInPairingMethod {
         guard devicePasskey != nil else { return .justWorks }
-        switch initiator {
-        case .keyboardOnly: return .passkeyEntry
-        case .displayOnly, .displayYesNo, .keyboardDisplay: return .displayPasskey
-        case .noInputNoOutput: return .justWorks
+        switch (initiator, device) {
+        case (.noInputNoOutput, _): return .justWorks
+        case (.keyboardOnly, _): return .passkeyEntry
+        case (.displayOnly, .keyboardOnly), (.displayOnly, .keyboardDisplay), (.displayYesNo, .keyboardOnly),
+             (.keyboardDisplay, .keyboardOnly):
+            return .displayPasskey
+        case (.displayOnly, _), (.displayYesNo, .displayOnly): return .justWorks
+        case (.displayYesNo, _), (.keyboardDisplay, .displayYesNo), (.keyboardDisplay, .keyboardDisplay):
+            return .numericComparison
+        case (.keyboardDisplay, .displayOnly): return .passkeyEntry
         }
     }
 }

@@ -75,13 +75,39 @@ extension StandInCore {
                 await link.disconnect()
                 throw StandInError.failed("le-connection-abort-by-local")
             }
+            if bonds[path] != nil, peripherals[id]?.spec.bondLost == true {
+                let failures = statistics[id]?.encryptionFailures ?? 0
+                stats(id) { $0.encryptionFailures += 1 }
+                if failures.isMultiple(of: 2) { try await failEncryption(path, link: link) }
+                // Every other time the socket error is ECONNABORTED, which att_connect_cb answers
+                // with success (seen on the rig): the link is up, and drops before services resolve.
+                linkUp(path, peripheral: id, link: link, securityFails: true)
+                await outbox.flush()
+                return []
+            }
             linkUp(path, peripheral: id, link: link)
             await outbox.flush()
             return []
         }
     }
 
-    private func linkUp(_ path: String, peripheral: Int, link: any Link) {
+    /// A bonded device that lost its bond: device.c `device_connect_le` asks for an encrypted ATT
+    /// channel because an LTK is stored; the device has no key for it (LL "PIN or Key Missing"),
+    /// the kernel drops the link and `att_connect_cb` answers Connect with
+    /// `btd_error_le_conn_from_errno(ECONNABORTED)`. Connected flips true then false; Paired and
+    /// Bonded stay true (nothing removes the stored key).
+    private func failEncryption(_ path: String, link: any Link) async throws {
+        setProperties(path, StandInName.device, ["Connected": .bool(true)])
+        await outbox.flush()
+        await link.disconnect()
+        setProperties(path, StandInName.device, ["Connected": .bool(false)])
+        await outbox.flush()
+        throw StandInError.failed("le-connection-abort-by-local")
+    }
+
+    /// `securityFails`: the encryption fails a moment later and the kernel drops the link
+    /// (`failEncryption`'s other outcome), before the services resolve.
+    private func linkUp(_ path: String, peripheral: Int, link: any Link, securityFails: Bool = false) {
         let id = nextID()
         connections[id] = ConnectionState(id: id, device: path, peripheral: peripheral, link: link,
                                           commands: StandInCommandQueue(link: link))
@@ -98,6 +124,10 @@ extension StandInCore {
                 }
             }
             await self?.linkDown(id)
+        }
+        if securityFails {
+            Task { await link.disconnect() }
+            return
         }
         let delay = timing.servicesResolveDelay
         Task { [weak self] in

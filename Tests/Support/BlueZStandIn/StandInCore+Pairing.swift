@@ -92,13 +92,16 @@ extension StandInCore {
     func runPairing(_ path: String, connection: UInt64, agent: AgentState?, minimum: BlueZStandInLinkSecurity) async
         -> Result<BlueZStandInLinkSecurity, PairingFailure> {
         let owner = devices[path]?.owner
-        let passkey = connections[connection].flatMap { peripherals[$0.peripheral]?.spec.passkey }
-        let method = StandInPairingMethod.choose(devicePasskey: passkey,
+        let spec = connections[connection].flatMap { peripherals[$0.peripheral]?.spec }
+        let passkey = spec?.passkey
+        let method = StandInPairingMethod.choose(devicePasskey: passkey, device: spec?.io ?? .keyboardOnly,
                                                  initiator: agent?.capability ?? .noInputNoOutput)
         var outcome: Result<BlueZStandInLinkSecurity, PairingFailure>
         switch (method, agent, passkey) {
         case (.passkeyEntry, let agent?, let expected?):
             outcome = await requestPasskey(path, agent: agent, expected: expected, device: owner)
+        case (.numericComparison, let agent?, let shown?):
+            outcome = await requestConfirmation(path, agent: agent, shown: shown, device: owner)
         case (.displayPasskey, let agent?, let expected?):
             // agent.c `agent_display_passkey` (entered 0): the device types its own N instead.
             var shown = UInt32.random(in: 0 ... 999_999)
@@ -116,6 +119,8 @@ extension StandInCore {
             guard connections[connection] != nil, devices[path] != nil else { return .failure(.canceled) }
             bonded(path, level: level)
             connections[connection]?.security = level
+            // Both sides hold the new key now.
+            if let peripheral = connections[connection]?.peripheral { peripherals[peripheral]?.spec.bondLost = false }
         case .failure:
             await dropForSecurity(connection)
         }
@@ -123,13 +128,37 @@ extension StandInCore {
     }
 
     /// agent.c `agent_request_passkey` → device.c `passkey_cb`: an error reply (or a reply of the
-    /// wrong shape) is a negative reply; no reply in time is a timeout and the agent gets Cancel().
+    /// wrong shape) is a negative reply.
     private func requestPasskey(_ path: String, agent: AgentState, expected: UInt32, device: Int?) async
         -> Result<BlueZStandInLinkSecurity, PairingFailure> {
+        switch await askAgent(path, agent: agent, "RequestPasskey", [.objectPath(path)], device: device) {
+        case .success(let values):
+            guard let entered = try? values.argument(0).asUInt32() else { return .failure(.rejected) }
+            return entered == expected ? .success(.authenticated) : .failure(.authenticationFailed)
+        case .failure(let failure):
+            return .failure(failure)
+        }
+    }
+
+    /// agent.c `agent_request_confirmation` → device.c `confirm_cb`: an empty reply confirms the
+    /// number both sides show; an error reply is a negative reply.
+    private func requestConfirmation(_ path: String, agent: AgentState, shown: UInt32, device: Int?) async
+        -> Result<BlueZStandInLinkSecurity, PairingFailure> {
+        let arguments: [DBusValue] = [.objectPath(path), .uint32(shown)]
+        switch await askAgent(path, agent: agent, "RequestConfirmation", arguments, device: device) {
+        case .success: return .success(.authenticated)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    /// One agent request of a pairing, cancellable by CancelPairing; no reply in time is a
+    /// timeout and the agent gets Cancel().
+    private func askAgent(_ path: String, agent: AgentState, _ member: String, _ arguments: [DBusValue],
+                          device: Int?) async -> Result<[DBusValue], PairingFailure> {
         let request = Task {
             do {
                 return Result<[DBusValue], DBusError>.success(
-                    try await callAgent(agent, "RequestPasskey", [.objectPath(path)], device: device))
+                    try await callAgent(agent, member, arguments, device: device))
             } catch let error as DBusError {
                 return .failure(error)
             } catch {
@@ -142,8 +171,7 @@ extension StandInCore {
         if pairings[path]?.cancelled == true { return .failure(.canceled) }
         switch reply {
         case .success(let values):
-            guard let entered = try? values.argument(0).asUInt32() else { return .failure(.rejected) }
-            return entered == expected ? .success(.authenticated) : .failure(.authenticationFailed)
+            return .success(values)
         case .failure(.timedOut):
             notifyAgent(agent, "Cancel", [], device: device)
             return .failure(.timeout)

@@ -21,6 +21,8 @@ final class BlueZAgent: Sendable {
         var lastRefusal: String?
         /// A passkey or a confirmation was given: the pairing that follows is authenticated.
         var authenticatedAnswer = false
+        /// A passkey or a confirmation was asked for since `resetOutcome`.
+        var asked = false
         var registered = false
         /// bluetoothd's unique bus name: the only caller answered.
         var bluetoothd: String?
@@ -83,11 +85,15 @@ final class BlueZAgent: Sendable {
         state.withLock { state in
             state.lastRefusal = nil
             state.authenticatedAnswer = false
+            state.asked = false
         }
     }
 
     /// Why the agent refused the latest request, if it did.
     var lastRefusal: String? { state.withLock { $0.lastRefusal } }
+
+    /// Whether bluetoothd asked for a passkey or a confirmation since `resetOutcome`.
+    var wasAsked: Bool { state.withLock { $0.asked } }
 
     /// Whether the agent gave a passkey or confirmed a number since `resetOutcome`.
     var gaveAuthenticatedAnswer: Bool { state.withLock { $0.authenticatedAnswer } }
@@ -117,7 +123,12 @@ final class BlueZAgent: Sendable {
             throw Self.rejected
         }
         let label = request.device.map(Self.label) ?? "the device"
-        switch policy.decide(request, allowed: allowed) {
+        let decision = policy.decide(request, allowed: allowed)
+        switch decision {
+        case .passkey, .askPasskey, .askConfirmation: state.withLock { $0.asked = true }
+        default: break
+        }
+        switch decision {
         case .passkey(let passkey):
             log("pairing: \(label) asked for the passkey; answered with --passkey")
             state.withLock { $0.authenticatedAnswer = true }

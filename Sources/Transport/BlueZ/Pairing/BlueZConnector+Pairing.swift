@@ -13,6 +13,10 @@ extension BlueZConnector {
         var authenticated = false
         /// Pair calls that asked to be tried again.
         var retries = 0
+        /// Connects in a row that looked like a device that lost its bond (`BlueZStaleBondWatch`).
+        var staleBondSigns = 0
+        /// We removed a stale bond in this call (done at most once).
+        var rebonded = false
     }
 
     /// Pairs `device`. `refusal`: the ATT error that showed the device needs it (nil: `pairFirst`).
@@ -23,6 +27,14 @@ extension BlueZConnector {
         if let refusal, progress.paired || device.paired {
             // Paired, by us or before, and still refused: the key is too weak (Just Works).
             throw .security(.stillRefusedAfterPairing(refusal))
+        }
+        if refusal != nil, agent.wasAsked {
+            // The refusal made bluetoothd pair by itself with the default agent, ours, and that
+            // failed on our answer: a Pair now would only ask the person the same question again.
+            if agent.gaveAuthenticatedAnswer {
+                throw .security(.pairingFailed(reason: "the passkey was wrong or the device refused it", detail: nil))
+            }
+            throw .security(.pairingFailed(reason: agent.lastRefusal ?? "dfu's agent refused it", detail: nil))
         }
         log(refusal.map { "\(label) requires a secure link (\($0)); pairing" } ?? "pairing with \(label) before the update")
         while true {
