@@ -76,7 +76,13 @@ struct NordicScenarioRun {
         var attempts = [await UpdateAttempt.run(engine, index: 1, hangGuard: hangGuard)]
         let bootsAfterFirst = await peripheral.snapshot.boots.count
         if let first = attempts.first, !first.hung, scenario.expectation.rerunsAfter(first.exitStatus) {
-            attempts.append(await UpdateAttempt.run(engine, index: 2, hangGuard: hangGuard))
+            // The engine's first progress event comes after the first 4 KiB object even from 0, so
+            // whether the rerun resumed is read from the device: the firmware it held when it began.
+            let held = await peripheral.snapshot.currentSettings.progress.imageOffset
+            let rerun = await UpdateAttempt.run(engine, index: 2, hangGuard: hangGuard)
+            attempts.append(AttemptRecord(index: rerun.index, exitStatus: rerun.exitStatus, message: rerun.message,
+                                          resumes: rerun.resumes, firstAcknowledged: held, hung: rerun.hung,
+                                          lastStage: rerun.lastStage))
         }
         let modelEnd = clock.now
         let wallEnd = ContinuousClock.now
