@@ -21,7 +21,7 @@ enum FaultsMain {
         }
         if options.list {
             for scenario in Scenario.catalogue {
-                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \(scenario.fault ?? "none"); expected: \(scenario.expectation.text)")
+                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \(scenario.nordic?.text ?? scenario.fault ?? "none"); expected: \(scenario.expectation.text)")
             }
             return
         }

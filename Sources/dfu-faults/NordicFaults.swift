@@ -32,4 +32,14 @@ struct NordicFaults: Sendable {
         }
         return writes.sorted()
     }
+
+    /// For `--list`: `sdk=17, link drop@random`.
+    var text: String {
+        var parts = ["sdk=\(sdk)"]
+        if linkDrop { parts.append("link drop@random") }
+        if droppedPackets > 0 { parts.append("prn_drop=\(droppedPackets)×random") }
+        if powerCycle { parts.append("power cycle@random") }
+        if otherBootloaderKey { parts.append("key=other") }
+        return parts.joined(separator: ", ")
+    }
 }

@@ -112,7 +112,9 @@ struct NordicScenarioRun {
         for _ in 0 ..< 100 {
             let device = await peripheral.snapshot
             guard case .booting(let until, _) = device.mode else { return device }
-            try? await clock.sleep(until: until.advanced(by: .milliseconds(10)))
+            // Past the boot's end already: the device's timer has yet to run, so give it a moment.
+            let wake = max(until, clock.now).advanced(by: .milliseconds(10))
+            try? await clock.sleep(until: wake)
         }
         return await peripheral.snapshot
     }
