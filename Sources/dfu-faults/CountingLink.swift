@@ -3,7 +3,8 @@ import Synchronization
 import Transport
 
 /// A `Link` that passes everything through and counts the image data of each SMP image upload
-/// request the host wrote: what the device was sent, whether or not it arrived or was used.
+/// request the host wrote: what the device was sent, whether or not it arrived or was used. On a
+/// Nordic bootloader it counts every Packet write instead (init packet and firmware data).
 ///
 /// Counted from the bytes on the link, not from the engine's events, so a resend the engine does
 /// not report (a window resent after a timeout, a restart from 0 after the device lost its session)
@@ -25,7 +26,12 @@ final class CountingLink: Link {
 
     func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         try await inner.writeWithoutResponse(bytes, to: characteristic)
-        note(bytes)
+        // The Packet characteristic carries nothing but object data; the rest is SMP or control.
+        if characteristic == NordicDFUService.packet {
+            counter.add(bytes.count)
+        } else {
+            note(bytes)
+        }
     }
 
     func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {

@@ -12,11 +12,27 @@ enum Expectation: Sendable {
     /// The update ends with this exit status after the test boot, and the device runs its previous
     /// image again because its bootloader refused the new one.
     case rejectedAtBoot(ExitStatus)
+    /// The first update stops with this exit status because the device itself was interrupted (it
+    /// may have reset); running the update again completes it.
+    case interruptedThenRerunCompletes(ExitStatus)
+    /// The update ends with this exit status before any firmware is written (the bootloader refused
+    /// the init packet), and the device keeps its previous application.
+    case refusedBeforeTransfer(ExitStatus)
 
     /// Whether a run whose first update ended with `status` gets a second one.
     func rerunsAfter(_ status: ExitStatus) -> Bool {
-        if case .failsThenRerunCompletes(let expected) = self { return status == expected }
-        return false
+        switch self {
+        case .failsThenRerunCompletes(let expected), .interruptedThenRerunCompletes(let expected): return status == expected
+        case .completes, .rejectedAtBoot, .refusedBeforeTransfer: return false
+        }
+    }
+
+    /// Whether a run of this scenario is meant to end with a rerun that completes.
+    var endsWithRerun: Bool {
+        switch self {
+        case .failsThenRerunCompletes, .interruptedThenRerunCompletes: return true
+        case .completes, .rejectedAtBoot, .refusedBeforeTransfer: return false
+        }
     }
 
     /// For the report: `completes`, `exit 7, rerun completes`, `exit 8, device keeps its image`.
@@ -25,6 +41,8 @@ enum Expectation: Sendable {
         case .completes: return "completes"
         case .failsThenRerunCompletes(let status): return "exit \(status.rawValue), rerun completes"
         case .rejectedAtBoot(let status): return "exit \(status.rawValue), device keeps its image"
+        case .interruptedThenRerunCompletes(let status): return "exit \(status.rawValue), rerun completes"
+        case .refusedBeforeTransfer(let status): return "exit \(status.rawValue), device keeps its application"
         }
     }
 
@@ -42,11 +60,11 @@ enum Expectation: Sendable {
             }
             guard device == .updated else { return .unexpected("exit 0, but the device \(device.text)") }
             return .completed
-        case .failsThenRerunCompletes(let expected):
+        case .failsThenRerunCompletes(let expected), .interruptedThenRerunCompletes(let expected):
             guard first.exitStatus == expected else {
                 return .unexpected("exit \(first.exitStatus.rawValue) (expected \(expected.rawValue)): \(first.message)")
             }
-            guard bootsAfterFirst == 0 else {
+            if case .failsThenRerunCompletes = self, bootsAfterFirst != 0 {
                 return .unexpected("exit \(expected.rawValue), but the device reset \(bootsAfterFirst) time(s) before the rerun")
             }
             guard attempts.count == 2 else { return .unexpected("no rerun after exit \(expected.rawValue)") }
@@ -61,6 +79,14 @@ enum Expectation: Sendable {
                 return .unexpected("exit \(first.exitStatus.rawValue) (expected \(expected.rawValue)): \(first.message)")
             }
             guard device == .keptPrevious(rejectedAtBoot: true) else {
+                return .unexpected("exit \(expected.rawValue), but the device \(device.text)")
+            }
+            return .expectedFailure(expected)
+        case .refusedBeforeTransfer(let expected):
+            guard attempts.count == 1, first.exitStatus == expected else {
+                return .unexpected("exit \(first.exitStatus.rawValue) (expected \(expected.rawValue)): \(first.message)")
+            }
+            guard device == .keptPrevious(rejectedAtBoot: false) else {
                 return .unexpected("exit \(expected.rawValue), but the device \(device.text)")
             }
             return .expectedFailure(expected)

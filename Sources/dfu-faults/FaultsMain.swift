@@ -21,12 +21,13 @@ enum FaultsMain {
         }
         if options.list {
             for scenario in Scenario.catalogue {
-                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \(scenario.fault ?? "none"); expected: \(scenario.expectation.text)")
+                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \(scenario.nordic?.text ?? scenario.fault ?? "none"); expected: \(scenario.expectation.text)")
             }
             return
         }
         let scenarios = try options.selected(from: Scenario.catalogue)
         let inputs = try FlashInputs.load(options)
+        let nordicInputs = scenarios.contains { $0.nordic != nil } ? try NordicInputs.load(options) : nil
         let settings = CampaignSettings(image: inputs.imageName, imageBytes: inputs.image.count,
                                         imageVersion: "\(inputs.version)", runsPerScenario: options.runs,
                                         seed: options.seed, timeScale: options.timeScale,
@@ -40,7 +41,7 @@ enum FaultsMain {
             for run in 1 ... options.runs {
                 // Same seeds in every scenario: run r of each draws from seed + r − 1.
                 let run = ScenarioRun(scenario: scenario, run: run, seed: options.seed &+ UInt64(run - 1),
-                                      inputs: inputs, timeScale: options.timeScale, hangGuard: hangGuard)
+                                      inputs: inputs, nordicInputs: nordicInputs, timeScale: options.timeScale, hangGuard: hangGuard)
                 let record = try await run.perform()
                 if record.outcome.unexpectedReason != nil {
                     StandardError.print("dfu-faults: UNEXPECTED: " + TableReport.describe(record, in: scenario))
@@ -60,7 +61,7 @@ enum FaultsMain {
                 throw .setup("cannot encode the JSON report: \(error)")
             }
         } else {
-            print(TableReport.render(summaries, settings: settings, wallSeconds: wall))
+            print(TableReport.render(summaries, settings: settings, nordic: nordicInputs, wallSeconds: wall))
         }
         let unexpected = summaries.map(\.unexpected.count).reduce(0, +)
         if unexpected > 0 { throw .unexpectedOutcomes(unexpected) }

@@ -21,16 +21,22 @@ struct FaultsOptions: Sendable {
     var keyPath = "firmware-samples/keys/TEST-ONLY-ecdsa-p256.pub.pem"
     /// The bootloader key of the device in the `wrong-key` scenario: not the one that signed the image.
     var otherKeyPath = "firmware-samples/keys/TEST-ONLY-other-ecdsa-p256.pub.pem"
+    /// The Nordic scenarios' package, its signing key, and the key of the `nordic-wrong-key` bootloader.
+    var packagePath = "firmware-samples/nordic/app-signed-3.zip"
+    var nordicKeyPath = "firmware-samples/nordic/keys/TEST-ONLY-nordic-p256.pub.pem"
+    var nordicOtherKeyPath = "firmware-samples/nordic/keys/TEST-ONLY-nordic-other-p256.pub.pem"
     var list = false
     var help = false
 
     static let usage = """
         USAGE: dfu-faults [--runs N] [--seed N] [--scenario NAME]... [--time-scale S] [--hang-guard SECONDS]
                           [--json] [--image PATH] [--key PATH] [--other-key PATH]
+                          [--package PATH] [--nordic-key PATH] [--nordic-other-key PATH]
                dfu-faults --list | --help
 
         Runs whole test-confirm updates (UpdateEngine, as `dfu flash` runs them) against the in-process
-        virtual device with one injected fault scenario each, and reports per scenario how many runs
+        virtual device (SMP/MCUboot) or virtual nRF52 (Nordic Secure DFU, the nordic-* scenarios)
+        with one injected fault scenario each, and reports per scenario how many runs
         completed (new image active and confirmed on the device), how many failed as the scenario
         expects, how many ended any other way, and what the faults cost: image bytes sent beyond the
         image size, resumes, and the update's duration in model time.
@@ -46,6 +52,10 @@ struct FaultsOptions: Sendable {
           --image PATH           the image to flash (default firmware-samples/images/blinky-…-1.1.0…)
           --key PATH             the key that signed it (default TEST-ONLY-ecdsa-p256.pub.pem)
           --other-key PATH       the device's bootloader key in wrong-key (default TEST-ONLY-other-…)
+          --package PATH         the Nordic scenarios' package (default firmware-samples/nordic/app-signed-3.zip)
+          --nordic-key PATH      the key that signed it (default TEST-ONLY-nordic-p256.pub.pem)
+          --nordic-other-key PATH
+                                 the bootloader key in nordic-wrong-key (default TEST-ONLY-nordic-other-…)
           --list                 print the scenarios and exit
           -h, --help             print this help and exit
 
@@ -94,6 +104,12 @@ struct FaultsOptions: Sendable {
                 options.keyPath = try value(for: argument)
             case "--other-key":
                 options.otherKeyPath = try value(for: argument)
+            case "--package":
+                options.packagePath = try value(for: argument)
+            case "--nordic-key":
+                options.nordicKeyPath = try value(for: argument)
+            case "--nordic-other-key":
+                options.nordicOtherKeyPath = try value(for: argument)
             case "--list":
                 options.list = true
             case "-h", "--help":

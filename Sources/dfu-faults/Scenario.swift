@@ -8,6 +8,9 @@ struct Scenario: Sendable {
     /// Whether the device's bootloader has a key other than the one that signed the image.
     let otherBootloaderKey: Bool
     let expectation: Expectation
+    /// Set for a Nordic Secure DFU scenario (the device is the virtual nRF52, the file a package);
+    /// `fault` and `otherBootloaderKey` are then unused.
+    var nordic: NordicFaults? = nil
 
     /// The device's options for one run, in the `sim:` syntax `dfu flash --device` takes, so the
     /// run can be replayed with the CLI: `dfu flash IMAGE --key KEY --device '<this>'`.
@@ -19,9 +22,12 @@ struct Scenario: Sendable {
         return "sim:" + items.joined(separator: ",")
     }
 
-    /// Every scenario, in the order they run. `@random` points lie between 5 % and 95 % of the
+    /// Every scenario, in the order they run: the SMP ones, then the Nordic ones.
+    static let catalogue = smpCatalogue + nordicCatalogue
+
+    /// The SMP scenarios, in the order they run. `@random` points lie between 5 % and 95 % of the
     /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.
-    static let catalogue: [Scenario] = [
+    static let smpCatalogue: [Scenario] = [
         Scenario(name: "none", summary: "no fault: the baseline every other row is compared with",
                  fault: nil, otherBootloaderKey: false, expectation: .completes),
         Scenario(name: "disconnect", summary: "the device drops the link once, after a chunk at a random point (its reply is lost, its upload session kept)",

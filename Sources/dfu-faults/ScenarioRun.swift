@@ -11,10 +11,17 @@ struct ScenarioRun {
     let run: Int
     let seed: UInt64
     let inputs: FlashInputs
+    /// The package and keys of the Nordic scenarios; nil when none was selected.
+    let nordicInputs: NordicInputs?
     let timeScale: Double
     let hangGuard: Duration
 
     func perform() async throws(FaultsError) -> RunRecord {
+        if let faults = scenario.nordic {
+            guard let nordicInputs else { throw .setup("scenario \(scenario.name): no Nordic package loaded") }
+            return try await NordicScenarioRun(scenario: scenario, faults: faults, run: run, seed: seed, inputs: nordicInputs,
+                                               timeScale: timeScale, hangGuard: hangGuard).perform()
+        }
         let text = scenario.simOptions(seed: seed, timeScale: timeScale, otherKeyPath: inputs.otherKeyPath)
         let options: SimOptions
         do throws(SimOptionsError) {
@@ -60,22 +67,7 @@ struct ScenarioRun {
                          wallSeconds: DurationValue.seconds(wallEnd - wallStart), outcome: outcome)
     }
 
-    /// One update under the hang guard.
     private func attempt(_ engine: UpdateEngine, index: Int) async -> AttemptRecord {
-        let tally = EventTally()
-        let result = await HangGuard.run(limit: hangGuard) {
-            await engine.run { tally.note($0) }
-        }
-        guard let result else {
-            return AttemptRecord(index: index, exitStatus: .internalError, message: "hung", resumes: tally.resumes,
-                                 firstAcknowledged: tally.firstAcknowledged, hung: true, lastStage: tally.lastStage)
-        }
-        let (status, message): (ExitStatus, String)
-        switch result {
-        case .success: (status, message) = (.success, "")
-        case .failure(let error): (status, message) = (error.exitStatus, error.description)
-        }
-        return AttemptRecord(index: index, exitStatus: status, message: message, resumes: tally.resumes,
-                             firstAcknowledged: tally.firstAcknowledged, hung: false, lastStage: tally.lastStage)
+        await UpdateAttempt.run(engine, index: index, hangGuard: hangGuard)
     }
 }

@@ -4,7 +4,8 @@ import ReportSupport
 /// The report as text: a header saying what ran where, one row per scenario, every unexpected
 /// outcome with what reproduces it, and what each scenario injects.
 enum TableReport {
-    static func render(_ summaries: [ScenarioSummary], settings: CampaignSettings, wallSeconds: Double) -> String {
+    static func render(_ summaries: [ScenarioSummary], settings: CampaignSettings, nordic: NordicInputs?,
+                       wallSeconds: Double) -> String {
         var lines: [String] = []
         let lastSeed = settings.seed + UInt64(settings.runsPerScenario - 1)
         lines.append("dfu-faults: \(settings.image) (\(settings.imageBytes) bytes, \(settings.imageVersion)) onto the virtual device at 1.0.0, "
@@ -14,6 +15,11 @@ enum TableReport {
             + "campaign \(ColumnText.fixed(wallSeconds, 0)) s")
         lines.append("completed: exit 0 and the device's own slot 0 holds the new image, confirmed; "
             + "extra bytes: image bytes sent beyond one copy")
+        if let nordic {
+            lines.append("nordic-*: \(nordic.packageName) (firmware \(nordic.firmwareBytes) bytes, init packet \(nordic.initPacketBytes), "
+                + "fw_version \(nordic.version)) onto the virtual nRF52 at app_version 1; completed: exit 0 and the device runs "
+                + "fw_version \(nordic.version); extra bytes: Packet bytes beyond one init packet and one firmware")
+        }
         lines.append("")
         var rows = [
             ["scenario", "runs", "completed", "expected failures", "unexpected", "extra bytes", "", "resumes", "model time"],
@@ -38,8 +44,9 @@ enum TableReport {
         if unexpected.isEmpty {
             lines.append("unexpected outcomes: none")
         } else {
+            let file = nordic.map { "\(settings.image) (nordic-*: \($0.packageName))" } ?? settings.image
             lines.append("unexpected outcomes (\(unexpected.count)); each replays with "
-                + "`dfu flash \(settings.image) --key KEY --device '<device>'`:")
+                + "`dfu flash \(file) --key KEY --device '<device>'`:")
             for (scenario, record) in unexpected { lines.append("  " + describe(record, in: scenario)) }
         }
         lines.append("")
@@ -54,8 +61,7 @@ enum TableReport {
     private static func expectedText(_ summary: ScenarioSummary) -> String {
         let failures = summary.expectedFailures
         guard !failures.isEmpty else { return "-" }
-        let suffix: String
-        if case .failsThenRerunCompletes = summary.scenario.expectation { suffix = ", rerun ok" } else { suffix = "" }
+        let suffix = summary.scenario.expectation.endsWithRerun ? ", rerun ok" : ""
         return failures.map { "exit \($0.status) ×\($0.count)" }.joined(separator: ", ") + suffix
     }
 

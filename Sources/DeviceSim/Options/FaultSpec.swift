@@ -93,8 +93,8 @@ struct FaultSpec: Sendable, Hashable {
 }
 
 /// A tiny deterministic mixer (SplitMix64), so seeded choices are the same on every platform.
-enum SplitMix64 {
-    static func value(_ seed: UInt64) -> UInt64 {
+public enum SplitMix64 {
+    public static func value(_ seed: UInt64) -> UInt64 {
         var z = seed &+ 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

@@ -1,0 +1,45 @@
+import DeviceSim
+
+/// What a Nordic scenario does to the virtual nRF52 (`protocol=nordic`). The link drop and the
+/// power cycle are the campaign's doing (a scheduled `LinkFault`, `powerCycle()`), not `sim:`
+/// options; their points are drawn from the run's seed like the SMP `@random` points.
+struct NordicFaults: Sendable {
+    /// `sdk=`: 17 forgets its data progress when the link goes, 15 keeps it in RAM.
+    var sdk = 17
+    /// Drop the bootloader link once, after a random share of the firmware has been written.
+    var linkDrop = false
+    /// Packet writes the bootloader drops as if its buffers were full (`prn_drop=`), at random.
+    var droppedPackets = 0
+    /// Power-cycle the device once, when the transfer has acknowledged a random share.
+    var powerCycle = false
+    /// The bootloader trusts another key than the one that signed the package.
+    var otherBootloaderKey = false
+
+    /// A share of the transfer between 5 % and 95 %, drawn as `FaultSpec` draws `@random`.
+    static func share(seed: UInt64, index: Int) -> Double {
+        let draw = SplitMix64.value(seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        return 0.05 + Double(draw % 9001) / 100 / 100
+    }
+
+    /// The Packet writes to drop: `droppedPackets` distinct numbers between 5 % and 95 % of
+    /// `packetWrites`, in order.
+    func droppedWrites(seed: UInt64, packetWrites: Int) -> [Int] {
+        var writes: Set<Int> = []
+        var index = 0
+        while writes.count < droppedPackets, index < 64 {
+            writes.insert(max(1, Int((Self.share(seed: seed, index: index) * Double(packetWrites)).rounded())))
+            index += 1
+        }
+        return writes.sorted()
+    }
+
+    /// For `--list`: `sdk=17, link drop@random`.
+    var text: String {
+        var parts = ["sdk=\(sdk)"]
+        if linkDrop { parts.append("link drop@random") }
+        if droppedPackets > 0 { parts.append("prn_drop=\(droppedPackets)×random") }
+        if powerCycle { parts.append("power cycle@random") }
+        if otherBootloaderKey { parts.append("key=other") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,121 @@
+import DFUCore
+import DeviceSim
+import Transport
+
+/// One run of a Nordic scenario: a fresh virtual nRF52 (`sim:protocol=nordic,…`) with the
+/// scenario's faults drawn from `seed`, one whole update of the package as `dfu flash PKG.zip
+/// --device sim:…` runs it (default deadlines, on the model clock), a rerun when the scenario
+/// expects the first to fail, then the device's own state.
+struct NordicScenarioRun {
+    let scenario: Scenario
+    let faults: NordicFaults
+    let run: Int
+    let seed: UInt64
+    let inputs: NordicInputs
+    let timeScale: Double
+    let hangGuard: Duration
+
+    /// The bootloader's Packet writes carry MTU 247 − 3 bytes (`nordicBootloaderMaxMTU`).
+    private var packetWrites: Int {
+        let payload = SimOptions.nordicBootloaderMaxMTU - 3
+        return (inputs.initPacketBytes + payload - 1) / payload + (inputs.firmwareBytes + payload - 1) / payload
+    }
+
+    func perform() async throws(FaultsError) -> RunRecord {
+        let dropped = faults.droppedWrites(seed: seed, packetWrites: packetWrites)
+        var items = ["protocol=nordic", "seed=\(seed)", "sdk=\(faults.sdk)"]
+        if !dropped.isEmpty { items.append("prn_drop=" + dropped.map(String.init).joined(separator: "+")) }
+        if faults.otherBootloaderKey { items.append("key=\(inputs.otherKeyPath)") }
+        items.append("timescale=\(timeScale)")
+        let text = "sim:" + items.joined(separator: ",")
+        let options: SimOptions
+        do throws(SimOptionsError) {
+            options = try SimOptions.parse(text)
+        } catch {
+            throw .setup("scenario \(scenario.name): \(error)")
+        }
+        guard let clock = LinkClock(timeScale: timeScale) else { throw .setup("time scale \(timeScale) is not usable") }
+        let connector = MemoryConnector(clock: clock)
+        let peripheral: VirtualNordicPeripheral
+        do throws(SimOptionsError) {
+            peripheral = try await VirtualNordicPeripheral.serve(options, on: connector)
+        } catch {
+            throw .setup("scenario \(scenario.name): \(error)")
+        }
+        let previousVersion = await peripheral.snapshot.applicationVersion
+
+        var drawn = dropped.map { "drop-packet@\($0)" }
+        if faults.linkDrop {
+            // Counted over every write of the bootloader connection: the init packet and the
+            // control point's few bytes come first, so this lands inside the firmware.
+            let share = NordicFaults.share(seed: seed, index: 0)
+            let bytes = inputs.initPacketBytes + Int(share * Double(inputs.firmwareBytes))
+            await connector.scheduleFault(.dropAfterBytes(bytes), for: peripheral.bootloaderIdentity)
+            drawn.append("link-drop@\(bytes)B")
+        }
+        var trigger: PowerCycleTrigger?
+        var tripwire: UploadCounter.Tripwire?
+        if faults.powerCycle {
+            // Counted over the Packet writes (init packet first), so this lands inside the firmware.
+            let share = NordicFaults.share(seed: seed, index: 0)
+            let bytes = inputs.initPacketBytes + Int(share * Double(inputs.firmwareBytes))
+            let cycle = PowerCycleTrigger(peripheral: peripheral)
+            trigger = cycle
+            tripwire = UploadCounter.Tripwire(bytes: bytes) { cycle.fire() }
+            drawn.append("power-cycle@\(bytes)B")
+        }
+
+        let counter = UploadCounter(tripwire: tripwire)
+        let target = UpdateEngine.Target(connector: CountingConnector(inner: connector, counter: counter),
+                                         peer: peripheral.applicationIdentity)
+        let engine = UpdateEngine(image: inputs.package, imageName: inputs.packageName, key: inputs.key,
+                                  target: target, hostPower: .mains, clock: EngineClock(clock))
+
+        let modelStart = clock.now
+        let wallStart = ContinuousClock.now
+        var attempts = [await UpdateAttempt.run(engine, index: 1, hangGuard: hangGuard)]
+        let bootsAfterFirst = await peripheral.snapshot.boots.count
+        if let first = attempts.first, !first.hung, scenario.expectation.rerunsAfter(first.exitStatus) {
+            // The engine's first progress event comes after the first 4 KiB object even from 0, so
+            // whether the rerun resumed is read from the device: the firmware it held when it began.
+            let held = await peripheral.snapshot.currentSettings.progress.imageOffset
+            let rerun = await UpdateAttempt.run(engine, index: 2, hangGuard: hangGuard)
+            attempts.append(AttemptRecord(index: rerun.index, exitStatus: rerun.exitStatus, message: rerun.message,
+                                          resumes: rerun.resumes, firstAcknowledged: held, hung: rerun.hung,
+                                          lastStage: rerun.lastStage))
+        }
+        let modelEnd = clock.now
+        let wallEnd = ContinuousClock.now
+
+        var final = await settled(peripheral, clock: clock)
+        if case .refusedBeforeTransfer = scenario.expectation, case .bootloader = final.mode {
+            // A bootloader that refused the init packet waits in DFU mode until its inactivity
+            // timeout (120 s); a power cycle shows sooner what it starts: the application it kept.
+            await peripheral.powerCycle()
+            final = await settled(peripheral, clock: clock)
+        }
+        let device = DeviceVerdict(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
+        var outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device)
+        if let trigger, !trigger.hasFired, outcome.unexpectedReason == nil {
+            outcome = .unexpected("the power cycle never fired (the transfer did not reach its byte)")
+        }
+        return RunRecord(run: run, seed: seed, device: text, faults: drawn.isEmpty ? "none" : drawn.joined(separator: "+"),
+                         attempts: attempts, uploadedBytes: counter.total,
+                         imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
+                         modelSeconds: DurationValue.seconds(modelStart.duration(to: modelEnd)),
+                         wallSeconds: DurationValue.seconds(wallEnd - wallStart), outcome: outcome)
+    }
+
+    /// The device once it has finished starting: an update that ends while it boots (the engine
+    /// confirmed the version, the model's boot timer not yet run) is judged on what it starts.
+    private func settled(_ peripheral: VirtualNordicPeripheral, clock: LinkClock) async -> NordicVirtualDevice {
+        for _ in 0 ..< 100 {
+            let device = await peripheral.snapshot
+            guard case .booting(let until, _) = device.mode else { return device }
+            // Past the boot's end already: the device's timer has yet to run, so give it a moment.
+            let wake = max(until, clock.now).advanced(by: .milliseconds(10))
+            try? await clock.sleep(until: wake)
+        }
+        return await peripheral.snapshot
+    }
+}
