@@ -10,17 +10,23 @@ public struct NordicTransferConfiguration: Sendable, Hashable {
     /// Failures one object may have (CRC mismatch, lost packets, a missing PRN, a lost link)
     /// before the transfer fails; the next one ends it (§3.3: 3).
     public var retriesPerObject: Int
-    /// How long a Control Point answer, a PRN or the link's acceptance of packets may take.
+    /// How long a Control Point answer or the link's acceptance of packets may take.
     public var responseTimeout: Duration
+    /// How long a due PRN may take once the link took its packets. Short: a bootloader that drops
+    /// a packet silently does not count it, so that PRN never comes and the core asks for the
+    /// checksum instead; a PRN that exists arrives within a few connection events.
+    public var receiptTimeout: Duration
     /// How long the core waits, after `reconnect`, for `linkRestored`.
     public var linkRestoreTimeout: Duration
 
     public init(packetSize: Int, packetReceiptNotification: UInt16 = 0, retriesPerObject: Int = 3,
-                responseTimeout: Duration = .seconds(10), linkRestoreTimeout: Duration = .seconds(60)) {
+                responseTimeout: Duration = .seconds(10), receiptTimeout: Duration = .seconds(2),
+                linkRestoreTimeout: Duration = .seconds(60)) {
         self.packetSize = packetSize
         self.packetReceiptNotification = packetReceiptNotification
         self.retriesPerObject = retriesPerObject
         self.responseTimeout = responseTimeout
+        self.receiptTimeout = min(receiptTimeout, responseTimeout)
         self.linkRestoreTimeout = linkRestoreTimeout
     }
 
@@ -37,7 +43,7 @@ public struct NordicTransferConfiguration: Sendable, Hashable {
     var problem: String? {
         if let problem = Self.problem(packetSize: packetSize) { return problem }
         if retriesPerObject < 0 { return "the retry budget is negative (\(retriesPerObject))" }
-        if responseTimeout <= .zero || linkRestoreTimeout < .zero { return "a timeout is not positive" }
+        if responseTimeout <= .zero || receiptTimeout <= .zero || linkRestoreTimeout < .zero { return "a timeout is not positive" }
         return nil
     }
 

@@ -460,7 +460,7 @@ public struct NordicTransferCore: Sendable {
                                    now: MonotonicInstant, into actions: inout [Action]) {
         if expectsPRN {
             // The PRN's own deadline runs from when the last packet left.
-            state = .streaming(object, batchEnd: batchEnd, expectsPRN: true, until: now + configuration.responseTimeout)
+            state = .streaming(object, batchEnd: batchEnd, expectsPRN: true, until: now + configuration.receiptTimeout)
         } else {
             send(object.type == .command ? .checksumCommand : .checksumData(object, afterMissingPRN: false), now: now, into: &actions)
         }

@@ -115,7 +115,8 @@ struct NordicUpdateSession: UpdateSession {
         let configuration = NordicTransferConfiguration(
             packetSize: NordicTransferConfiguration.packetSize(attMTU: connection.link.parameters.attMTU),
             packetReceiptNotification: context.options.packetReceiptNotification,
-            responseTimeout: deadlines.request, linkRestoreTimeout: deadlines.connect)
+            responseTimeout: deadlines.request, receiptTimeout: Self.receiptTimeout(connection.link),
+            linkRestoreTimeout: deadlines.connect)
         context.log("sending the init packet (\(image.initPacket.bytes.count) bytes) and \(image.firmware.count) bytes of "
                     + "\(image.kind), PRN \(configuration.packetReceiptNotification)")
         // The core announces 0 before the bootloader has said where it is; the first count shown is
@@ -134,6 +135,13 @@ struct NordicUpdateSession: UpdateSession {
         } catch {
             throw NordicFailure.transfer(error)
         }
+    }
+
+    /// A PRN comes within a few connection events of the packet it answers: eight intervals, at
+    /// least half a second; 2 s where the link does not say its interval (BlueZ).
+    static func receiptTimeout(_ link: any Link) -> Duration {
+        guard let interval = link.parameters.connectionInterval else { return .seconds(2) }
+        return max(.milliseconds(500), interval * 8)
     }
 
     func abandonTransfer() async {
