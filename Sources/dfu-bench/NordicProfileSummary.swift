@@ -6,6 +6,7 @@ struct NordicProfileSummary: Sendable, Encodable {
     let packetReceiptNotification: UInt16
     let goodput: Double
     let ceiling: Double
+    let radioCeiling: Double
     let ratio: Double
     let transferSeconds: Double
     let modelSeconds: Double
@@ -18,6 +19,7 @@ struct NordicProfileSummary: Sendable, Encodable {
         packetReceiptNotification = profile.packetReceiptNotification
         goodput = ProfileSummary.median(runs.map(\.goodput))
         ceiling = ProfileSummary.median(runs.map(\.ceiling))
+        radioCeiling = ProfileSummary.median(runs.map(\.radioCeiling))
         ratio = ceiling > 0 ? goodput / ceiling : 0
         transferSeconds = ProfileSummary.median(runs.map(\.transferSeconds))
         modelSeconds = ProfileSummary.median(runs.map(\.modelSeconds))

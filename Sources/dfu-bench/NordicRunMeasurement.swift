@@ -13,6 +13,9 @@ struct NordicRunMeasurement: Sendable, Encodable {
 
     let goodput: Double
     let ceiling: Double
+    /// The radio alone: the packets' size at the write-command rate (`writeCommandCeiling`), as the
+    /// SMP table's radio column; what the protocol's round trips stand between.
+    let radioCeiling: Double
     let ratio: Double
     let firmwareBytes: Int
     let transferSeconds: Double
@@ -59,6 +62,7 @@ struct NordicRunMeasurement: Sendable, Encodable {
         goodput = transferSeconds > 0 ? Double(firmwareBytes) / transferSeconds : 0
         ceiling = modelSeconds > 0 ? Double(firmwareBytes) / modelSeconds : 0
         ratio = ceiling > 0 ? goodput / ceiling : 0
+        radioCeiling = packetSize > 0 ? profile.link.writeCommandCeiling(valueSize: packetSize) : 0
         self.objects = objects
         self.packets = packets
         controlPointRequests = requests
