@@ -20,16 +20,20 @@ enum BenchMain {
             return
         }
         let catalogue: [BenchProfile]
+        let nordicCatalogue: [NordicBenchProfile]
         do {
             catalogue = try BenchProfile.catalogue()
+            nordicCatalogue = try NordicBenchProfile.catalogue(catalogue)
         } catch {
             throw .setup("a built-in link profile is invalid: \(error)")
         }
         if options.list {
             for profile in catalogue { print("\(profile.name)\n    \(profile.linkText); \(profile.summary)") }
+            for profile in nordicCatalogue { print("\(profile.name)\n    \(profile.linkText); \(profile.summary)") }
             return
         }
-        let profiles = try options.selected(from: catalogue)
+        let (profiles, nordicProfiles) = try options.selected(from: catalogue, nordic: nordicCatalogue)
+        let package = nordicProfiles.isEmpty ? nil : try NordicPackageFile.load(options.packagePath)
         let image = try ImageFile.load(options.imagePath)
         let previous = try ImageFile.load(options.previousImagePath)
         let machine = MachineInfo.current()
@@ -53,17 +57,40 @@ enum BenchMain {
             }
             summaries.append(ProfileSummary(profile: profile, runs: runs, wholeUpdates: updates))
         }
+        var nordicSummaries: [NordicProfileSummary] = []
+        if let package {
+            for profile in nordicProfiles {
+                var runs: [NordicRunMeasurement] = []
+                for run in 1 ... options.runs {
+                    do {
+                        let measurement = try await NordicTransferRun(profile: profile, package: package).measure()
+                        StandardError.print(NordicTableReport.progress(profile, run: run, of: options.runs, measurement))
+                        runs.append(measurement)
+                    } catch {
+                        throw .runFailed(profile: profile.name, run: run, reason: "\(error)")
+                    }
+                }
+                nordicSummaries.append(NordicProfileSummary(profile: profile, runs: runs))
+            }
+        }
 
         if options.json {
             let report = JSONReport(image: image.name, imageBytes: image.bytes.count, runsPerProfile: options.runs,
-                                    machine: machine, profiles: summaries)
+                                    machine: machine, profiles: summaries,
+                                    nordicPackage: package?.name, nordicProfiles: package == nil ? nil : nordicSummaries)
             do {
                 print(try report.rendered())
             } catch {
                 throw .setup("cannot encode the JSON report: \(error)")
             }
         } else {
-            print(TableReport.render(summaries, image: image, runs: options.runs, machine: machine))
+            // Each table only when it has profiles, so the SMP table reads as before.
+            var tables: [String] = []
+            if !summaries.isEmpty { tables.append(TableReport.render(summaries, image: image, runs: options.runs, machine: machine)) }
+            if let package {
+                tables.append(NordicTableReport.render(nordicSummaries, package: package, runs: options.runs))
+            }
+            print(tables.joined(separator: "\n\n"))
         }
     }
 }

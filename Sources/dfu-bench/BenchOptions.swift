@@ -11,6 +11,8 @@ struct BenchOptions: Sendable {
     var imagePath = "firmware-samples/images/bench-512k-ecdsa-p256-1.1.0.signed.bin"
     /// Uploaded first so slot 1 is not empty, as on a device updated before: the device then erases.
     var previousImagePath = "firmware-samples/images/blinky-ecdsa-p256-1.0.0.signed.bin"
+    /// The Nordic DFU package the Nordic profiles send.
+    var packagePath = "firmware-samples/nordic/app-signed-3.zip"
     /// Also run one whole update (`UpdateEngine`, test-confirm) per run and report its wall time.
     var wholeUpdate = false
     var list = false
@@ -18,11 +20,12 @@ struct BenchOptions: Sendable {
 
     static let usage = """
         USAGE: dfu-bench [--runs N] [--profile NAME]... [--json] [--whole-update] [--image PATH]
-                         [--previous-image PATH]
+                         [--previous-image PATH] [--package PATH]
                dfu-bench --list | --help
 
         Uploads the 512 KiB bench image to the virtual device over the real-time memory link, once per
-        link profile and run, and prints goodput against the modelled ceiling (radio and flash).
+        link profile and run, and prints goodput against the modelled ceiling (radio and flash); then
+        sends a Nordic DFU package to the virtual nRF52's bootloader on the nordic-* profiles.
 
         OPTIONS:
           --runs N               runs per profile; the table shows medians (default 3)
@@ -32,6 +35,7 @@ struct BenchOptions: Sendable {
                                  upload, reset, MCUboot swap, reconnect, confirm); adds ≈ 70 s a run
           --image PATH           the image to upload (default firmware-samples/images/bench-512k-…)
           --previous-image PATH  put into slot 1 first so the device erases (default blinky 1.0.0)
+          --package PATH         the Nordic DFU package (default firmware-samples/nordic/app-signed-3.zip)
           --list                 print the profiles and exit
           -h, --help             print this help and exit
 
@@ -62,6 +66,8 @@ struct BenchOptions: Sendable {
                 options.imagePath = try value(for: argument)
             case "--previous-image":
                 options.previousImagePath = try value(for: argument)
+            case "--package":
+                options.packagePath = try value(for: argument)
             case "--list":
                 options.list = true
             case "-h", "--help":
@@ -73,13 +79,15 @@ struct BenchOptions: Sendable {
         return options
     }
 
-    /// The profiles to run, in catalogue order; an unknown name is an error naming the known ones.
-    func selected(from catalogue: [BenchProfile]) throws(BenchError) -> [BenchProfile] {
-        guard !profiles.isEmpty else { return catalogue }
-        let known = Set(catalogue.map(\.name))
-        if let unknown = profiles.first(where: { !known.contains($0) }) {
-            throw .usage("unknown profile \(unknown) (known: \(catalogue.map(\.name).joined(separator: ", ")))")
+    /// The profiles to run, SMP and Nordic, in catalogue order; an unknown name is an error naming
+    /// the known ones.
+    func selected(from catalogue: [BenchProfile], nordic: [NordicBenchProfile])
+        throws(BenchError) -> (smp: [BenchProfile], nordic: [NordicBenchProfile]) {
+        guard !profiles.isEmpty else { return (catalogue, nordic) }
+        let names = catalogue.map(\.name) + nordic.map(\.name)
+        if let unknown = profiles.first(where: { !names.contains($0) }) {
+            throw .usage("unknown profile \(unknown) (known: \(names.joined(separator: ", ")))")
         }
-        return catalogue.filter { profiles.contains($0.name) }
+        return (catalogue.filter { profiles.contains($0.name) }, nordic.filter { profiles.contains($0.name) })
     }
 }

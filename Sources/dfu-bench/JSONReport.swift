@@ -10,6 +10,9 @@ struct JSONReport: Encodable {
     let runsPerProfile: Int
     let machine: MachineInfo
     let profiles: [ProfileSummary]
+    /// The Nordic package and profiles; absent when no Nordic profile ran.
+    let nordicPackage: String?
+    let nordicProfiles: [NordicProfileSummary]?
 
     func rendered() throws -> String {
         let encoder = JSONEncoder()
