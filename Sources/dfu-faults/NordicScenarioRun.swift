@@ -28,19 +28,13 @@ struct NordicScenarioRun {
         if faults.otherBootloaderKey { items.append("key=\(inputs.otherKeyPath)") }
         items.append("timescale=\(timeScale)")
         let text = "sim:" + items.joined(separator: ",")
-        let options: SimOptions
-        do throws(SimOptionsError) {
-            options = try SimOptions.parse(text)
-        } catch {
-            throw .setup("scenario \(scenario.name): \(error)")
-        }
-        guard let clock = LinkClock(timeScale: timeScale) else { throw .setup("time scale \(timeScale) is not usable") }
-        let connector = MemoryConnector(clock: clock)
+        let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
+        let (options, clock, connector) = (setup.options, setup.clock, setup.connector)
         let peripheral: VirtualNordicPeripheral
         do throws(SimOptionsError) {
             peripheral = try await VirtualNordicPeripheral.serve(options, on: connector)
         } catch {
-            throw .setup("scenario \(scenario.name): \(error)")
+            throw SimSetup.serveFailed(scenario.name, error)
         }
         let previousVersion = await peripheral.snapshot.applicationVersion
 

@@ -23,19 +23,13 @@ struct ScenarioRun {
                                                timeScale: timeScale, hangGuard: hangGuard).perform()
         }
         let text = scenario.simOptions(seed: seed, timeScale: timeScale, otherKeyPath: inputs.otherKeyPath)
-        let options: SimOptions
-        do throws(SimOptionsError) {
-            options = try SimOptions.parse(text)
-        } catch {
-            throw .setup("scenario \(scenario.name): \(error)")
-        }
-        guard let clock = LinkClock(timeScale: timeScale) else { throw .setup("time scale \(timeScale) is not usable") }
-        let connector = MemoryConnector(clock: clock)
+        let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
+        let (options, clock, connector) = (setup.options, setup.clock, setup.connector)
         let peripheral: VirtualPeripheral
         do throws(SimOptionsError) {
             peripheral = try await VirtualPeripheral.serve(options, on: connector)
         } catch {
-            throw .setup("scenario \(scenario.name): \(error)")
+            throw SimSetup.serveFailed(scenario.name, error)
         }
         let before = await peripheral.snapshot
         let flashRate = before.server.bootloader.secondary.timing.writeBytesPerSecond

@@ -40,15 +40,8 @@ extension SimOptions {
     public func deviceConfiguration(framing: SMPServerConfiguration.Framing? = nil) throws(SimOptionsError) -> DeviceConfiguration {
         guard simProtocol == .smp else { throw .inconsistent("protocol=\(simProtocol.rawValue) is served by its own device, not the SMP one") }
         try checkProtocolFit()
-        let key: PublicKey
-        do throws(ImageError) {
-            if let keyPath {
-                key = try PublicKey.load(path: keyPath)
-            } else {
-                key = try PublicKey.defaultBootloaderKey()
-            }
-        } catch {
-            throw .keyUnusable(path: keyPath ?? DefaultBootloaderKey.source, reason: Self.reason(error))
+        let key = try bootloaderKey(defaultSource: DefaultBootloaderKey.source) { () throws(ImageError) in
+            try PublicKey.defaultBootloaderKey()
         }
         var server = serverConfiguration
         if let framing { server.framing = framing }
@@ -65,8 +58,16 @@ extension SimOptions {
         }
     }
 
-    private static func reason(_ error: ImageError) -> String {
-        if case .keyUnusable(_, let reason) = error { return reason }
-        return error.description
+    /// The `key` file, or the protocol's built-in test key; a key that cannot be used names its file.
+    func bootloaderKey(defaultSource: String,
+                       default makeDefault: () throws(ImageError) -> PublicKey) throws(SimOptionsError) -> PublicKey {
+        do throws(ImageError) {
+            if let keyPath { return try PublicKey.load(path: keyPath) }
+            return try makeDefault()
+        } catch {
+            let reason: String
+            if case .keyUnusable(_, let why) = error { reason = why } else { reason = error.description }
+            throw .keyUnusable(path: keyPath ?? defaultSource, reason: reason)
+        }
     }
 }

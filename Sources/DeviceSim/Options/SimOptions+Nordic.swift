@@ -79,17 +79,8 @@ extension SimOptions {
     public func nordicDeviceConfiguration() throws(SimOptionsError) -> NordicDeviceConfiguration {
         guard simProtocol == .nordic else { throw .inconsistent("a Nordic device needs protocol=nordic") }
         try checkProtocolFit()
-        let key: PublicKey
-        do throws(ImageError) {
-            if let keyPath {
-                key = try PublicKey.load(path: keyPath)
-            } else {
-                key = try DefaultNordicBootloaderKey.key()
-            }
-        } catch {
-            let reason: String
-            if case .keyUnusable(_, let why) = error { reason = why } else { reason = error.description }
-            throw .keyUnusable(path: keyPath ?? DefaultNordicBootloaderKey.source, reason: reason)
+        let key = try bootloaderKey(defaultSource: DefaultNordicBootloaderKey.source) { () throws(ImageError) in
+            try DefaultNordicBootloaderKey.key()
         }
         guard key.algorithm == .ecdsaP256 else {
             throw .keyUnusable(path: keyPath ?? DefaultNordicBootloaderKey.source,
