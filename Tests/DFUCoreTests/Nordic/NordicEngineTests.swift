@@ -60,6 +60,23 @@ extension EngineTests {
             #expect(logs.contains { $0.contains("bootloader at …:44:00") }, "\(logs)")
         }
 
+        /// A bootloader that keeps the application's address (a Linux peripheral cannot change its
+        /// own, §10.7): after buttonless entry it is found there.
+        @Test func aBootloaderAtTheApplicationsOwnAddressIsFoundThere() async throws {
+            let bytes = try Samples.bytes("nordic/app-signed-3.zip")
+            let package = try NordicPackage(zipBytes: bytes)
+            let image = try #require(package.images.first)
+            let connector = MemoryConnector(clock: .unpaced())
+            let peripheral = await NordicFakePeripheral.serve(
+                NordicFakeBootloader(sdk: .sdk17, initPacket: image.initPacket.bytes, image: image.firmware),
+                startAs: .application, application: Self.application, bootloader: Self.application, on: connector)
+            let outcome = try await Self.flash(Bench(connector: connector, peripheral: peripheral, package: package, bytes: bytes),
+                                               key: nil)
+            #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
+            #expect(await peripheral.resets == 2)
+            #expect(await peripheral.installed == image.firmware)
+        }
+
         @Test func aBootloaderFoundFirstTakesThePackageAsItIs() async throws {
             let bench = try await Self.bench(startAs: .bootloader)
             let outcome = try await Self.flash(bench, key: try NordicSamples.key())

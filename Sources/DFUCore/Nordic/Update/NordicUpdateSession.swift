@@ -46,7 +46,9 @@ struct NordicUpdateSession: UpdateSession {
         let keepsAddress = buttonless.id == NordicDFUService.buttonlessWithBonds
         let application = connection.peer
         let bootloader = keepsAddress ? application : (BootloaderAddress.incremented(application) ?? application)
-        var bootloaderPeers = [bootloader]
+        // The application's own address too: a bootloader that keeps it (built with bonds, or a
+        // Linux peripheral that cannot change its address) answers there.
+        var bootloaderPeers = bootloader == application ? [bootloader] : [bootloader, application]
         if let name = context.options.bootloaderName, !keepsAddress, try await setBootloaderName(name, through: buttonless.id) {
             // Found by its name too (a BlueZ connector takes `name:`; others drop what they cannot find).
             bootloaderPeers.append(PeerIdentity("name:" + name))
