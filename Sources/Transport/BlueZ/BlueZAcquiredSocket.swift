@@ -29,7 +29,8 @@ final class BlueZAcquiredSocket: Sendable {
 
     static let receiveBufferSize = 1024
     private static let policy = FDPumpPolicy(receiveBufferSize: receiveBufferSize,
-                                             hangUpCodes: [EPIPE, ECONNRESET, ENOTCONN])
+                                             hangUpCodes: [EPIPE, ECONNRESET, ENOTCONN],
+                                             emptyReadIsEndOfStream: true)
 
     private init(mtu: Int, pump: FDPump) {
         self.mtu = mtu

@@ -10,6 +10,10 @@ struct FDPumpPolicy: Sendable {
     /// error that `concernsOneDestination` is skipped, and a send error fails only that message
     /// (`.refused`). Otherwise every such error ends the pump.
     var servesManyPeers = false
+    /// A 0-byte read means the peer closed its end (a SOCK_SEQPACKET socket from BlueZ, whose ATT
+    /// PDUs are never empty), even before poll reports the hang-up; otherwise it is an empty
+    /// datagram (UDP) and only a hang-up ends the pump.
+    var emptyReadIsEndOfStream = false
 
     /// How a receive or send error that does not concern one peer ends the pump.
     func end(after error: SystemCallError) -> FDPumpEnd {

@@ -88,7 +88,7 @@ struct FDPumpState {
 
     /// Reads what is queued, up to `messagesPerWakeup`. After a hang-up the pump ends once the
     /// queue is empty (would-block) or EOF (0 bytes) is read; a 0-byte read before one is an
-    /// empty datagram.
+    /// empty datagram, unless the policy says such a read is the end of the stream.
     mutating func receiveAvailable(hungUp: Bool) {
         for _ in 0..<Self.messagesPerWakeup {
             guard end == nil else { return }
@@ -103,7 +103,7 @@ struct FDPumpState {
             case .wouldBlock:
                 if hungUp { finish(.hangUp) }
                 return
-            case .done(let received) where received.count == 0 && hungUp:
+            case .done(let received) where received.count == 0 && (hungUp || policy.emptyReadIsEndOfStream):
                 return finish(.hangUp)
             case .done(let received):
                 deliver(.received(Array(buffer.prefix(received.count)), from: received.sender))

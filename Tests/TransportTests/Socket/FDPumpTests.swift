@@ -10,7 +10,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct FDPumpTests {
     typealias Seen = FDPumpProbe.Seen
     /// As BlueZ's acquired fds: a peer that went away is a hang-up.
-    static let policy = FDPumpPolicy(receiveBufferSize: 2048, hangUpCodes: [EPIPE, ECONNRESET, ENOTCONN])
+    static let policy = FDPumpPolicy(receiveBufferSize: 2048, hangUpCodes: [EPIPE, ECONNRESET, ENOTCONN],
+                                     emptyReadIsEndOfStream: true)
 
     private static func failure(of result: Result<Void, FDPumpSendFailure>) -> FDPumpSendFailure? {
         if case .failure(let failure) = result { return failure }
