@@ -1,3 +1,4 @@
+import BlueZStandIn
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -5,10 +6,10 @@ import Glibc
 
 /// Runs the built `dfu` against a bus of the test's own (`DBUS_SYSTEM_BUS_ADDRESS`) without
 /// blocking the caller's thread: the BlueZ stand-in that answers dfu lives in the test process and
-/// needs the cooperative pool (2 threads here) while dfu runs, so this awaits the exit through a
-/// termination handler instead of polling as `DFURun.run` does. Past `timeout` the process is
-/// killed (SIGKILL: a child of the test binary inherits its blocked SIGTERM) and reported as not
-/// exited. Only the process started here is ever signalled.
+/// needs the cooperative pool (2 threads here) while dfu runs, so this awaits the exit without
+/// blocking a thread (`ChildExit.ended`) instead of waiting as `DFURun.run` does. Past `timeout`
+/// the process is killed (SIGKILL: a child of the test binary inherits its blocked SIGTERM) and
+/// reported as not exited. Only the process started here is ever signalled.
 enum BlueZDFUProcess {
     /// `whileRunning` gets dfu's process id once it started (to signal it, say); dfu's exit is
     /// awaited after it returns.
@@ -16,11 +17,6 @@ enum BlueZDFUProcess {
                     whileRunning: (pid_t) async throws -> Void = { _ in }) async throws -> DFURun {
         let capture = try DFUProcessCapture(arguments, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus])
         let process = capture.process
-        let (ended, ending) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in
-            ending.yield()
-            ending.finish()
-        }
         try process.run()
         let pid = process.processIdentifier
         let killer = Task {
@@ -32,10 +28,10 @@ enum BlueZDFUProcess {
             try await whileRunning(pid)
         } catch {
             kill(pid, SIGKILL)  // never leave a dfu behind
-            for await _ in ended {}
+            _ = await ChildExit.ended(process)
             throw error
         }
-        for await _ in ended {}
+        _ = await ChildExit.ended(process)
         return try capture.result()
     }
 }

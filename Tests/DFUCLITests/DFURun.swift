@@ -1,3 +1,4 @@
+import BlueZStandIn
 import Foundation
 
 /// What one run of `dfu` did.
@@ -22,14 +23,9 @@ struct DFURun: Sendable {
         try process.run()
         whileRunning?(process)
 
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        if process.isRunning {
+        if ChildExit.wait(process, timeout: timeout) == nil {
             process.terminate()
-            Thread.sleep(forTimeInterval: 0.2)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if ChildExit.wait(process, timeout: 0.2) == nil { kill(process.processIdentifier, SIGKILL) }
         }
         return try capture.result()
     }
@@ -83,11 +79,11 @@ final class DFUProcessCapture {
 
     /// What the run did, once the process has ended (this waits for it to be reaped).
     func result() throws -> DFURun {
-        process.waitUntilExit()
+        let status = ChildExit.wait(process) ?? ChildExit.Status(code: -1, exited: false)
         return DFURun(
             arguments: arguments,
-            exitCode: process.terminationStatus,
-            exited: process.terminationReason == .exit,
+            exitCode: status.code,
+            exited: status.exited,
             stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
     }

@@ -1,3 +1,4 @@
+import BlueZStandIn
 import DFUCore
 import Foundation
 #if canImport(Glibc)
@@ -109,10 +110,10 @@ final class SimServerProcess {
             while process.isRunning && Date() < deadline { _ = poll(nil, 0, 10) }
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        let status = ChildExit.wait(process) ?? ChildExit.Status(code: -1, exited: false)
         while nextLine(timeout: 1) != nil {}
         let stderr = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
-        return Ended(exitCode: process.terminationStatus, exited: process.terminationReason == .exit,
+        return Ended(exitCode: status.code, exited: status.exited,
                      stdoutLines: lines, stderr: stderr)
     }
 }

@@ -1,3 +1,4 @@
+import BlueZStandIn
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,6 @@ final class TerminalDFUProcess: @unchecked Sendable {
     private let stdoutURL: URL
     private let stderrURL: URL
     private let arguments: [String]
-    private let ended: AsyncStream<Void>
 
     init(_ arguments: [String], bus: String) throws {
         guard let script = Self.scriptPath else { throw CocoaError(.fileNoSuchFile) }
@@ -44,16 +44,10 @@ final class TerminalDFUProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: screenURL)
         process.standardError = FileHandle.nullDevice
-        let (ended, ending) = AsyncStream<Void>.makeStream()
-        self.ended = ended
-        process.terminationHandler = { _ in
-            ending.yield()
-            ending.finish()
-        }
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if ChildExit.wait(process, timeout: 0) == nil { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: scratch)
     }
 
@@ -67,7 +61,7 @@ final class TerminalDFUProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if screen.contains(text) { return true }
-            if !process.isRunning { return screen.contains(text) }
+            if ChildExit.wait(process, timeout: 0) != nil { return screen.contains(text) }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return false
@@ -86,10 +80,9 @@ final class TerminalDFUProcess: @unchecked Sendable {
             if !Task.isCancelled { kill(pid, SIGKILL) }
         }
         defer { killer.cancel() }
-        for await _ in ended {}
+        let status = await ChildExit.ended(process)
         try? input.fileHandleForWriting.close()
-        let run = DFURun(arguments: arguments, exitCode: process.terminationStatus,
-                         exited: process.terminationReason == .exit,
+        let run = DFURun(arguments: arguments, exitCode: status.code, exited: status.exited,
                          stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
                          stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "")
         return (run, screen)

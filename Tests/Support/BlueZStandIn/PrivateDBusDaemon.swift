@@ -92,12 +92,13 @@ public final class PrivateDBusDaemon: Sendable {
         return daemon
     }
 
-    /// Kills the daemon at once (SIGKILL), as a crash would; waits for it to be gone.
+    /// Kills the daemon at once (SIGKILL), as a crash would; waits (at most 5 s) for it to be gone,
+    /// reaping it ourselves (`ChildExit`: Foundation's own wait can miss the exit and spin).
     public func kill() {
-        if process.isRunning {
-            _ = Foundation.kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
+        // Reaped already (here or by Foundation): its pid may belong to another process by now.
+        guard ChildExit.wait(process, timeout: 0) == nil else { return }
+        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+        _ = ChildExit.wait(process, timeout: 5)
     }
 
     /// SIGKILL, not SIGTERM: the daemon inherits the test process's blocked signal mask (SIGTERM
