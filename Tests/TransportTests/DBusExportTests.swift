@@ -1,3 +1,4 @@
+import BlueZStandIn
 import Foundation
 import Testing
 import Transport
@@ -156,8 +157,7 @@ struct DBusExportTests {
             let text = try await DBusWait.within {
                 String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             }
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(ChildExit.wait(process, timeout: 30) == ChildExit.Status(code: 0, exited: true), "\(text)")
             #expect(text.contains("node /app/service0/char0"))
             #expect(text.contains("interface org.bluez.GattCharacteristic1"))
             #expect(text.contains("ReadValue(in  a{sv} arg_0,"))

@@ -1,3 +1,4 @@
+import BlueZStandIn
 import DFUCore
 import Foundation
 import Testing
@@ -71,8 +72,8 @@ struct NordicTestInitPacket {
         process.standardOutput = output
         try process.run()
         let der = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0 && der.count > 8 && der[0] == 0x30)
+        let status = ChildExit.wait(process, timeout: 30)
+        try #require(status == ChildExit.Status(code: 0, exited: true) && der.count > 8 && der[0] == 0x30)
         var index = 2
         var parts: [[UInt8]] = []
         for _ in 0 ..< 2 {
