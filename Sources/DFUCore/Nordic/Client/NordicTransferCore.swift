@@ -67,27 +67,27 @@ public struct NordicTransferCore: Sendable {
     public static let maxObjectSize: UInt32 = 65_536
 
     public let configuration: NordicTransferConfiguration
-    public private(set) var progress: NordicTransferProgress
-    public private(set) var statistics = NordicTransferStatistics()
+    public internal(set) var progress: NordicTransferProgress
+    public internal(set) var statistics = NordicTransferStatistics()
     /// The PRN value data objects use now: the configured one, 1 after the first loss.
-    public private(set) var dataPRN: UInt16
+    public internal(set) var dataPRN: UInt16
     /// Read by the state's own file; changed only here.
-    private(set) var state: State = .ready
-    private let initPacket: NordicPrefixCRC
-    private let firmware: NordicPrefixCRC
-    private var packetSize: Int
+    var state: State = .ready
+    let initPacket: NordicPrefixCRC
+    let firmware: NordicPrefixCRC
+    var packetSize: Int
     /// The data object max_size of the last Select.
-    private var dataObjectSize = 0
+    var dataObjectSize = 0
     /// The PRN value set on this link (nil: not yet, the device's is unknown).
-    private var devicePRN: UInt16?
+    var devicePRN: UInt16?
     /// End of what was written into the current object.
-    private var sent = 0
+    var sent = 0
     /// `writePackets` actions whose acceptance the driver has not reported yet.
-    private var unacceptedBatches = 0
+    var unacceptedBatches = 0
     /// The object a lost link counts against.
-    private var currentObject: NordicTransferObject
-    private var budget: NordicRetryBudget
-    private var announcedDeadline: MonotonicInstant?
+    var currentObject: NordicTransferObject
+    var budget: NordicRetryBudget
+    var announcedDeadline: MonotonicInstant?
 
     public init(initPacket: [UInt8], firmware: [UInt8], configuration: NordicTransferConfiguration) {
         self.configuration = configuration
@@ -144,7 +144,7 @@ public struct NordicTransferCore: Sendable {
 
     // MARK: - Starting and resuming
 
-    private mutating func start(now: MonotonicInstant, into actions: inout [Action]) {
+    mutating func start(now: MonotonicInstant, into actions: inout [Action]) {
         if let problem = jobProblem ?? configuration.problem {
             fail(.invalidJob(problem), into: &actions)
             return
@@ -153,7 +153,7 @@ public struct NordicTransferCore: Sendable {
         send(.selectCommand, now: now, into: &actions)
     }
 
-    private var jobProblem: String? {
+    var jobProblem: String? {
         let length = firmware.bytes.count
         if initPacket.bytes.isEmpty { return "the init packet (.dat) is empty" }
         if length == 0 { return "the firmware (.bin) is empty" }
@@ -164,7 +164,7 @@ public struct NordicTransferCore: Sendable {
         return nil
     }
 
-    private mutating func linkLost(now: MonotonicInstant, into actions: inout [Action]) {
+    mutating func linkLost(now: MonotonicInstant, into actions: inout [Action]) {
         // The bootloader resets right after answering the final Execute: the answer may not get out.
         if case .waiting(.executeData(let object, _), _) = state, object.end == firmware.bytes.count {
             complete(.unconfirmed, into: &actions)
@@ -180,7 +180,7 @@ public struct NordicTransferCore: Sendable {
 
     /// Every resume starts from Select command, whatever the state before the loss: SDK 16/17
     /// reload their settings on disconnect, so only the device can say what survived (§10.2).
-    private mutating func restore(packetSize size: Int, now: MonotonicInstant, into actions: inout [Action]) {
+    mutating func restore(packetSize size: Int, now: MonotonicInstant, into actions: inout [Action]) {
         if let problem = NordicTransferConfiguration.problem(packetSize: size) {
             fail(.invalidJob(problem), into: &actions)
             return
@@ -191,7 +191,7 @@ public struct NordicTransferCore: Sendable {
 
     // MARK: - Answers
 
-    private mutating func decode(_ bytes: [UInt8], into actions: inout [Action]) -> NordicResponse? {
+    mutating func decode(_ bytes: [UInt8], into actions: inout [Action]) -> NordicResponse? {
         do {
             return try NordicResponse(decoding: bytes)
         } catch {
@@ -200,7 +200,7 @@ public struct NordicTransferCore: Sendable {
         }
     }
 
-    private mutating func answered(_ pending: Pending, _ response: NordicResponse, now: MonotonicInstant,
+    mutating func answered(_ pending: Pending, _ response: NordicResponse, now: MonotonicInstant,
                                    into actions: inout [Action]) {
         guard response.opcode == pending.request.opcode else {
             violation(.unexpectedResponse(expected: pending.request.opcode, received: response.opcode), into: &actions)
@@ -241,7 +241,7 @@ public struct NordicTransferCore: Sendable {
     }
 
     /// A notification while packets flow: only a due PRN may come.
-    private mutating func notified(_ response: NordicResponse, object: NordicTransferObject, expectsPRN: Bool,
+    mutating func notified(_ response: NordicResponse, object: NordicTransferObject, expectsPRN: Bool,
                                    now: MonotonicInstant, into actions: inout [Action]) {
         guard expectsPRN else {
             violation(.unsolicitedNotification(response.opcode), into: &actions)
@@ -261,7 +261,7 @@ public struct NordicTransferCore: Sendable {
         }
     }
 
-    private mutating func refused(_ pending: Pending, _ error: NordicRemoteError, now: MonotonicInstant,
+    mutating func refused(_ pending: Pending, _ error: NordicRemoteError, now: MonotonicInstant,
                                   into actions: inout [Action]) {
         let notPermitted = error.result == .operationNotPermitted
         switch pending {
@@ -282,279 +282,4 @@ public struct NordicTransferCore: Sendable {
         }
     }
 
-    // MARK: - The command object
-
-    private mutating func selectedCommand(_ info: NordicObjectInfo, now: MonotonicInstant, into actions: inout [Action]) {
-        guard info.maxSize >= 1, info.maxSize <= Self.maxObjectSize else {
-            violation(.unusableMaxSize(.command, info.maxSize), into: &actions)
-            return
-        }
-        guard info.offset <= info.maxSize else {
-            violation(.offsetBeyondObject(.command, offset: info.offset, limit: Int(info.maxSize)), into: &actions)
-            return
-        }
-        let length = initPacket.bytes.count
-        guard length <= Int(info.maxSize) else {
-            fail(.initPacketTooLarge(size: length, maxSize: info.maxSize), into: &actions)
-            return
-        }
-        let offset = Int(info.offset)
-        currentObject = .command(length: length)
-        if offset > 0, offset <= length, info.crc == initPacket.crc(upTo: offset) {
-            if offset == length {
-                send(.executeCommand(resumed: true), now: now, into: &actions)
-            } else {
-                ensurePRN(0, then: .streamCommand(from: offset), now: now, into: &actions)
-            }
-        } else {
-            ensurePRN(0, then: .createCommand, now: now, into: &actions)
-        }
-    }
-
-    /// The command object is small and held in RAM: anything but all of it, intact, is a retry
-    /// with a new Create (§3.3 step 5).
-    private mutating func checkedCommand(_ checksum: NordicChecksum, now: MonotonicInstant, into actions: inout [Action]) {
-        let length = initPacket.bytes.count
-        guard Int(checksum.offset) <= sent else {
-            violation(.offsetBeyondSent(offset: checksum.offset, sent: sent), into: &actions)
-            return
-        }
-        if Int(checksum.offset) == length && checksum.crc == initPacket.crc(upTo: length) {
-            send(.executeCommand(resumed: false), now: now, into: &actions)
-            return
-        }
-        if checksum.crc != initPacket.crc(upTo: Int(checksum.offset)) {
-            statistics.crcMismatches += 1
-        } else {
-            statistics.lossesDetected += 1
-        }
-        recreate(.command(length: length), now: now, into: &actions)
-    }
-
-    // MARK: - Data objects
-
-    private mutating func selectedData(_ info: NordicObjectInfo, now: MonotonicInstant, into actions: inout [Action]) {
-        guard info.maxSize >= 4, info.maxSize <= Self.maxObjectSize, info.maxSize % 4 == 0 else {
-            violation(.unusableMaxSize(.data, info.maxSize), into: &actions)
-            return
-        }
-        let length = firmware.bytes.count
-        guard Int(info.offset) <= length else {
-            violation(.offsetBeyondObject(.data, offset: info.offset, limit: length), into: &actions)
-            return
-        }
-        guard info.offset % 4 == 0 else {
-            violation(.misalignedOffset(info.offset), into: &actions)
-            return
-        }
-        dataObjectSize = Int(info.maxSize)
-        let offset = Int(info.offset)
-        guard info.crc == firmware.crc(upTo: offset) else {
-            // Drop the partial object: an exact boundary means the previous one was not executed.
-            statistics.crcMismatches += 1
-            let object = dataObject(offset == 0 ? 0 : (offset - 1) / dataObjectSize)
-            acknowledge(object.start, into: &actions)
-            recreate(object, now: now, into: &actions)
-            return
-        }
-        acknowledge(offset, into: &actions)
-        if offset == length {
-            send(.executeData(dataObject((length - 1) / dataObjectSize), resumed: false), now: now, into: &actions)
-        } else if offset % dataObjectSize != 0 {
-            stream(dataObject(offset / dataObjectSize), from: offset, now: now, into: &actions)
-        } else if offset > 0 {
-            send(.executeData(dataObject(offset / dataObjectSize - 1), resumed: true), now: now, into: &actions)
-        } else {
-            send(.createData(dataObject(0)), now: now, into: &actions)
-        }
-    }
-
-    /// A PRN or the answer to Calculate Checksum, for `object`.
-    private mutating func checkedData(_ checksum: NordicChecksum, object: NordicTransferObject, afterMissingPRN: Bool,
-                                      now: MonotonicInstant, into actions: inout [Action]) {
-        let offset = Int(checksum.offset)
-        guard offset <= sent else {
-            violation(.offsetBeyondSent(offset: checksum.offset, sent: sent), into: &actions)
-            return
-        }
-        guard offset >= object.start else {
-            violation(.offsetBeforeObject(offset: checksum.offset, objectStart: object.start), into: &actions)
-            return
-        }
-        // Fewer bytes than written: the bootloader dropped packets (its buffers were full). From now
-        // on one packet per PRN. Packets after a dropped one were appended in the wrong place, so
-        // only a matching CRC lets the object continue from the device's offset.
-        let lost = offset < sent
-        if lost {
-            statistics.lossesDetected += 1
-            dataPRN = 1
-        }
-        guard checksum.crc == firmware.crc(upTo: offset) else {
-            statistics.crcMismatches += 1
-            recreate(object, alreadySpent: afterMissingPRN, now: now, into: &actions)
-            return
-        }
-        acknowledge(offset, into: &actions)
-        if offset == object.end {
-            send(.executeData(object, resumed: false), now: now, into: &actions)
-            return
-        }
-        if !lost && !afterMissingPRN {
-            sendBatch(object, now: now, into: &actions)
-            return
-        }
-        // Continue from the device's offset; Set PRN restarts its counter with our batches. A
-        // missing PRN already spent this failure.
-        if !afterMissingPRN { guard spendRetry(object, into: &actions) else { return } }
-        ensurePRN(nil, then: .streamData(object, from: offset), now: now, into: &actions)
-    }
-
-    private mutating func executed(_ object: NordicTransferObject, now: MonotonicInstant, into actions: inout [Action]) {
-        acknowledge(object.end, into: &actions)
-        if object.end >= firmware.bytes.count {
-            complete(.validated, into: &actions)
-        } else {
-            send(.createData(dataObject(object.index + 1)), now: now, into: &actions)
-        }
-    }
-
-    private func dataObject(_ index: Int) -> NordicTransferObject {
-        .data(index, maxSize: dataObjectSize, imageLength: firmware.bytes.count)
-    }
-
-    // MARK: - Packets
-
-    private mutating func stream(_ object: NordicTransferObject, from offset: Int, now: MonotonicInstant,
-                                 into actions: inout [Action]) {
-        currentObject = object
-        sent = offset
-        sendBatch(object, now: now, into: &actions)
-    }
-
-    /// Writes from `sent`: with PRN n, n packets (fewer at the object's end) and a PRN is due when
-    /// all n were written; with PRN off, the rest of the object.
-    private mutating func sendBatch(_ object: NordicTransferObject, now: MonotonicInstant, into actions: inout [Action]) {
-        let blob = object.type == .command ? initPacket.bytes : firmware.bytes
-        let prn = object.type == .command ? 0 : Int(devicePRN ?? 0)
-        let remaining = object.end - sent
-        guard remaining > 0 else {
-            send(object.type == .command ? .checksumCommand : .checksumData(object, afterMissingPRN: false), now: now, into: &actions)
-            return
-        }
-        let packetsLeft = (remaining + packetSize - 1) / packetSize
-        let count = prn == 0 ? packetsLeft : min(prn, packetsLeft)
-        let batchEnd = min(sent + count * packetSize, object.end)
-        let packets = stride(from: sent, to: batchEnd, by: packetSize).map {
-            Array(blob[$0 ..< min($0 + packetSize, batchEnd)])
-        }
-        statistics.packetsSent += packets.count
-        statistics.bytesSent += batchEnd - sent
-        sent = batchEnd
-        unacceptedBatches += 1
-        state = .streaming(object, batchEnd: batchEnd, expectsPRN: prn != 0 && count == prn,
-                           until: now + configuration.responseTimeout)
-        actions.append(.writePackets(packets))
-    }
-
-    private mutating func accepted(_ object: NordicTransferObject, batchEnd: Int, expectsPRN: Bool,
-                                   now: MonotonicInstant, into actions: inout [Action]) {
-        if expectsPRN {
-            // The PRN's own deadline runs from when the last packet left.
-            state = .streaming(object, batchEnd: batchEnd, expectsPRN: true, until: now + configuration.receiptTimeout)
-        } else {
-            send(object.type == .command ? .checksumCommand : .checksumData(object, afterMissingPRN: false), now: now, into: &actions)
-        }
-    }
-
-    /// Packets are still unaccepted (the link is stuck) or a due PRN never came: a bootloader that
-    /// drops a packet does not count it, so ask where it is.
-    private mutating func streamTimedOut(_ object: NordicTransferObject, now: MonotonicInstant, into actions: inout [Action]) {
-        guard unacceptedBatches == 0 else {
-            fail(.timeout(waitingFor: "the link to take the packets of \(object)", after: configuration.responseTimeout),
-                 into: &actions)
-            return
-        }
-        statistics.missingPRNs += 1
-        guard spendRetry(object, into: &actions) else { return }
-        send(.checksumData(object, afterMissingPRN: true), now: now, into: &actions)
-    }
-
-    // MARK: - Requests
-
-    private mutating func send(_ pending: Pending, now: MonotonicInstant, into actions: inout [Action]) {
-        switch pending {
-        case .createData(let object), .executeData(let object, _), .checksumData(let object, _): currentObject = object
-        case .createCommand, .executeCommand, .checksumCommand: currentObject = .command(length: initPacket.bytes.count)
-        case .selectCommand, .selectData, .setPRN: break
-        }
-        statistics.controlPointWrites += 1
-        state = .waiting(pending, until: now + configuration.responseTimeout)
-        actions.append(.writeControlPoint(pending.request.encoded))
-    }
-
-    /// Sets the device's PRN to `value` (nil: the data PRN, always sent, to restart the counter)
-    /// unless this link already has it.
-    private mutating func ensurePRN(_ value: UInt16?, then next: AfterPRN, now: MonotonicInstant,
-                                    into actions: inout [Action]) {
-        if let value, devicePRN == value {
-            proceed(next, now: now, into: &actions)
-        } else {
-            send(.setPRN(value ?? dataPRN, then: next), now: now, into: &actions)
-        }
-    }
-
-    private mutating func proceed(_ next: AfterPRN, now: MonotonicInstant, into actions: inout [Action]) {
-        switch next {
-        case .createCommand: send(.createCommand(size: UInt32(initPacket.bytes.count)), now: now, into: &actions)
-        case .streamCommand(let offset): stream(.command(length: initPacket.bytes.count), from: offset, now: now, into: &actions)
-        case .selectData: send(.selectData, now: now, into: &actions)
-        case .streamData(let object, let offset): stream(object, from: offset, now: now, into: &actions)
-        case .createData(let object): send(.createData(object), now: now, into: &actions)
-        }
-    }
-
-    /// A retry of `object` from its start with a new Create (which rolls the device back to the
-    /// last executed object and restarts its PRN counter).
-    /// `alreadySpent`: the failure that led here was counted (a missing PRN).
-    private mutating func recreate(_ object: NordicTransferObject, alreadySpent: Bool = false, now: MonotonicInstant,
-                                   into actions: inout [Action]) {
-        if !alreadySpent { guard spendRetry(object, into: &actions) else { return } }
-        statistics.objectsRecreated += 1
-        if object.type == .command {
-            ensurePRN(0, then: .createCommand, now: now, into: &actions)
-        } else {
-            ensurePRN(dataPRN, then: .createData(object), now: now, into: &actions)
-        }
-    }
-
-    // MARK: - Bookkeeping
-
-    /// Counts a failure of `object`; false (and the transfer failed) once its retries are spent.
-    private mutating func spendRetry(_ object: NordicTransferObject, into actions: inout [Action]) -> Bool {
-        guard let attempts = budget.spend(object.budgetKey) else { return true }
-        fail(.retriesExhausted(object: "\(object)", attempts: attempts), into: &actions)
-        return false
-    }
-
-    private mutating func acknowledge(_ offset: Int, into actions: inout [Action]) {
-        let value = UInt64(offset)
-        guard value != progress.acknowledged else { return }
-        progress.acknowledged = value
-        actions.append(.progress(progress))
-    }
-
-    private mutating func violation(_ violation: NordicProtocolViolation, into actions: inout [Action]) {
-        fail(.remoteProtocolViolation(violation), into: &actions)
-    }
-
-    private mutating func complete(_ completion: NordicTransferCompletion, into actions: inout [Action]) {
-        state = .completed
-        actions.append(.completed(completion))
-    }
-
-    private mutating func fail(_ error: NordicTransferError, into actions: inout [Action]) {
-        guard !isFinished else { return }
-        state = .failed(error)
-        actions.append(.failed(error))
-    }
 }
