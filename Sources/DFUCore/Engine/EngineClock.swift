@@ -13,15 +13,22 @@ public struct EngineClock: Sendable {
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
     private let wallNow: @Sendable () -> ContinuousClock.Instant
+    private let wallSleep: @Sendable (ContinuousClock.Instant) async throws -> Void
 
     /// Any clock whose durations are `Duration`. An unpaced model clock (scale 0) must not be used:
-    /// its sleeps return at once, so every deadline would pass immediately.
-    public init<C: Clock>(_ clock: C, realTime: @escaping @Sendable () -> ContinuousClock.Instant = { .now })
+    /// its sleeps return at once, so every deadline would pass immediately. `realTime` is where
+    /// waits for a device begin (`reachableBy`) and `realSleep` how they are waited out (`pause`);
+    /// only tests replace them.
+    public init<C: Clock>(_ clock: C, realTime: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+                          realSleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void = {
+                              try await ContinuousClock().sleep(until: $0, tolerance: nil)
+                          })
         where C.Duration == Duration {
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
         sleeper = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
         wallNow = realTime
+        wallSleep = realSleep
     }
 
     /// Real time.
@@ -49,12 +56,12 @@ public struct EngineClock: Sendable {
     /// Waits `delay` of real time (a backoff between connect attempts); returns early when the task
     /// is cancelled.
     func pause(for delay: Duration) async {
-        try? await Task.sleep(until: wallNow().advanced(by: delay), clock: .continuous)
+        try? await wallSleep(wallNow().advanced(by: delay))
     }
 
     /// Waits until the real-time `deadline`; throws when the task is cancelled first.
     func pause(until deadline: ContinuousClock.Instant) async throws {
-        try await Task.sleep(until: deadline, clock: .continuous)
+        try await wallSleep(deadline)
     }
 }
 
