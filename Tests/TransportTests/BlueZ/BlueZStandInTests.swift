@@ -207,13 +207,14 @@ struct BlueZStandInTests {
                 interfaces[Self.characteristic]?["UUID"] == .string(BlueZTestPeripheral.control.uuid.description)
             }?.key)
             let first = Task { await client.error(control, Self.characteristic, "WriteValue", [.bytes([1]), .properties([:])]) }
-            try await HangGuard.within("the second request's InProgress") {
-                while true {
-                    let second = await client.error(control, Self.characteristic, "WriteValue", [.bytes([2]), .properties([:])])
-                    if second == .remote(name: "org.bluez.Error.InProgress", message: "In Progress") { return }
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+            // Only once the first is in flight: a second sent before it would itself be the
+            // request that is never answered.
+            let standIn = try bench.requireStandIn()
+            try await HangGuardPolling.until("the first request in flight") {
+                await standIn.statistics(address: Self.address).writeRequests == 1
             }
+            #expect(await client.error(control, Self.characteristic, "WriteValue", [.bytes([2]), .properties([:])])
+                == .remote(name: "org.bluez.Error.InProgress", message: "In Progress"))
             first.cancel()
             await client.close()
         }
