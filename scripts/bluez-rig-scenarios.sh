@@ -515,7 +515,11 @@ if wanted smpclient; then
     fi
 fi
 
-# --- 10. devices that require an authenticated link (pairing) ---------------------------------------
+# --- 10. Nordic Secure DFU: the nRF52 sim, buttonless entry and its bootloader ----------------------
+# shellcheck source=bluez-rig-nordic.sh
+. "$here/bluez-rig-nordic.sh"
+
+# --- 11. devices that require an authenticated link (pairing) ---------------------------------------
 # shellcheck source=bluez-rig-secure.sh
 . "$here/bluez-rig-secure.sh"
 

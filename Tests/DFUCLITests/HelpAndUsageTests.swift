@@ -410,9 +410,10 @@ import Testing
               -h, --help              Show this help.
 
             VIRTUAL DEVICE OPTIONS (the sim:KEY=VALUE keys as flags):
-              --protocol <smp>        Update protocol; dfu sim serves smp only so far
-                                      (nordic runs in dfu itself: --device
-                                      sim:protocol=nordic). (default: smp)
+              --protocol <smp|nordic>
+                                      Update protocol: smp (a Zephyr device, over UDP or
+                                      BLE) or nordic (an nRF5 SDK device: buttonless app and
+                                      secure bootloader, BLE only). (default: smp)
               --version <M.m.r[+b]>   Version the device runs at start. (default: 1.0.0)
               --battery <PERCENT>     Battery level, 0-100, as the Battery Service reports
                                       it. BLE only: over UDP it only changes the derived
@@ -443,6 +444,17 @@ import Testing
                                       stall@N, corrupt@N, duplicate@N or delay@N:1500ms; N a
                                       share of the image, a byte count or 'random'. '+'
                                       joins several in one value. (can be repeated)
+              --sdk <15|16|17>        nordic: the nRF5 SDK the bootloader follows; 15 keeps
+                                      transfer progress across a link drop. (default: 17)
+              --hw <N>                nordic: the bootloader's hardware version
+                                      (NRF_DFU_HW_VERSION). (default: 52)
+              --sd <FWID>             nordic: the installed SoftDevice's FWID, decimal or 0x
+                                      hex. (default: 0x0101)
+              --inactivity <SECONDS|off>
+                                      nordic: seconds without DFU activity until the
+                                      bootloader gives up, 1-3600, or off. (default: 120)
+              --prn-drop <N+M…>       nordic: Packet write numbers (from 1) the bootloader
+                                      drops as if its buffers were full.
 
             The device is the one '--device sim:KEY=VALUE,…' builds (a Zephyr application
             with MCUmgr on MCUboot, two slots). Its slots, upload session and boots last as
@@ -469,6 +481,16 @@ import Testing
             --phy and --interval only shape the in-process link (--device sim) and the
             device ID here.
 
+            --protocol nordic serves an nRF52 with the nRF5 SDK's secure bootloader instead
+            (BLE only): its application advertises the Nordic DFU service (0xFE59) with
+            buttonless DFU, Battery and Device Information; a buttonless request resets it
+            into the bootloader, which advertises at the same address as DfuTarg (or the
+            name the central set) with the Control Point and Packet characteristics, and
+            after the update (or an abort, or --inactivity) the new application comes back.
+            On real hardware the bootloader takes the address + 1; an adapter cannot change
+            its address, so here it keeps it (dfu looks at both). --sdk, --hw, --sd,
+            --inactivity and --prn-drop shape the bootloader; --key is its public key.
+
             Either way it then prints one line per connection, upload, reset, boot and
             injected fault (--verbose adds every packet in and out on stderr).
 
@@ -479,6 +501,8 @@ import Testing
               sudo dfu sim --serve bluez:hci0 --name sensor-12
               sudo dfu sim --serve bluez:hci0 --security authen --passkey 123456
               dfu flash app.signed.bin --device name:sensor-12     # from another computer
+              sudo dfu sim --serve bluez:hci0 --protocol nordic --name sensor-12
+              dfu flash app-2.0.0.zip --device name:sensor-12 --expect-version 2.0.0
 
             Exit status:
               0    stopped by SIGINT or SIGTERM (for a server, the normal end)

@@ -150,9 +150,9 @@ actor FakeBlueZ {
                                          arguments: arguments, timeout: .seconds(60))
     }
 
-    /// A Write Command from the central, as bluetoothd forwards it.
-    func write(_ bytes: [UInt8], mtu: UInt16 = 247) async throws {
-        _ = try await callCharacteristic(DeviceGATT.smpCharacteristic, "WriteValue", [
+    /// A write from the central, as bluetoothd forwards it (no `type`: the flags say which).
+    func write(_ bytes: [UInt8], to id: CharacteristicID = DeviceGATT.smpCharacteristic, mtu: UInt16 = 247) async throws {
+        _ = try await callCharacteristic(id, "WriteValue", [
             .bytes(bytes),
             .properties(["device": .objectPath(Self.centralPath), "link": .string("LE"), "mtu": .uint16(mtu)]),
         ])
@@ -169,11 +169,11 @@ actor FakeBlueZ {
         _ = try await callCharacteristic(id, "StartNotify", [])
     }
 
-    /// Notifications of the SMP characteristic: the `Value` of each PropertiesChanged it emits.
-    func notifications() async throws -> AsyncStream<[UInt8]> {
+    /// Notifications of a characteristic (the SMP one): the `Value` of each PropertiesChanged it emits.
+    func notifications(of id: CharacteristicID = DeviceGATT.smpCharacteristic) async throws -> AsyncStream<[UInt8]> {
         let sender = try #require(peripheral, "no application registered")
         let signals = try await connection.signals(matching: DBusMatchRule(
-            sender: sender, path: try characteristicPath(DeviceGATT.smpCharacteristic),
+            sender: sender, path: try characteristicPath(id),
             interface: DBusStandardInterface.properties, member: "PropertiesChanged"))
         return AsyncStream { continuation in
             let task = Task {

@@ -14,7 +14,7 @@ struct BlueZPeripheralTests {
     private func withPeripheral(_ options: String = "sim", clock: LinkClock = .realTime(),
                                 pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
                                 events: EventLog = EventLog(),
-                                _ body: @escaping @Sendable (FakeBlueZ, BlueZPeripheral) async throws -> Void) async throws {
+                                _ body: @escaping @Sendable (FakeBlueZ, BlueZPeripheral<SMPPeripheralModel>) async throws -> Void) async throws {
         try await BlueZPeripheralTestBus.withBus { bus in
             try await PeripheralWait.within {
                 let bluez = try await FakeBlueZ.start(on: bus)

@@ -21,5 +21,6 @@ enum BlueZNames {
         static let invalidOffset = "org.bluez.Error.InvalidOffset"
         static let invalidArguments = "org.bluez.Error.InvalidArguments"
         static let notSupported = "org.bluez.Error.NotSupported"
+        static let failed = "org.bluez.Error.Failed"
     }
 }

@@ -29,7 +29,7 @@ extension BlueZPeripheral {
                 throw refusal.dbusError
             }
         }
-        if call.path == advertisement.path {
+        if call.path == advertisementPath {
             // bluetoothd dropped the advertisement by itself (never after our own Unregister).
             if advertised {
                 advertised = false
@@ -37,7 +37,8 @@ extension BlueZPeripheral {
             }
             return []
         }
-        guard let characteristic = application.characteristic(at: call.path) else {
+        // Only the registered database's objects answer: bluetoothd knows no other.
+        guard let application = registeredApplication, let characteristic = application.characteristic(at: call.path) else {
             throw DBusError.remote(name: DBusErrorName.unknownObject, message: "no characteristic at \(call.path)")
         }
         switch call.member {
@@ -51,10 +52,15 @@ extension BlueZPeripheral {
                 throw DBusError.remote(name: BlueZNames.Error.invalidArguments, message: "WriteValue takes (aya{sv})")
             }
             let options = try BlueZCallOptions(call.arguments.count > 1 ? call.arguments[1] : nil)
-            try write(bytes, to: characteristic.id, options: options)
+            try write(bytes, to: characteristic, request: application.takesRequests(characteristic), options: options)
             return []
         case "StartNotify":
             notifying.insert(characteristic.id)
+            // A device already told of this link learns of it now; otherwise at `.connected`.
+            if centrals.current?.deviceConnected == true { perform(model.handle(.subscribed(characteristic.id), now: clock.now)) }
+            return []
+        case "Confirm":
+            // An indication was confirmed; the model needs no more than that it was sent.
             return []
         case "StopNotify":
             notifying.remove(characteristic.id)
@@ -67,7 +73,7 @@ extension BlueZPeripheral {
     /// Battery Level and Firmware Revision, from `offset` (a long read continues with one).
     private func read(_ characteristic: CharacteristicID, options: BlueZCallOptions) throws -> [UInt8] {
         if let path = options.device { note(path, mtu: options.mtu) }
-        guard let value = device.read(characteristic) else {
+        guard let value = model.read(characteristic) else {
             throw DBusError.remote(name: BlueZNames.Error.notPermitted, message: "Read not permitted")
         }
         guard options.offset <= value.count else {
@@ -77,12 +83,11 @@ extension BlueZPeripheral {
         return Array(value[options.offset...])
     }
 
-    /// One Write Command on the SMP characteristic: to the device, if it comes from the central
-    /// the device is connected to.
-    private func write(_ bytes: [UInt8], to characteristic: CharacteristicID, options: BlueZCallOptions) throws {
-        guard characteristic == DeviceGATT.smpCharacteristic else {
-            throw DBusError.remote(name: BlueZNames.Error.notPermitted, message: "Write not permitted")
-        }
+    /// One write (a Write Command, or a Write Request when `request`): to the device, if it comes
+    /// from the central the device is connected to. A refusal of a request is thrown back to
+    /// bluetoothd as the D-Bus error it turns into that ATT error.
+    private func write(_ bytes: [UInt8], to characteristic: PeripheralApplication.Characteristic, request: Bool,
+                       options: BlueZCallOptions) throws {
         guard options.offset == 0 else {
             throw DBusError.remote(name: BlueZNames.Error.invalidOffset, message: "Invalid offset")
         }
@@ -90,11 +95,23 @@ extension BlueZPeripheral {
         note(path, mtu: options.mtu)
         guard case .deliver(let connectWith) = centrals.write(from: path, mtu: options.mtu) else { return }
         let now = clock.now
-        var actions: [VirtualDevice.Action] = []
-        if let size = connectWith { actions += device.handle(.connected(notificationSize: size), now: now) }
-        observer(.written(size: bytes.count, header: try? SMPHeader(decoding: bytes)))
-        actions += device.handle(.write(bytes), now: now)
+        var actions: [PeripheralModelAction] = []
+        if let size = connectWith {
+            actions += model.handle(.connected(notificationSize: size), now: now)
+            // StartNotify may have come before the link was known: the device learns of it now.
+            for subscribed in notifying.sorted(by: { $0.uuid.description < $1.uuid.description }) {
+                actions += model.handle(.subscribed(subscribed), now: now)
+            }
+        }
+        observer(.written(size: bytes.count, detail: model.describe(bytes, on: characteristic.id)))
+        actions += model.handle(.write(characteristic.id, bytes, withResponse: request), now: now)
         perform(actions)
+        if request, let refusal = actions.lazy.compactMap({ action -> ATTError? in
+            if case .refuseWrite(let error) = action { return error }
+            return nil
+        }).first {
+            throw PeripheralWriteRefusal.dbusError(for: refusal)
+        }
     }
 
     /// A call from `path`: it may be the first sign of a central's link.

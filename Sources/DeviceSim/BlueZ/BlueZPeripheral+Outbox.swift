@@ -1,53 +1,36 @@
 import DFUCore
 import Transport
 
-/// Carrying out the device's actions: notifications, link drops, and the unregister/register
-/// steps around a reboot, one at a time in the order the device asked for them.
+/// Carrying out the model's actions: notifications, link drops, and the unregister/register steps
+/// around a reboot, one at a time in the order the device asked for them.
 extension BlueZPeripheral {
-    func perform(_ actions: [VirtualDevice.Action]) {
-        if let change = uploads.observe(device.server.uploadSession) { report(change) }
-        // Advertising stops before the link drops (reference §8): a central waiting to reconnect
-        // must not find the device again while it is still in the bootloader.
-        if actions.contains(where: { if case .rebooting = $0 { true } else { false } }) {
-            enqueue(.unregisterAdvertisement)
-        }
+    func perform(_ actions: [PeripheralModelAction]) {
         for action in actions {
             switch action {
-            case .notify(let bytes, let after, _):
-                if let change = uploads.reply(bytes, session: device.server.uploadSession) { report(change) }
+            case .notify(let characteristic, let bytes, let after):
                 if let central = centrals.current, central.deviceConnected {
-                    enqueue(.notify(bytes, after: after, generation: central.generation))
+                    enqueue(.notify(characteristic, bytes, after: after, generation: central.generation))
                 } else {
                     observer(.notificationLost(size: bytes.count, reason: "no central is connected"))
                 }
-            case .dropLink(let cause):
+            case .refuseWrite:
+                // The caller answers the Write Request with it.
+                break
+            case .dropLink(let reason):
                 guard let central = centrals.drop() else { break }
-                observer(.disconnecting(BlueZPeripheralEvent.central(at: central.path),
-                                        reason: cause == .reboot ? "the device resets" : "a disconnect fault"))
+                observer(.disconnecting(BlueZPeripheralEvent.central(at: central.path), reason: reason))
                 enqueue(.disconnect(central: central.path))
-            case .rebooting(_, let bootReport):
-                if let change = uploads.reset() { report(change) }
-                observer(.rebooting(bootReport))
+            case .stopAdvertising:
+                enqueue(.unregisterAdvertisement)
+            case .unregisterApplication:
                 enqueue(.unregisterApplication)
             case .online:
-                observer(.online(running: device.runningImage, boot: device.boots.count + 1))
                 enqueue(.register)
-            case .dropped(let drop):
-                observer(.dropped(drop))
-            case .faultInjected(let fault):
-                observer(.faultInjected(fault))
+            case .report(let event):
+                observer(event)
             }
         }
         armTimer()
-    }
-
-    private func report(_ change: UploadWatch.Change) {
-        switch change {
-        case .started(let length): observer(.uploadStarted(length: length))
-        case .completed(let length):
-            observer(.uploadCompleted(length: length, image: device.server.bootloader.secondaryImage))
-        case .lost(let offset, let length): observer(.uploadLost(offset: offset, length: length))
-        }
     }
 
     private func enqueue(_ item: Outgoing) {
@@ -74,22 +57,21 @@ extension BlueZPeripheral {
             if !finished { observer(.bluezCallFailed(operation: operation, reason: reason)) }
         }
         switch item {
-        case .notify(let bytes, let after, let generation):
+        case .notify(let characteristic, let bytes, let after, let generation):
             if after > .zero { try? await clock.sleep(until: clock.now.advanced(by: after)) }
             // A reply for a link that is gone is lost, as bt_gatt_notify fails on a real device.
             guard centrals.current?.generation == generation else {
                 observer(.notificationLost(size: bytes.count, reason: "the link it was for is gone"))
                 return
             }
-            guard notifying.contains(DeviceGATT.smpCharacteristic),
-                  let path = application.path(of: DeviceGATT.smpCharacteristic) else {
+            guard notifying.contains(characteristic), let path = registeredApplication?.path(of: characteristic) else {
                 observer(.notificationLost(size: bytes.count, reason: "the central has not subscribed"))
                 return
             }
             do {
                 try await connection.setProperty(path: path, interface: BlueZNames.gattCharacteristic,
                                                  name: "Value", value: .bytes(bytes))
-                observer(.notified(size: bytes.count, header: try? SMPHeader(decoding: bytes)))
+                observer(.notified(size: bytes.count, detail: model.describe(bytes, on: characteristic)))
             } catch {
                 failed("notification", "\(error)")
             }
@@ -104,13 +86,13 @@ extension BlueZPeripheral {
             advertised = false
             do throws(BlueZServeError) {
                 try await callBlueZ(adapterPath, BlueZNames.advertisingManager, "UnregisterAdvertisement",
-                                    [.objectPath(advertisement.path)])
+                                    [.objectPath(advertisementPath)])
             } catch {
                 failed("UnregisterAdvertisement", error.description)
             }
         case .unregisterApplication:
-            guard applicationRegistered else { return }
-            applicationRegistered = false
+            guard let application = registeredApplication else { return }
+            registeredDatabase = nil
             // A new registration starts with no subscriptions.
             notifying.removeAll()
             do throws(BlueZServeError) {
@@ -122,7 +104,7 @@ extension BlueZPeripheral {
         case .register:
             do throws(BlueZServeError) {
                 try await register()
-                observer(.advertising(name: name))
+                observer(.advertising(name: currentAdvertisement.name))
             } catch {
                 failed("registering again", error.description)
             }

@@ -72,6 +72,6 @@ extension BlueZPeripheral {
     private func linkDown(_ path: String) {
         guard let deviceWasConnected = centrals.linkDown(path) else { return }
         observer(.centralDisconnected(BlueZPeripheralEvent.central(at: path)))
-        if deviceWasConnected { perform(device.handle(.disconnected, now: clock.now)) }
+        if deviceWasConnected { perform(model.handle(.disconnected, now: clock.now)) }
     }
 }

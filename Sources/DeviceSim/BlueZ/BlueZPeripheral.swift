@@ -1,10 +1,11 @@
 import DFUCore
 import Transport
 
-/// Serves one `VirtualDevice` as a BLE peripheral through bluetoothd's D-Bus API: the device's
-/// GATT database registered as a GATT application (GattManager1) and advertised, connectable
-/// and discoverable, with the SMP service UUID and a name (LEAdvertisingManager1). Any central,
-/// `dfu` included, can then scan for it, connect and update it like a Zephyr device.
+/// Serves one virtual device (a `PeripheralModel`: the Zephyr SMP device, or the Nordic nRF52) as
+/// a BLE peripheral through bluetoothd's D-Bus API: the device's GATT database registered as a GATT
+/// application (GattManager1) and advertised, connectable and discoverable, with its service UUID
+/// and a name (LEAdvertisingManager1). Any central, `dfu` included, can then scan for it, connect
+/// and update it like the real device.
 ///
 ///     let peripheral = try await BlueZPeripheral.serve(SimOptions.parse("sim:version=1.0.0"),
 ///                                                      adapter: "hci0") { print($0) }
@@ -18,21 +19,23 @@ import Transport
 ///
 /// How BlueZ's peripheral side maps onto the device's events:
 /// - A central's link starts when its Device1 object under our adapter goes `Connected` (or it
-///   first calls us); the device is told `.connected` at the first SMP write, sized by that
-///   call's `mtu` (`CentralTracker`). It ends with `Connected` false.
-/// - Each Write Command on the SMP characteristic is one `WriteValue` call, in arrival order
-///   (`ArrivalOrder`); each `.notify` is a PropertiesChanged of the characteristic's `Value`,
-///   sent only while bluetoothd has called StartNotify (a central subscribed).
+///   first calls us); the device is told `.connected` at the first write, sized by that call's
+///   `mtu` (`CentralTracker`), then `.subscribed` for what bluetoothd already called StartNotify
+///   on. It ends with `Connected` false.
+/// - Each write is one `WriteValue` call, in arrival order (`ArrivalOrder`); a Write Request's
+///   reply is the ATT response, so a refusal is a D-Bus error bluetoothd turns into the ATT error
+///   (`PeripheralWriteRefusal`). Each `.notify` is a PropertiesChanged of the characteristic's
+///   `Value`, sent only while bluetoothd has called StartNotify (a central subscribed).
 /// - `.dropLink`: Device1.Disconnect on the central (≈2 s in BlueZ 5.66). For a reset the
 ///   advertisement is unregistered first, then the link dropped, then the application
 ///   unregistered, so a central cannot find the device again before the reboot is over
-///   (reference §8); `.online` registers the application and the advertisement again.
+///   (reference §8); `.online` registers the current database and the advertisement again.
 /// All of these go out one at a time, in the order the device asked for them.
-public actor BlueZPeripheral {
+public actor BlueZPeripheral<Model: PeripheralModel> {
     /// One thing to do on the bus, in order.
     enum Outgoing: Sendable {
         /// A notification for link number `generation` (not sent on a later link).
-        case notify([UInt8], after: Duration, generation: Int)
+        case notify(CharacteristicID, [UInt8], after: Duration, generation: Int)
         case disconnect(central: String)
         case unregisterAdvertisement
         case unregisterApplication
@@ -42,26 +45,27 @@ public actor BlueZPeripheral {
     public nonisolated let identity: PeerIdentity
     /// The adapter served on (`hci0`).
     public nonisolated let adapter: String
-    /// The advertised name.
+    /// The advertised name (a Nordic bootloader advertises its own while it runs).
     public nonisolated let name: String
     /// The adapter's address: what a central connects to.
     public nonisolated let address: String
 
     let connection: DBusConnection
-    let application: PeripheralApplication
-    let advertisement: PeripheralAdvertisement
+    /// One GATT application per database of the model, exported once; the current one registered.
+    let applications: [PeripheralApplication]
+    let advertisementPath: String
     /// The device's pairing agent (`--security encrypt|authen`); nil for an open device.
     let agent: PeripheralAgent?
     var agentRegistered = false
     let clock: LinkClock
     let observer: @Sendable (BlueZPeripheralEvent) -> Void
-    var device: VirtualDevice
+    public internal(set) var model: Model
     var order = ArrivalOrder<CheckedContinuation<Void, Never>>()
     var centrals = CentralTracker()
     /// Characteristics bluetoothd called StartNotify on (and not StopNotify since).
     var notifying: Set<CharacteristicID> = []
-    var uploads = UploadWatch()
-    var applicationRegistered = false
+    /// The database registered with bluetoothd now, if any.
+    var registeredDatabase: Int?
     var advertised = false
     var outbox: [Outgoing] = []
     var draining = false
@@ -81,39 +85,37 @@ public actor BlueZPeripheral {
     /// Where our objects live on the bus; one server per adapter and process.
     static func objectRoot(for adapter: String) -> String { "/org/dfu/sim/" + adapter }
 
-    init(device: VirtualDevice, connection: DBusConnection, adapter: String, address: String, name: String,
+    init(model: Model, connection: DBusConnection, adapter: String, address: String, name: String,
          pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(), clock: LinkClock,
          observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void) {
-        self.device = device
+        self.model = model
         self.connection = connection
         self.adapter = adapter
         self.address = address
         self.name = name
         self.clock = clock
         self.observer = observer
-        identity = device.identity
+        identity = model.identity
         let root = Self.objectRoot(for: adapter)
-        application = PeripheralApplication(root: root + "/app", security: pairing.security)
-        advertisement = PeripheralAdvertisement(path: root + "/advertisement", name: name)
+        applications = model.databases.enumerated().map { index, services in
+            // The first keeps the path it always had; a second database gets its own.
+            PeripheralApplication(root: root + (index == 0 ? "/app" : "/app\(index)"), services: services,
+                                  security: pairing.security, secured: model.securedCharacteristics)
+        }
+        advertisementPath = root + "/advertisement"
         agent = PeripheralAgent(root: root, adapter: adapter, pairing: pairing)
     }
 
-    /// Builds the device `options` describe, checks the adapter, exports the GATT application and
-    /// the advertisement, registers both, and starts serving. `name` defaults to `dfu-sim-` and
-    /// the end of the device identity. Throws before anything is registered when bluetoothd, the
-    /// bus or the adapter is not usable.
-    public static func serve(_ options: SimOptions, adapter: String, name: String? = nil,
+    /// Checks the adapter, exports the GATT applications and the advertisement, registers the
+    /// current database and the advertisement, and starts serving `model`. `name` defaults to
+    /// `dfu-sim-` and the end of the device identity. Throws before anything is registered when
+    /// bluetoothd, the bus or the adapter is not usable.
+    public static func serve(_ model: Model, adapter: String, name: String? = nil,
                              pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
                              bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
                              observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
         async throws(BlueZServeError) -> BlueZPeripheral {
         if let problem = pairing.problem { throw .options(.inconsistent(problem)) }
-        let device: VirtualDevice
-        do throws(SimOptionsError) {
-            device = try options.makeDevice()
-        } catch {
-            throw .options(error)
-        }
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(to: bus)
@@ -122,9 +124,8 @@ public actor BlueZPeripheral {
         }
         do throws(BlueZServeError) {
             let address = try await BlueZAdapterCheck.check(adapter, on: connection)
-            let peripheral = BlueZPeripheral(device: device, connection: connection, adapter: adapter,
-                                             address: address,
-                                             name: name ?? PeripheralAdvertisement.defaultName(for: device.identity),
+            let peripheral = BlueZPeripheral(model: model, connection: connection, adapter: adapter, address: address,
+                                             name: name ?? PeripheralAdvertisement.defaultName(for: model.identity),
                                              pairing: pairing, clock: clock, observer: observer)
             try await peripheral.start()
             return peripheral
@@ -134,24 +135,17 @@ public actor BlueZPeripheral {
         }
     }
 
-    /// The device as it is now (a copy): slots, upload session, boots, battery.
-    public var snapshot: VirtualDevice { device }
-
     /// The objects, the signal watches (before registering, so a quick central is not missed),
     /// then the registrations.
     private func start() async throws(BlueZServeError) {
-        let handler: DBusMethodHandler = { [weak self] call in
-            guard let self else {
-                throw DBusError.remote(name: BlueZNames.Error.notPermitted, message: "the device is gone")
-            }
-            return try await self.receive(call)
-        }
+        let handler = self.handler
         do {
-            for object in application.objects(handler: handler) {
-                try await connection.export(object)
+            for application in applications {
+                for object in application.objects(handler: handler) {
+                    try await connection.export(object)
+                }
+                try await connection.exportObjectManager(at: application.root)
             }
-            try await connection.exportObjectManager(at: application.root)
-            try await connection.export(advertisement.object(handler: handler))
             if let agent { try await connection.export(agent.object(handler: handler)) }
             try await watchSignals()
         } catch {
@@ -162,19 +156,50 @@ public actor BlueZPeripheral {
         armTimer()
     }
 
-    /// Registers the application, then the advertisement (a central that finds the device must
-    /// find its services).
+    /// Registers the current database's application, then the advertisement with the current
+    /// name and service (a central that finds the device must find its services).
     func register() async throws(BlueZServeError) {
         let adapterPath = BlueZNames.adapterPath(adapter)
-        if !applicationRegistered {
+        let database = model.currentDatabase
+        if registeredDatabase == nil, let application = application(for: database) {
             try await callBlueZ(adapterPath, BlueZNames.gattManager, "RegisterApplication",
                                 [.objectPath(application.root), .properties([:])])
-            applicationRegistered = true
+            registeredDatabase = database
         }
         if !advertised {
+            let advertisement = currentAdvertisement
+            do {
+                try await connection.export(advertisement.object(handler: handler))
+            } catch {
+                throw BlueZServeError.classify(error, operation: "setting up the advertisement")
+            }
             try await callBlueZ(adapterPath, BlueZNames.advertisingManager, "RegisterAdvertisement",
                                 [.objectPath(advertisement.path), .properties([:])])
             advertised = true
+        }
+    }
+
+    /// What is advertised now: the model's name when it picks one, else ours.
+    var currentAdvertisement: PeripheralAdvertisement {
+        PeripheralAdvertisement(path: advertisementPath, name: model.advertisedName ?? name, service: model.advertisedService)
+    }
+
+    func application(for database: Int) -> PeripheralApplication? {
+        applications.indices.contains(database) ? applications[database] : nil
+    }
+
+    /// The application registered now.
+    var registeredApplication: PeripheralApplication? {
+        registeredDatabase.flatMap(application(for:))
+    }
+
+    /// Every exported method comes to `receive`.
+    var handler: DBusMethodHandler {
+        { [weak self] call in
+            guard let self else {
+                throw DBusError.remote(name: BlueZNames.Error.notPermitted, message: "the device is gone")
+            }
+            return try await self.receive(call)
         }
     }
 
@@ -211,10 +236,10 @@ public actor BlueZPeripheral {
         if advertised {
             advertised = false
             try? await callBlueZ(adapterPath, BlueZNames.advertisingManager, "UnregisterAdvertisement",
-                                 [.objectPath(advertisement.path)], timeout: .seconds(5))
+                                 [.objectPath(advertisementPath)], timeout: .seconds(5))
         }
-        if applicationRegistered {
-            applicationRegistered = false
+        if let application = registeredApplication {
+            registeredDatabase = nil
             try? await callBlueZ(adapterPath, BlueZNames.gattManager, "UnregisterApplication",
                                  [.objectPath(application.root)], timeout: .seconds(5))
         }
@@ -256,11 +281,11 @@ public actor BlueZPeripheral {
     func tick() {
         timer.fired()
         guard !finished else { return }
-        perform(device.handle(.tick, now: clock.now))
+        perform(model.handle(.tick, now: clock.now))
     }
 
     /// One timer at the device's next deadline, replaced whenever the device changes.
     func armTimer() {
-        timer.arm(at: finished ? nil : device.nextDeadline, on: clock) { [weak self] in await self?.tick() }
+        timer.arm(at: finished ? nil : model.nextDeadline, on: clock) { [weak self] in await self?.tick() }
     }
 }

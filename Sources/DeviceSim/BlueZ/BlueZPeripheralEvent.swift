@@ -15,11 +15,11 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
     /// The first call from a central that carried its ATT MTU (bluetoothd exports no MTU on the
     /// peripheral side), and the notification size that follows from it.
     case mtu(PeerIdentity, Int, notificationSize: Int)
-    /// A Write Command reached the SMP characteristic; `header` is its SMP header when it starts
-    /// with a valid one (a write may continue a packet).
-    case written(size: Int, header: SMPHeader?)
+    /// A write reached the device; `detail` is what the model makes of it (an SMP header when the
+    /// write starts with a valid one: a write may continue a packet).
+    case written(size: Int, detail: String?)
     /// A notification left (a PropertiesChanged of `Value`).
-    case notified(size: Int, header: SMPHeader?)
+    case notified(size: Int, detail: String?)
     /// A reply was not sent: the central had not subscribed, or its link is gone.
     case notificationLost(size: Int, reason: String)
     case read(CharacteristicID, size: Int)
@@ -41,11 +41,15 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
     case bluezCallFailed(operation: String, reason: String)
     /// The device's agent answered (or refused) a pairing request; never the passkey.
     case pairing(String)
+    /// A step in the device's life in the model's own words (a Nordic bootloader's reset).
+    case lifecycle(String)
+    /// A detail of the traffic in the model's own words (a packet the bootloader dropped).
+    case traffic(String)
 
     /// Whether `dfu sim` prints it without `--verbose`: the device's life, not its traffic.
     public var isLifecycle: Bool {
         switch self {
-        case .written, .notified, .notificationLost, .read, .dropped:
+        case .written, .notified, .notificationLost, .read, .dropped, .traffic:
             return false
         default:
             return true
@@ -74,10 +78,10 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
                     + "section of /etc/bluetooth/main.conf and restart bluetoothd (docs/bluez.md)"
             }
             return line
-        case .written(let size, let header):
-            return "← \(size) bytes" + (header.map { ": \($0)" } ?? "")
-        case .notified(let size, let header):
-            return "→ \(size) bytes" + (header.map { ": \($0)" } ?? "")
+        case .written(let size, let detail):
+            return "← \(size) bytes" + (detail.map { ": \($0)" } ?? "")
+        case .notified(let size, let detail):
+            return "→ \(size) bytes" + (detail.map { ": \($0)" } ?? "")
         case .notificationLost(let size, let reason):
             return "a \(size)-byte notification was not sent: \(reason)"
         case .read(let characteristic, let size):
@@ -105,7 +109,7 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
             return "bluetoothd released the advertisement: the device is no longer advertised"
         case .bluezCallFailed(let operation, let reason):
             return "\(operation) failed: \(reason)"
-        case .pairing(let what):
+        case .pairing(let what), .lifecycle(let what), .traffic(let what):
             return what
         }
     }

@@ -1,20 +1,23 @@
 import Transport
 
 /// The LEAdvertisement1 object registered with LEAdvertisingManager1: a connectable
-/// ("peripheral"), general-discoverable advertisement carrying the SMP service UUID, with the
-/// name in the scan response (BlueZ 5.66 advertising.c puts `LocalName` there for legacy
-/// advertising; 3 bytes of flags and 18 of 128-bit UUID leave no room in the advertising data).
+/// ("peripheral"), general-discoverable advertisement carrying the device's service UUID (SMP's,
+/// or Nordic DFU's 0xFE59), with the name in the scan response (BlueZ 5.66 advertising.c puts
+/// `LocalName` there for legacy advertising; 3 bytes of flags and 18 of 128-bit UUID leave no room
+/// in the advertising data). Exported again before each registration, as the name and service
+/// may have changed (a Nordic bootloader).
 struct PeripheralAdvertisement: Sendable {
     /// A scan response holds 31 bytes; the name's AD structure takes 2 of them.
     static let maximumNameBytes = 29
 
     let path: String
     let name: String
+    let service: ServiceID
 
     var properties: [String: DBusValue] {
         [
             "Type": .string("peripheral"),
-            "ServiceUUIDs": .strings([DeviceGATT.smpService.uuid.description]),
+            "ServiceUUIDs": .strings([service.uuid.description]),
             "LocalName": .string(name),
             "Discoverable": .bool(true),
         ]

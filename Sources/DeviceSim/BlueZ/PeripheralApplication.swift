@@ -1,6 +1,6 @@
 import Transport
 
-/// The virtual device's GATT database (`DeviceGATT.services`) as a BlueZ GATT application: one
+/// One of the virtual device's GATT databases (`PeripheralModel.databases`) as a BlueZ GATT application: one
 /// object per service and characteristic below an ObjectManager root, the shape
 /// GattManager1.RegisterApplication reads (doc/gatt-api.txt, "GATT Application hierarchy").
 ///
@@ -22,8 +22,9 @@ struct PeripheralApplication: Sendable {
     private let services: [(path: String, id: ServiceID, characteristics: [Characteristic])]
 
     /// `root` must be a valid object path no other object of the connection uses. `security`
-    /// guards the SMP characteristic (value and CCC); Battery and Device Information stay open.
-    init(root: String, services: [GATTService] = DeviceGATT.services, security: PeripheralSecurity = .open) {
+    /// guards the `secured` characteristics (value and CCC; the SMP one); the others stay open.
+    init(root: String, services: [GATTService] = DeviceGATT.services, security: PeripheralSecurity = .open,
+         secured: Set<CharacteristicID> = [DeviceGATT.smpCharacteristic]) {
         self.root = root
         var laidOut: [(path: String, id: ServiceID, characteristics: [Characteristic])] = []
         for (serviceIndex, service) in services.enumerated() {
@@ -31,7 +32,7 @@ struct PeripheralApplication: Sendable {
             let characteristics = service.characteristics.enumerated().map { index, characteristic in
                 let flags = Self.flags(characteristic.properties)
                 return Characteristic(id: characteristic.id, path: "\(servicePath)/char\(index)",
-                                      flags: characteristic.id == DeviceGATT.smpCharacteristic ? security.flags(forSMP: flags) : flags)
+                                      flags: secured.contains(characteristic.id) ? security.flags(forSMP: flags) : flags)
             }
             laidOut.append((servicePath, service.id, characteristics))
         }
@@ -45,6 +46,12 @@ struct PeripheralApplication: Sendable {
 
     func path(of id: CharacteristicID) -> String? {
         characteristics.first { $0.id == id }?.path
+    }
+
+    /// A Write Request unless the characteristic takes Write Commands: bluetoothd 5.66 passes no
+    /// `type` option to an application, so its flags are all there is to go by.
+    func takesRequests(_ characteristic: Characteristic) -> Bool {
+        !characteristic.flags.contains("write-without-response")
     }
 
     /// The objects to export: services with `UUID` and `Primary`, characteristics with `UUID`,
@@ -82,12 +89,15 @@ struct PeripheralApplication: Sendable {
         "WriteValue": DBusMethodSignature(arguments: "aya{sv}"),
         "StartNotify": DBusMethodSignature(),
         "StopNotify": DBusMethodSignature(),
+        // bluetoothd calls it when a central confirms an indication (5.66 gatt-database.c `conf_cb`).
+        "Confirm": DBusMethodSignature(),
     ]
 
     /// BlueZ's flag strings (doc/gatt-api.txt) for the properties dfu uses.
     static func flags(_ properties: CharacteristicProperties) -> [String] {
         let names: [(CharacteristicProperties, String)] = [
             (.read, "read"), (.write, "write"), (.writeWithoutResponse, "write-without-response"), (.notify, "notify"),
+            (.indicate, "indicate"),
         ]
         return names.filter { properties.contains($0.0) }.map(\.1)
     }

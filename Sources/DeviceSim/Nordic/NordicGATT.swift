@@ -11,11 +11,10 @@ public enum NordicGATT {
     public static let batteryLevel = StandardGATT.batteryLevel
     public static let firmwareRevision = StandardGATT.firmwareRevision
 
-    /// The application: buttonless DFU without bonds, Battery Service, Device Information. The
-    /// buttonless characteristic indicates; Transport's `.notify` stands for notify or indicate
-    /// (as BlueZ's "indicate" flag maps to it), and the memory link has no confirmations.
+    /// The application: buttonless DFU without bonds (Write + Indicate, §1.2), Battery Service,
+    /// Device Information. The memory link delivers indications as notifications (no confirmations).
     public static let application: [GATTService] = [
-        GATTService(service, characteristics: [GATTCharacteristic(buttonless, properties: [.write, .notify])]),
+        GATTService(service, characteristics: [GATTCharacteristic(buttonless, properties: [.write, .indicate])]),
         GATTService(StandardGATT.batteryService, characteristics: [GATTCharacteristic(batteryLevel, properties: [.read, .notify])]),
         GATTService(StandardGATT.deviceInformationService, characteristics: [GATTCharacteristic(firmwareRevision, properties: [.read])]),
     ]

@@ -33,6 +33,15 @@ struct SimCommand: ParsableCommand {
         Needs a powered LE adapter, and root or membership of the 'bluetooth' group (bluetoothd's D-Bus policy). --mtu, --phy and --interval only shape the \
         in-process link (--device sim) and the device ID here.
 
+        --protocol nordic serves an nRF52 with the nRF5 SDK's secure bootloader instead (BLE only): \
+        its application advertises the Nordic DFU service (0xFE59) with buttonless DFU, Battery and \
+        Device Information; a buttonless request resets it into the bootloader, which advertises \
+        at the same address as DfuTarg (or the name the central set) with the Control Point and \
+        Packet characteristics, and after the update (or an abort, or --inactivity) the new \
+        application comes back. On real hardware the bootloader takes the address + 1; an \
+        adapter cannot change its address, so here it keeps it (dfu looks at both). --sdk, --hw, \
+        --sd, --inactivity and --prn-drop shape the bootloader; --key is its public key.
+
         Either way it then prints one line per connection, upload, reset, boot and injected fault \
         (--verbose adds every packet in and out on stderr).
 
@@ -43,6 +52,8 @@ struct SimCommand: ParsableCommand {
           sudo dfu sim --serve bluez:hci0 --name sensor-12
           sudo dfu sim --serve bluez:hci0 --security authen --passkey 123456
           dfu flash app.signed.bin --device name:sensor-12     # from another computer
+          sudo dfu sim --serve bluez:hci0 --protocol nordic --name sensor-12
+          dfu flash app-2.0.0.zip --device name:sensor-12 --expect-version 2.0.0
 
         Exit status:
           0    stopped by SIGINT or SIGTERM (for a server, the normal end)
@@ -80,13 +91,24 @@ struct SimCommand: ParsableCommand {
         let target = try ServeTarget(parsing: serve)
         if let name {
             guard case .bluez = target else { throw UsageError("--name is for --serve bluez:hciN (a UDP server has no name)") }
-            if let problem = BlueZPeripheral.problem(withName: name) { throw UsageError("invalid --name: \(problem)") }
+            if let problem = BlueZPeripheral<SMPPeripheralModel>.problem(withName: name) { throw UsageError("invalid --name: \(problem)") }
         }
         _ = try pairing(for: target)
         let options = try device.options()
         if options.simProtocol == .nordic {
-            throw UsageError("dfu sim serves the SMP device only so far; the virtual nRF52 runs inside dfu itself: "
-                             + "dfu flash PKG.zip --device sim:protocol=nordic")
+            guard case .bluez = target else {
+                throw UsageError("the Nordic device (--protocol nordic) is served over BLE only (--serve bluez:hciN); "
+                                 + "in process: dfu flash PKG.zip --device sim:protocol=nordic")
+            }
+            guard security == nil, passkey == nil else {
+                throw UsageError("--security and --passkey are for the SMP device; the Nordic device serves an open link")
+            }
+            do throws(SimOptionsError) {
+                _ = try options.makeNordicDevice()
+            } catch {
+                throw device.usageError(error)
+            }
+            return
         }
         // Building the device reads the key and checks the options fit together (the slot holds the
         // running image), so every option problem is a usage error before anything is bound.
@@ -116,6 +138,9 @@ struct SimCommand: ParsableCommand {
         case .bluez(let adapter):
             let pairing: PeripheralSecurity.Pairing
             do throws(UsageError) { pairing = try self.pairing(for: target) } catch { throw .usage(error.message) }
+            if options.simProtocol == .nordic {
+                return try await serveNordicBlueZ(options, adapter: adapter, console: console, signals: stopSignals)
+            }
             return try await serveBlueZ(options, adapter: adapter, pairing: pairing, console: console, signals: stopSignals)
         }
     }

@@ -4,7 +4,7 @@ import DeviceSim
 /// with the same name (`--buf-size` for `buf_size`), and each goes through `SimOptions.set`, so both
 /// spellings are checked by the same code. Values stay text here; `SimOptions` parses them.
 struct SimDeviceFlags: ParsableArguments {
-    @Option(name: "protocol", valueName: "smp", help: "Update protocol; dfu sim serves smp only so far (nordic runs in dfu itself: --device sim:protocol=nordic). (default: smp)")
+    @Option(name: "protocol", valueName: "smp|nordic", help: "Update protocol: smp (a Zephyr device, over UDP or BLE) or nordic (an nRF5 SDK device: buttonless app and secure bootloader, BLE only). (default: smp)")
     var simProtocol: String?
 
     @Option(valueName: "M.m.r[+b]", help: "Version the device runs at start. (default: 1.0.0)")
@@ -49,6 +49,21 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "FAULT", help: "A fault to inject: disconnect@40%, reboot@60%, stall@N, corrupt@N, duplicate@N or delay@N:1500ms; N a share of the image, a byte count or 'random'. '+' joins several in one value.")
     var fault: [String] = []
 
+    @Option(valueName: "15|16|17", help: "nordic: the nRF5 SDK the bootloader follows; 15 keeps transfer progress across a link drop. (default: 17)")
+    var sdk: String?
+
+    @Option(valueName: "N", help: "nordic: the bootloader's hardware version (NRF_DFU_HW_VERSION). (default: 52)")
+    var hw: String?
+
+    @Option(valueName: "FWID", help: "nordic: the installed SoftDevice's FWID, decimal or 0x hex. (default: 0x0101)")
+    var sd: String?
+
+    @Option(valueName: "SECONDS|off", help: "nordic: seconds without DFU activity until the bootloader gives up, 1-3600, or off. (default: 120)")
+    var inactivity: String?
+
+    @Option(valueName: "N+M…", help: "nordic: Packet write numbers (from 1) the bootloader drops as if its buffers were full.")
+    var prnDrop: String?
+
     init() {}
 
     /// Each flag, the `sim:` key it sets and its values (`--fault` may have several), in
@@ -61,6 +76,8 @@ struct SimDeviceFlags: ParsableArguments {
             ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
             ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
+            ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
+            ("prn-drop", "prn_drop", prnDrop.list), ("inactivity", "inactivity", inactivity.list),
         ]
     }
 

@@ -5,11 +5,20 @@ import DeviceSim
 protocol SimServer: Actor {
     func stop() async
     func waitUntilStopped() async
-    var snapshot: VirtualDevice { get async }
+    /// Resets so far and what the device runs now, for the last line.
+    var resets: Int { get async }
+    var running: String { get async }
 }
 
-extension VirtualDeviceUDPServer: SimServer {}
-extension BlueZPeripheral: SimServer {}
+extension VirtualDeviceUDPServer: SimServer {
+    var resets: Int { snapshot.boots.count }
+    var running: String { snapshot.firmwareRevision }
+}
+
+extension BlueZPeripheral: SimServer {
+    var resets: Int { model.bootCount }
+    var running: String { model.runningVersion }
+}
 
 extension SimServer {
     /// Logs the device options, then serves until a stop signal or the server's own end. A stop by
@@ -18,9 +27,7 @@ extension SimServer {
     nonisolated func serveUntilStopped(options: SimOptions, console: Console, signals: StopSignals) async -> Bool {
         console.log("sim: device options \(options.canonicalText)")
         guard case .signal(let name) = await SimEnding.first(of: self, signals: signals) else { return false }
-        let device = await snapshot
-        console.out("dfu sim: stopped by \(name) after \(device.boots.count) reset(s), "
-            + "running \(device.firmwareRevision)")
+        console.out("dfu sim: stopped by \(name) after \(await resets) reset(s), running \(await running)")
         return true
     }
 }

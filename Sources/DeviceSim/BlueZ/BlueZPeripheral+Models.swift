@@ -1,0 +1,45 @@
+import DFUCore
+import Transport
+
+/// The devices `dfu sim --serve bluez:` offers, built from the `sim:` options.
+extension BlueZPeripheral where Model == SMPPeripheralModel {
+    /// The Zephyr device `options` describe (MCUmgr SMP on MCUboot).
+    public static func serve(_ options: SimOptions, adapter: String, name: String? = nil,
+                             pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
+                             bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
+                             observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
+        async throws(BlueZServeError) -> BlueZPeripheral {
+        let device: VirtualDevice
+        do throws(SimOptionsError) {
+            device = try options.makeDevice()
+        } catch {
+            throw .options(error)
+        }
+        return try await serve(SMPPeripheralModel(device: device), adapter: adapter, name: name, pairing: pairing,
+                               bus: bus, clock: clock, observer: observer)
+    }
+
+    /// The device as it is now (a copy): slots, upload session, boots, battery.
+    public var snapshot: VirtualDevice { model.device }
+}
+
+extension BlueZPeripheral where Model == NordicPeripheralModel {
+    /// The nRF52 `options` describe (`protocol=nordic`): its application with buttonless DFU, and
+    /// its secure bootloader after a buttonless request, at the same address (§10.7).
+    public static func serveNordic(_ options: SimOptions, adapter: String, name: String? = nil,
+                                   bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
+                                   observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
+        async throws(BlueZServeError) -> BlueZPeripheral {
+        let device: NordicVirtualDevice
+        do throws(SimOptionsError) {
+            device = try options.makeNordicDevice()
+        } catch {
+            throw .options(error)
+        }
+        return try await serve(NordicPeripheralModel(device: device), adapter: adapter, name: name,
+                               bus: bus, clock: clock, observer: observer)
+    }
+
+    /// The device as it is now (a copy): mode, settings, boots.
+    public var snapshot: NordicVirtualDevice { model.device }
+}

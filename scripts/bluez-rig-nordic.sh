@@ -1,0 +1,95 @@
+#!/bin/bash
+# Nordic Secure DFU scenarios of `make test-bluez`, sourced by bluez-rig-scenarios.sh (its
+# functions: run, run_fresh, pass, fail, flash_facts, wanted, sim_failed; its variables). The sim
+# on A is an nRF52 with the nRF5 SDK's secure bootloader (dfu sim --protocol nordic): its
+# application offers buttonless DFU; a buttonless request resets it into the bootloader, which
+# answers at the same address as DfuTarg (the rig's controllers cannot change address:
+# nordic-secure-dfu.md §10.7); after the last object the new application comes back.
+#
+#   nordic-info       info on the application: Nordic Secure DFU, buttonless, version 0.0.1
+#   nordic-flash      flash the pc-nrfutil package: buttonless → bootloader → update → the app
+#                     reports 0.0.3 (Device Information), over the real bluetoothd
+#   nordic-link-drop  A's controller drops the link (btmgmt) during the transfer: dfu reconnects to
+#                     the bootloader and finishes the update in the same run
+
+NORDIC_PACKAGE=$SAMPLES/nordic/app-signed-3.zip
+NORDIC_KEY=$SAMPLES/nordic/keys/TEST-ONLY-nordic-p256.pub.pem
+NORDIC_VERSION=0.0.3
+NORDIC_NAME=dfu-rig-nrf
+nordic_sim=(--protocol nordic --name "$NORDIC_NAME")
+nordic_args=(--adapter "$RIG_HCI_B" --key "$NORDIC_KEY" --expect-version "$NORDIC_VERSION" --json)
+
+# nordic_ok NAME: exit 0, the new application reported, and the sim saw its bootloader and the new app
+nordic_ok_why=""
+nordic_ok() {
+    eval "$(flash_facts "$LOGS/$1.out")"
+    nordic_ok_why=""
+    if hung; then nordic_ok_why="no result within ${GUARD}s (hang guard)"
+    elif [ "$rc" -ne 0 ]; then nordic_ok_why="exit $rc: ${fl_result_error:-no result line}"
+    elif [ "$fl_bad_lines" -ne 0 ]; then nordic_ok_why="$fl_bad_lines lines of --json output are not JSON"
+    # the version event's text is MCUboot-shaped: 0.0.3+0
+    elif [ "${fl_version%+0}" != "$NORDIC_VERSION" ]; then
+        nordic_ok_why="after the update the device reports '${fl_version}', expected $NORDIC_VERSION"
+    elif ! grep -q 'in its bootloader as DfuTarg' "$sim_log"; then nordic_ok_why="the sim never ran its bootloader"
+    elif ! grep -q "running application $NORDIC_VERSION" "$sim_log"; then
+        nordic_ok_why="the sim does not say it runs application $NORDIC_VERSION"
+    fi
+    [ -z "$nordic_ok_why" ]
+}
+
+if wanted nordic-info; then
+    fresh_sim=("${nordic_sim[@]}")
+    run_fresh nordic-info "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B"
+    if sim_failed nordic-info; then :
+    elif [ "$rc" -ne 0 ]; then fail nordic-info "exit $rc" "$LOGS/nordic-info.out" "$LOGS/nordic-info.err" "$sim_log"
+    elif ! grep -qi 'nordic' "$LOGS/nordic-info.out" || ! grep -qi 'buttonless' "$LOGS/nordic-info.out"; then
+        fail nordic-info "info does not name Nordic Secure DFU with buttonless entry" "$LOGS/nordic-info.out"
+    else
+        pass nordic-info "$(grep -i -m 1 'buttonless' "$LOGS/nordic-info.out" | sed 's/^ *//')"
+    fi
+fi
+
+if wanted nordic-flash; then
+    fresh_sim=("${nordic_sim[@]}")
+    run_fresh nordic-flash "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" "${nordic_args[@]}"
+    if sim_failed nordic-flash; then :
+    elif ! nordic_ok nordic-flash; then
+        fail nordic-flash "$nordic_ok_why" "$LOGS/nordic-flash.out" "$LOGS/nordic-flash.err" "$sim_log"
+    else
+        took=$(grep -o '"event":"stage","stage":"transfer","status":"finished","duration":[0-9.]*' "$LOGS/nordic-flash.out" \
+               | sed 's/.*://' | head -n 1)
+        pass nordic-flash "buttonless → DfuTarg → $fl_total bytes${took:+ in ${took} s} → application $fl_version"
+    fi
+fi
+
+# The controller drops the link once a third of the firmware is acknowledged; the bootloader (SDK 17
+# by default) reverts to its stored settings, and dfu continues from what Select reports.
+if wanted nordic-link-drop; then
+    fresh_sim=("${nordic_sim[@]}")
+    rm -f "$LOGS/nordic-link-drop.cut"
+    ( for i in $(seq 1200); do
+          b=$(grep '"event":"progress"' "$LOGS/nordic-link-drop.out" 2>/dev/null | tail -n 1 | sed -n 's/.*"bytes":\([0-9]*\).*"total":\([0-9]*\).*/\1 \2/p')
+          if [ -n "$b" ] && [ "${b% *}" -ge $(( ${b#* } / 3 )) ]; then
+              echo "at ${b% *} of ${b#* }" > "$LOGS/nordic-link-drop.cut"
+              # btmgmt needs an open standard input to act (reference §8)
+              sleep 3 | btmgmt --index "${RIG_HCI_A#hci}" disconnect -t 1 "$RIG_ADDR_B" > "$LOGS/nordic-link-drop.btmgmt" 2>&1
+              exit 0
+          fi
+          sleep 0.05
+      done ) &
+    killer=$!
+    run_fresh nordic-link-drop "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" "${nordic_args[@]}"
+    [ -s "$LOGS/nordic-link-drop.cut" ] || kill "$killer" 2>/dev/null
+    wait "$killer" 2>/dev/null
+    if sim_failed nordic-link-drop; then :
+    elif [ ! -s "$LOGS/nordic-link-drop.cut" ]; then
+        fail nordic-link-drop "the link was never cut: the transfer did not reach a third (exit $rc)" "$LOGS/nordic-link-drop.out" "$sim_log"
+    elif ! nordic_ok nordic-link-drop; then
+        fail nordic-link-drop "btmgmt disconnect $(cat "$LOGS/nordic-link-drop.cut"): $nordic_ok_why" \
+            "$LOGS/nordic-link-drop.out" "$LOGS/nordic-link-drop.err" "$sim_log"
+    elif ! grep -q '"event":"resumed"' "$LOGS/nordic-link-drop.out"; then
+        fail nordic-link-drop "no resumed event: dfu did not continue after the drop" "$LOGS/nordic-link-drop.out" "$sim_log"
+    else
+        pass nordic-link-drop "btmgmt disconnect $(cat "$LOGS/nordic-link-drop.cut"); reconnected, application $fl_version"
+    fi
+fi
