@@ -6,18 +6,16 @@ import Testing
 /// it against the built-in virtual nRF52: each part named as it is sent, the application running
 /// at the end.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct NordicMultiPartCLITests {
-    static func package(_ parts: [NordicTestPackage.Part]) throws -> String {
-        try NordicTestPackage(parts).write(named: "multi.zip")
-    }
-
-    static func flash(_ package: String, _ extra: [String] = [], sim: String = "") throws -> DFURun {
+    /// `dfu flash multi.zip` with a package of `parts`, written for this run only.
+    static func flash(_ parts: [NordicTestPackage.Part], _ extra: [String] = [], sim: String = "") throws -> DFURun {
         let device = "sim:protocol=nordic,timescale=0,inactivity=off" + (sim.isEmpty ? "" : "," + sim)
-        return try DFURun.run(["flash", package, "--device", device, "--key", NordicFlashCLITests.key] + extra, timeout: 30)
+        return try NordicTestPackage(parts).withFile(named: "multi.zip") { package in
+            try DFURun.run(["flash", package, "--device", device, "--key", NordicFlashCLITests.key] + extra, timeout: 30)
+        }
     }
 
     @Test func softDeviceBootloaderAndApplicationAreFlashedInTurn() throws {
-        let package = try Self.package([try .softDeviceBootloader(version: 2), try .sampleApplication()])
-        let run = try Self.flash(package, ["--expect-version", "0.0.3"])
+        let run = try Self.flash([try .softDeviceBootloader(version: 2), try .sampleApplication()], ["--expect-version", "0.0.3"])
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stdout.contains("image checked: multi.zip softdevice_bootloader fw_version 2 + application fw_version 3"),
                 "\(run.stdout)")
@@ -32,8 +30,7 @@ import Testing
     }
 
     @Test func jsonNamesEachPart() throws {
-        let package = try Self.package([try .sampleBootloader(), try .sampleApplication()])
-        let run = try Self.flash(package, ["--json"])
+        let run = try Self.flash([try .sampleBootloader(), try .sampleApplication()], ["--json"])
         #expect(run.exitCode == 0, "\(run.output)")
         let lines = run.stdoutLines
         #expect(lines.contains(#"{"event":"part","part":"bootloader","number":1,"count":2,"size":24576}"#), "\(run.stdout)")
@@ -44,8 +41,8 @@ import Testing
     }
 
     @Test func aSystemPartTheDeviceAlreadyRunsIsSkippedWithAWarning() throws {
-        let package = try Self.package([try .softDeviceBootloader(version: 2), try .sampleApplication()])
-        let run = try Self.flash(package, ["--expect-version", "0.0.3"], sim: "bl_version=2")
+        let run = try Self.flash([try .softDeviceBootloader(version: 2), try .sampleApplication()], ["--expect-version", "0.0.3"],
+                                 sim: "bl_version=2")
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stderr.contains("declined softdevice_bootloader 1/2 as not newer than what it runs (FW VERSION TOO LOW"),
                 "\(run.stderr)")
@@ -54,16 +51,15 @@ import Testing
     }
 
     @Test func aSystemPartTheBootloaderRefusesOtherwiseIsExit7() throws {
-        let package = try Self.package([try .softDeviceBootloader(version: 2), try .sampleApplication()])
-        let run = try Self.flash(package, sim: "sd=0x0102")
+        let run = try Self.flash([try .softDeviceBootloader(version: 2), try .sampleApplication()], sim: "sd=0x0102")
         #expect(run.exitCode == 7, "\(run.output)")
         #expect(run.stderr.contains("the bootloader rejected the init packet"), "\(run.stderr)")
         #expect(!run.stdout.contains("sending application"))
     }
 
     @Test func aPackageWithMoreThanOneSystemPartIsAUsageError() throws {
-        let package = try Self.package([try .softDeviceBootloader(version: 2), try .sampleBootloader(), try .sampleApplication()])
-        let run = try Self.flash(package)
+        let run = try Self.flash([try .softDeviceBootloader(version: 2), try .sampleBootloader(),
+                                  try .sampleApplication()])
         #expect(run.exitCode == 2, "\(run.output)")
         #expect(run.stderr.contains("one system part (softdevice_bootloader, softdevice or bootloader) and an application"),
                 "\(run.stderr)")

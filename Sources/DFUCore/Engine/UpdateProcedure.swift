@@ -133,8 +133,8 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
                           + "continuing there"))
         }
         for part in parts[first...] {
-            if parts.count > 1 { emit(.partStarted(part)) }
             try await session.enterUpdateMode(for: update)
+            if parts.count > 1 { emit(.partStarted(part)) }
             let transferred = try await TransferStage(connection: connection, session: session, context: context)
                 .run(update, part: part)
             if case .skipped(let why) = transferred {

@@ -114,6 +114,29 @@ extension EngineTests {
             #expect(device.currentSettings.bootloaderVersion == 2)
         }
 
+        /// Stopped once the system part was activated, before the application's init packet: the
+        /// bootloader waits in DFU mode with nothing held, so the run again sends the system part
+        /// first, which the bootloader now declines as not newer, and then the application.
+        @Test func aRunStoppedBetweenThePartsRunAgainSkipsTheInstalledSystemPart() async throws {
+            let bench = try await NordicSimEngineTests.bench()
+            let package = try Self.softDeviceBootloaderAndApplication()
+            let first = try Self.engine(bench, package: package).start()
+            for await event in first.events {
+                if case .rebooting = event { first.result.cancel() }
+            }
+            guard case .failure = await first.result.value else {
+                Issue.record("the first run was meant to be stopped before it ended")
+                return
+            }
+            #expect(await bench.sim.snapshot.currentSettings.bootloaderVersion == 2, "the system part was activated")
+            #expect(await bench.sim.snapshot.applicationVersion == 1)
+
+            let second = try await Self.flash(bench, package: package)
+            #expect(second.exitStatus == .success, "\(String(describing: second.error))")
+            #expect(second.warnings.contains { $0.contains("declined softdevice_bootloader 1/2 as not newer") }, "\(second.warnings)")
+            #expect(await bench.sim.snapshot.applicationVersion == 3)
+        }
+
         @Test func aSystemPartThatIsNotNewerIsSkippedAndTheApplicationStillFlashed() async throws {
             let bench = try await NordicSimEngineTests.bench("bl_version=2")
             let outcome = try await Self.flash(bench, package: try Self.softDeviceBootloaderAndApplication(blVersion: 2))

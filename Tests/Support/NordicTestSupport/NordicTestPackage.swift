@@ -68,12 +68,14 @@ public struct NordicTestPackage: Sendable {
         return TestZip(entries + [.init("manifest.json", Array(manifest.utf8))]).bytes
     }
 
-    /// Writes the package into a new temporary directory; returns its path.
-    public func write(named name: String) throws -> String {
+    /// Writes the package into a new temporary directory and runs `body` with its path; the
+    /// directory goes afterwards.
+    public func withFile<T>(named name: String, _ body: (String) throws -> T) throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nordic-package-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent(name)
         try Data(bytes).write(to: file)
-        return file.path
+        return try body(file.path)
     }
 }
