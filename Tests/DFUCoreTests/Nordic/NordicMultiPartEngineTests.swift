@@ -76,8 +76,12 @@ extension EngineTests {
             // Armed while the system part is sent: the next connection to the bootloader (the
             // application part's, after the reset) drops 20 kB in.
             let outcome = try await Self.flash(bench, package: try Self.softDeviceBootloaderAndApplication()) { event in
-                guard case .progress(let progress) = event, progress.part?.number == 1,
-                      armed.withLock({ armed in defer { armed = true }; return !armed }) else { return }
+                guard case .progress(let progress) = event, progress.part?.number == 1 else { return }
+                let firstTime = armed.withLock { wasArmed in
+                    defer { wasArmed = true }
+                    return !wasArmed
+                }
+                guard firstTime else { return }
                 await connector.scheduleFault(.dropAfterBytes(20_000), for: bootloader)
             }
             #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")

@@ -41,7 +41,8 @@ struct NordicUpdateSession: UpdateSession {
         guard case .answered(let response) = await connection.client.request(.select(.command), timeout: deadlines.request),
               case .success(.objectInfo(let held)) = response.outcome else { return 0 }
         let part = NordicResumePoint.part(of: update.package.images, holding: held)
-        if part > 0 { context.log("the bootloader holds \(held.offset) bytes of the init packet of \(update.parts[part].label)") }
+        guard part > 0, update.parts.indices.contains(part) else { return 0 }
+        context.log("the bootloader holds \(held.offset) bytes of the init packet of \(update.parts[part].label)")
         return part
     }
 
