@@ -186,10 +186,14 @@ struct NordicUpdateSession: UpdateSession {
     /// as before (address + 1 without bonds, its name from the settings page), for
     /// `NRF_BL_DFU_CONTINUATION_TIMEOUT_MS`; after a bootloader alone it starts the application
     /// that is still valid, which the next part switches into DFU mode again (buttonless). So the
-    /// reconnect looks for either, where each answers.
+    /// reconnect looks for either, where each answers, the one expected first (a connector tries
+    /// several addresses in turns).
     func partActivated(_ update: NordicPreparedPackage, part: UpdatePart) async throws(DFUError) -> Int {
-        var peers = [connection.peer]
-        for peer in applicationPeers where !peers.contains(peer) { peers.append(peer) }
+        let bootloaderComesBack = update.image(for: part)?.kind != .bootloader
+        let expected = bootloaderComesBack ? [connection.peer] : applicationPeers
+        let other = bootloaderComesBack ? applicationPeers : [connection.peer]
+        var peers: [PeerIdentity] = []
+        for peer in expected + other where !peers.contains(peer) { peers.append(peer) }
         connection.retarget(to: peers, layout: NordicGATT.bootloaderOrButtonless)
         return connection.lossesWhenAttached
     }
