@@ -31,13 +31,16 @@ let package = Package(
         // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
         // without a rig (test support, not shipped).
         .target(name: "BlueZStandIn", dependencies: ["Transport"], path: "Tests/Support/BlueZStandIn"),
-        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes"]),
+        // Nordic packages and init packets the tests build and sign (test support, not shipped).
+        .target(name: "NordicTestSupport", dependencies: ["DFUCore", "BlueZStandIn"], path: "Tests/Support/NordicTestSupport"),
+        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes", "NordicTestSupport"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
-        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn", "ExitCodes"],
+        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn", "ExitCodes",
+                                                         "NordicTestSupport"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "BlueZStandIn"]),
-        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "BlueZStandIn"]),
+        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "BlueZStandIn", "NordicTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

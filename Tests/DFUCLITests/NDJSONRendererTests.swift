@@ -31,7 +31,7 @@ import Testing
         #expect(lines.contains(#"{"event":"stage","stage":"connect","status":"finished","duration":0.84}"#))
         #expect(lines.contains(#"{"event":"connected","device":"…:EE:FF","mtu":498,"max_write":495,"phy":"2M","interval_ms":7.5,"window":3,"ceiling":60000}"#))
         #expect(lines.contains(#"{"event":"stage","stage":"transfer","status":"started"}"#))
-        #expect(lines.contains(#"{"event":"progress","bytes":1024,"total":49152,"rate":51200,"elapsed":1.2}"#))
+        #expect(lines.contains(#"{"event":"progress","bytes":1024,"total":49152,"rate":51200,"elapsed":1.2,"part":null}"#))
         #expect(lines.contains(#"{"event":"activated","mode":"test-confirm"}"#))
         #expect(lines.contains(#"{"event":"rebooting"}"#))
         #expect(lines.contains(#"{"event":"version","version":"1.1.0+0","confirmed":true}"#))

@@ -11,7 +11,8 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
     let session: Session
     let context: SessionContext
 
-    func run(_ update: Session.Update) async throws(DFUError) {
+    /// Transfers `part` of `update`; progress names the part when there is more than one.
+    func run(_ update: Session.Update, part: UpdatePart) async throws(DFUError) -> PartTransfer {
         // The attempt that reattached the link, until the next progress reports where it resumed.
         let pendingResume = Locked<Int?>(nil)
         // Why reconnecting failed, to explain the transfer's end.
@@ -22,22 +23,23 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
         let start = clock.now
         let meter = Locked(TransferRateMeter())
 
-        let outcome: Result<Void, DFUError> = await withTaskGroup(of: Void.self) { group in
+        let shownPart = part.count > 1 ? part : nil
+        let outcome: Result<PartTransfer, DFUError> = await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await keepConnected(after: lossesBefore, pendingResume: pendingResume, failure: reconnectFailure)
             }
             defer { group.cancelAll() }
             do throws(DFUError) {
-                try await session.transfer(update) { count in
+                let transferred = try await session.transfer(update, part: part) { count in
                     let now = clock.now
                     if let attempt = pendingResume.take() {
                         emit(.resumed(offset: count.acknowledged, attempt: attempt))
                     }
                     let rate = meter.withLock { $0.record(acknowledged: count.acknowledged, at: now) }
                     emit(.progress(TransferProgress(acknowledged: count.acknowledged, total: count.total,
-                                                    elapsed: now - start, rate: rate)))
+                                                    elapsed: now - start, rate: rate, part: shownPart)))
                 }
-                return .success(())
+                return .success(transferred)
             } catch {
                 if let failure = reconnectFailure.withLock({ $0 }) {
                     let why = Self.describe(failure, allowance: context.deadlines.connect)
@@ -46,7 +48,7 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
                 return .failure(error)
             }
         }
-        try outcome.get()
+        return try outcome.get()
     }
 
     /// Waits for link losses and reconnects after each, until the transfer ends (this task is

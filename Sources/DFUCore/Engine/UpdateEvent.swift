@@ -11,6 +11,9 @@ public enum UpdateEvent: Sendable, Equatable {
     case connected(ConnectionSummary)
     case deviceState(DeviceFacts)
     case preconditionsPassed(Preconditions.Verdict)
+    /// The transfer of one part of an update with several begins (a Nordic package's system part,
+    /// then its application); not sent for an update of one part.
+    case partStarted(UpdatePart)
     /// Upload progress as the device acknowledged it.
     case progress(TransferProgress)
     /// The device came back after a link loss and the upload continues from `offset`.
@@ -79,11 +82,14 @@ public struct TransferProgress: Sendable, Equatable {
     public var elapsed: Duration
     /// Goodput so far, bytes/s, measured from the first acknowledged chunk (the erase excluded).
     public var rate: Double
+    /// The part being sent (bytes and total are the part's), when the update has more than one.
+    public var part: UpdatePart?
 
-    public init(acknowledged: Int, total: Int, elapsed: Duration, rate: Double) {
+    public init(acknowledged: Int, total: Int, elapsed: Duration, rate: Double, part: UpdatePart? = nil) {
         self.acknowledged = acknowledged
         self.total = total
         self.elapsed = elapsed
         self.rate = rate
+        self.part = part
     }
 }

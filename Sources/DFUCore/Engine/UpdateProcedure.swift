@@ -12,7 +12,10 @@ import Transport
 /// - A device that already runs this exact update goes straight to confirm-version: nothing is
 ///   sent (it is confirmed if the mode confirms and it is not yet).
 /// - check-preconditions: `Preconditions.check`; any failure is exit 4 before the first byte.
-/// - transfer (`TransferStage`), skipped when the device already holds the update.
+/// - transfer (`TransferStage`), skipped when the device already holds the update; part by part
+///   when the update has several (each part's end activates it, the device resets, `RebootWait`
+///   reconnects where it comes back, then the next part; a part the device declines as already
+///   installed is skipped with a warning), from the part the device says it is at.
 /// - `upload-only` ends here. activate: the protocol's activation up to the reset. reconnect: wait
 ///   for the drop, reconnect within `deadlines.reboot` (`RebootWait`). confirm-version: the
 ///   protocol's check.
@@ -90,8 +93,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
             emit(.warning("\(device) already holds this image in its second slot (an earlier run uploaded it); skipping the upload"))
         } else {
             started = begin(.transfer)
-            try await session.enterUpdateMode(for: update)
-            try await TransferStage(connection: connection, session: session, context: context).run(update)
+            try await transferParts(of: update, from: state.firstPart, connection: connection, session: session)
             end(.transfer, started)
         }
         if options.mode == .uploadOnly { return update.version }
@@ -115,6 +117,38 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         let version = try await session.confirm(update, mode: options.mode, before: state, readUntil: rebootDeadline)
         end(.confirmVersion, started)
         return version
+    }
+
+    /// The transfer stage: each part from `first` on, entering the update mode before each (the
+    /// device may come back from a part as the application), and waiting for the reboot that
+    /// activates every part but the last (the last one's is the activate and reconnect stages').
+    private func transferParts(of update: Protocol.Update, from first: Int, connection: DeviceConnection<Protocol.Client>,
+                               session: Protocol.Session) async throws(DFUError) {
+        let parts = update.parts
+        guard parts.indices.contains(first) else {
+            throw .internalError("the transfer was to start at part \(first + 1) of \(parts.count)")
+        }
+        if first > 0 {
+            emit(.warning("\(device) is already receiving \(parts[first].label) (an earlier run sent the parts before it); "
+                          + "continuing there"))
+        }
+        for part in parts[first...] {
+            try await session.enterUpdateMode(for: update)
+            if parts.count > 1 { emit(.partStarted(part)) }
+            let transferred = try await TransferStage(connection: connection, session: session, context: context)
+                .run(update, part: part)
+            if case .skipped(let why) = transferred {
+                emit(.warning(why))
+                continue
+            }
+            if part.isLast { return }
+            let lossesBefore = try await session.partActivated(update, part: part)
+            let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
+            emit(.rebooting)
+            _ = try await RebootWait(connection: connection, session: session, context: context)
+                .run(lossesBefore: lossesBefore, deadline: rebootDeadline)
+            emit(.reconnected(summary(connection.link, window: session.window)))
+        }
     }
 
     // MARK: - Stage helpers

@@ -21,3 +21,16 @@ public struct NordicBoot: Sendable, Equatable {
         self.reason = reason
     }
 }
+
+extension NordicBoot.Reason {
+    /// The bootloader reset after a SoftDevice (alone or with a bootloader) passed its final check.
+    /// The SDK's bootloader then activates it and, the application being still valid, stays in DFU
+    /// mode to take a new one (SDK 15 `nrf_bootloader_fw_activation.c` `nrf_bootloader_fw_activate`
+    /// returns ACTIVATION_SUCCESS_EXPECT_ADDITIONAL_UPDATE for an SD update; `nrf_bootloader.c`
+    /// `nrf_bootloader_init` then enters DFU mode with the continuation timeout). After a bootloader
+    /// alone it returns ACTIVATION_SUCCESS, resets, and `dfu_enter_check` starts the valid application.
+    public var activatedSoftDevice: Bool {
+        guard case .bootloaderReset(.updated(let type, _)) = self else { return false }
+        return type == .softdevice || type == .softdeviceBootloader
+    }
+}

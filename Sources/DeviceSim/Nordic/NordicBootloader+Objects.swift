@@ -174,8 +174,10 @@ extension NordicBootloader {
         let result: NordicDFUResult = passed ? .success : .extended(.verificationFailed)
         let cause: NordicResetCause
         if passed, let accepted {
+            // `postvalidate_app` stores app_version; `postvalidate_sd_bl` stores bootloader_version
+            // when the update has a bootloader, and no version for a SoftDevice alone.
             switch accepted.type {
-            case .application, .softdevice:
+            case .application:
                 if let version = accepted.fwVersion { storedSettings.appVersion = version }
             case .bootloader, .softdeviceBootloader:
                 if let version = accepted.fwVersion { storedSettings.bootloaderVersion = version }

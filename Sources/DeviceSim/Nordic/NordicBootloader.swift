@@ -70,8 +70,11 @@ public struct NordicBootloader: Sendable {
     /// Set once the bootloader asked for a reset; it then ignores everything.
     public internal(set) var resetCause: NordicResetCause?
 
-    /// Starts the bootloader in DFU mode from `settings` (as stored in flash) at `now`.
-    public init(configuration: NordicBootloaderConfiguration, settings: NordicDFUSettings, now: LinkInstant) {
+    /// Starts the bootloader in DFU mode from `settings` (as stored in flash) at `now`; `continuing`
+    /// after it activated a SoftDevice, when it waits `continuationTimeout` for the application
+    /// instead of the inactivity timeout (SDK `nrf_bootloader_init`, ACTIVATION_SUCCESS_EXPECT_ADDITIONAL_UPDATE).
+    public init(configuration: NordicBootloaderConfiguration, settings: NordicDFUSettings, now: LinkInstant,
+                continuing: Bool = false) {
         self.configuration = configuration
         validator = NordicInitValidator(configuration: configuration)
         storedSettings = settings
@@ -79,7 +82,10 @@ public struct NordicBootloader: Sendable {
         initCommandValid = settings.initCommandValid
         accepted = settings.accepted
         firmwareSizeRequired = settings.accepted?.firmwareSize ?? 0
-        inactivityDeadline = configuration.inactivityTimeout.map { now.advanced(by: $0) }
+        // With the inactivity timer off (an unpaced link clock) the continuation timer is off too.
+        let initialTimeout = continuing ? configuration.inactivityTimeout.flatMap { _ in configuration.continuationTimeout }
+                                        : configuration.inactivityTimeout
+        inactivityDeadline = initialTimeout.map { now.advanced(by: $0) }
     }
 
     /// The image bytes received so far (up to the current offset).

@@ -21,6 +21,9 @@ public struct NordicBootloaderConfiguration: Sendable {
     /// `NRF_BL_DFU_INACTIVITY_TIMEOUT_MS`; nil never times out (for an unpaced link clock, where
     /// a pending timer jumps model time to its deadline whenever the link is idle).
     public var inactivityTimeout: Duration?
+    /// `NRF_BL_DFU_CONTINUATION_TIMEOUT_MS`: how long DFU mode waits for the application after a
+    /// SoftDevice was activated (off with `inactivityTimeout`).
+    public var continuationTimeout: Duration? = .seconds(10)
     /// Room for an update in the application area: nRF52832 with S132, app from 0x26000 to the
     /// bootloader at 0x78000.
     public var updateCapacity: Int

@@ -4,8 +4,9 @@ import Transport
 /// One simulated nRF52 that runs either its application (buttonless DFU) or its secure bootloader,
 /// as a sans-I/O value of the same shape as `VirtualDevice`. Entering DFU mode drops the link; the
 /// bootloader then advertises at the application's address + 1 without carry under `DfuTarg` (or
-/// the name set with buttonless `02`); after the update, an abort or the inactivity timeout the
-/// application comes back at its own address.
+/// the name set with buttonless `02`); after an application or bootloader update, an abort or the
+/// inactivity timeout the application comes back at its own address; after a SoftDevice (alone or
+/// with a bootloader) the bootloader comes back in DFU mode, where it was, to take the application.
 ///
 /// - `.refuseWrite(error)`: answer the Write Request with this ATT error.
 /// - `.notify(characteristic, bytes)`: a notification (an indication for the buttonless char).
@@ -184,7 +185,8 @@ public struct NordicVirtualDevice: Sendable {
             mode = .application(NordicApplication(version: version, batteryLevel: batteryLevel))
             actions.append(.online(applicationIdentity, name: nil))
         case .bootloader:
-            mode = .bootloader(NordicBootloader(configuration: configuration.bootloader, settings: settings, now: time))
+            mode = .bootloader(NordicBootloader(configuration: configuration.bootloader, settings: settings, now: time,
+                                                continuing: boot.reason.activatedSoftDevice))
             actions.append(.online(bootloaderIdentity, name: bootloaderName))
         }
     }
@@ -219,8 +221,11 @@ public struct NordicVirtualDevice: Sendable {
             case .reset(let cause):
                 actions.append(.bootloader(action))
                 settings = bootloader.storedSettings
-                reset(now: now, next: NordicBoot(target: .application(version: settings.appVersion), reason: .bootloaderReset(cause)),
-                      flush: true, into: &actions)
+                let reason = NordicBoot.Reason.bootloaderReset(cause)
+                // After a SoftDevice the bootloader stays in DFU mode for the application; after
+                // anything else the (still valid) application starts (`NordicBoot.Reason`).
+                let target: NordicBoot.Target = reason.activatedSoftDevice ? .bootloader : .application(version: settings.appVersion)
+                reset(now: now, next: NordicBoot(target: target, reason: reason), flush: true, into: &actions)
             }
         }
     }

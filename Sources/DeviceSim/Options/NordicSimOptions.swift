@@ -7,6 +7,8 @@ public struct NordicSimOptions: Sendable, Hashable {
     public var softDeviceFWID: UInt32 = 0x0101
     /// Packet writes (1-based) the bootloader drops as if its buffers were full.
     public var droppedPacketWrites: Set<Int> = []
+    /// `bl_version=`: the installed bootloader_version (a bootloader update must be newer).
+    public var bootloaderVersion: UInt32 = 1
     /// `inactivity=`: seconds, or nil for `off`.
     public var inactivityTimeout: Duration? = .seconds(120)
     /// `app_version` from `version=`; nil: `defaultAppVersion`.
@@ -22,7 +24,7 @@ public struct NordicSimOptions: Sendable, Hashable {
     /// prevention on.
     public static let defaultAppVersion: UInt32 = 1
 
-    public static let keys = ["sdk", "hw", "sd", "prn_drop", "inactivity"]
+    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "inactivity"]
 
     public init() {}
 }

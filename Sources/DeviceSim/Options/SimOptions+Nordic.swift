@@ -10,6 +10,7 @@ import Transport
 /// | `sdk` | `15`, `16` or `17`: command object 256/512, progress kept across a link drop on 15 only | 17 |
 /// | `hw` | `NRF_DFU_HW_VERSION` | 52 |
 /// | `sd` | installed SoftDevice FWID, decimal or `0x` hex (16 bits) | 0x0101 |
+/// | `bl_version` | installed bootloader_version (an update's must be greater) | 1 |
 /// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` (use `off` on an unpaced link clock: an idle link jumps to the deadline) | 120 |
 /// | `prn_drop` | Packet write numbers (1-based) to drop as if buffers were full, joined with `+` | none |
 ///
@@ -32,6 +33,11 @@ extension SimOptions {
                 throw bad("a SoftDevice FWID from 0x0001 to 0xFFFF, e.g. 0x0101")
             }
             nordic.softDeviceFWID = UInt32(number)
+        case "bl_version":
+            guard let number = Self.unsigned(value[...]), let version = UInt32(exactly: number) else {
+                throw bad("a bootloader version such as 1")
+            }
+            nordic.bootloaderVersion = version
         case "inactivity":
             if value.lowercased() == "off" {
                 nordic.inactivityTimeout = nil
@@ -88,7 +94,8 @@ extension SimOptions {
         }
         let bootloader = NordicBootloaderConfiguration(
             key: key, sdk: nordic.sdk, hardwareVersion: nordic.hardwareVersion, softDeviceFWID: nordic.softDeviceFWID,
-            appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, droppedPacketWrites: nordic.droppedPacketWrites,
+            appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, bootloaderVersion: nordic.bootloaderVersion,
+            droppedPacketWrites: nordic.droppedPacketWrites,
             inactivityTimeout: nordic.inactivityTimeout)
         return NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery)
     }
@@ -111,6 +118,7 @@ extension SimOptions {
     var nordicText: [String] {
         var items = ["sdk=\(nordic.sdk.rawValue)", "hw=\(nordic.hardwareVersion)",
                      "sd=0x" + String(nordic.softDeviceFWID, radix: 16, uppercase: true)]
+        if nordic.bootloaderVersion != 1 { items.append("bl_version=\(nordic.bootloaderVersion)") }
         if nordic.inactivityTimeout != .seconds(120) {
             items.append("inactivity=" + (nordic.inactivityTimeout.map { "\($0.components.seconds)" } ?? "off"))
         }

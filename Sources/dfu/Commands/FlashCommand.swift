@@ -22,7 +22,10 @@ struct FlashCommand: ParsableCommand {
         (the bootloader then answers at the address + 1); the init packet and the firmware are sent \
         in objects checked by CRC (--prn N asks for a receipt every N packets), the bootloader \
         validates and starts the new application, whose firmware revision must equal \
-        --expect-version when given. A transfer cut off continues from the bootloader's offset.
+        --expect-version when given. A transfer cut off continues from the bootloader's offset. \
+        A package with a system part (SoftDevice and/or bootloader) and an application sends the \
+        system part first and the application after the device restarts; a system part the \
+        bootloader declines as not newer is skipped with a warning.
 
         A device that requires an authenticated link (Zephyr's default when Bluetooth pairing is \
         enabled) is paired and bonded with --passkey N, or with the passkey typed at the terminal; \

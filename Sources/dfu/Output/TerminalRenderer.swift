@@ -7,6 +7,8 @@ import ExitCodes
 ///     connected: …:EE:FF, MTU 498, 2M PHY, interval 7.5 ms, window 3
 ///     battery 80 % ≥ 30 %
 ///     uploading 49.2 kB
+///     (sending softdevice_bootloader 1/2, 24.6 kB … rebooting, reconnected, sending application 2/2 …
+///     for an update in parts)
 ///     uploaded 49.2 kB in 3.21 s, 15.3 kB/s (91 % of ceiling)
 ///     marked for test
 ///     rebooting
@@ -91,6 +93,8 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             log(Self.deviceDescription(facts))
         case .preconditionsPassed(let verdict):
             preconditionsPassed(verdict)
+        case .partStarted(let part):
+            line("sending \(part.label), \(HumanUnits.bytes(part.size))")
         case .progress(let progress):
             show(progress, at: now)
         case .resumed(let offset, let attempt):
@@ -187,7 +191,8 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         if configuration.isTerminal {
             drawBar(progress)
         } else {
-            line("uploading: \(HumanUnits.percent(progress.acknowledged, of: progress.total)) % ("
+            line("uploading\(progress.part.map { " " + $0.label } ?? ""): "
+                 + "\(HumanUnits.percent(progress.acknowledged, of: progress.total)) % ("
                  + progressDetails(progress).joined(separator: ", ") + ")")
         }
     }

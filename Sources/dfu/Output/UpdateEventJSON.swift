@@ -36,12 +36,16 @@ enum UpdateEventJSON {
         case .preconditionsPassed(let verdict):
             return object("preconditions", [("passed", .bool(verdict.passed)),
                                             ("warnings", .array(verdict.warnings.map { .string($0) }))])
+        case .partStarted(let part):
+            return object("part", [("part", .string(part.name)), ("number", .int(part.number)),
+                                   ("count", .int(part.count)), ("size", .int(part.size))])
         case .progress(let progress):
             return object("progress", [
                 ("bytes", .int(progress.acknowledged)),
                 ("total", .int(progress.total)),
                 ("rate", .number(progress.rate, maximumFractionDigits: 1)),
                 ("elapsed", seconds(progress.elapsed)),
+                ("part", progress.part.map { .string($0.label) } ?? .null),
             ])
         case .resumed(let offset, let attempt):
             return object("resumed", [("offset", .int(offset)), ("attempt", .int(attempt))])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DFUCore
+import NordicTestSupport
 
 @Suite("Nordic package verifier")
 struct NordicPackageVerifierTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DFUCore
+import NordicTestSupport
 
 /// A SoftDevice + bootloader part, built here because nrfutil makes one only from a real SoftDevice hex:
 /// its size check is sd_size + bl_size against the combined .bin, and against the manifest's split.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DFUCore
+import NordicTestSupport
 
 @Suite("Zip archive reader")
 struct ZipArchiveTests {

@@ -1,6 +1,7 @@
 import DFUCore
 import DeviceSim
 import Testing
+import NordicTestSupport
 
 /// Init commands built by the test (see `NordicTestInitPacket`): the §4.3 checks the nrfutil
 /// samples cannot reach, and a final object shorter than a page.

@@ -5,4 +5,10 @@ protocol PreparedUpdate: Sendable {
     var summary: ImageSummary { get }
     /// Set when the file was accepted without its signature checked.
     var signatureWarning: String? { get }
+    /// The parts in the order they are sent, each activated before the next (most updates: one).
+    var parts: [UpdatePart] { get }
+}
+
+extension PreparedUpdate {
+    var parts: [UpdatePart] { [UpdatePart(name: "image", number: 1, count: 1, size: size)] }
 }

@@ -4,4 +4,7 @@ struct SessionState: Sendable {
     var plan: UpdatePlan
     /// Said before a test boot when the device cannot roll one back (its bootloader's mode).
     var revertWarning: String?
+    /// The index in `parts` the transfer starts at: past 0 when the device says an earlier run
+    /// already took the parts before it (resume across runs).
+    var firstPart = 0
 }

@@ -13,9 +13,11 @@ protocol UpdateSession: Sendable {
     /// that takes the update (an application that resets into its bootloader); nothing for a
     /// device that takes it as it is.
     func enterUpdateMode(for update: Update) async throws(DFUError)
-    /// The transfer stage, from where the device says it is. Progress goes to `progress`; a link
-    /// loss parks it until the connection attaches a new link (or fails it).
-    func transfer(_ update: Update, progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError)
+    /// The transfer stage for one of `update.parts`, from where the device says it is. Progress
+    /// goes to `progress`; a link loss parks it until the connection attaches a new link (or fails
+    /// it).
+    func transfer(_ update: Update, part: UpdatePart,
+                  progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer
     /// Called by the connection's owner when reconnecting during the transfer failed for good:
     /// the transfer must end now with `failure` rather than at its own deadline.
     func abandonTransfer() async
@@ -25,6 +27,10 @@ protocol UpdateSession: Sendable {
     /// The activate stage up to and including the reset. Returns the link losses counted before
     /// the reset went out, so the wait for the reboot counts only the drop the reset causes.
     func activate(_ update: Update, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int
+    /// After a part that is not the last was sent: its end activated it and the device resets.
+    /// Points the connection at where the device comes back to take the next part; returns the
+    /// link losses counted before that reset (as `activate`).
+    func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int
     /// Over a link that cannot report the drop (UDP): whether the device answers now.
     func probe(timeout: Duration) async -> ProbeResult
     /// The confirm-version stage after the reboot (or at once when the device already runs the
@@ -32,4 +38,11 @@ protocol UpdateSession: Sendable {
     /// retries of the first read (real time).
     func confirm(_ update: Update, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion
+}
+
+extension UpdateSession {
+    /// A protocol whose updates are one part never gets here.
+    func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int {
+        throw .internalError("\(part.label) is not the last part, but this protocol sends one")
+    }
 }

@@ -19,4 +19,17 @@ enum NordicFailure {
             return .internalError("Nordic transfer: \(error)")
         }
     }
+
+    /// A system part the bootloader declines as not newer than what it runs: FW VERSION TOO LOW
+    /// (0x05, also for a bootloader that is not strictly newer, SDK `nrf_dfu_ver_validation.c`),
+    /// or pc-nrfutil's FIRMWARE ALREADY PRESENT (0x0E). Nordic's libraries then send the
+    /// application alone (iOS `peripheralRejectedCommandObject`, Android `SecureDfuImpl` "Invalid
+    /// system components"); any other refusal stays a failure.
+    static func declinedAsInstalled(_ error: NordicTransferError) -> NordicRemoteError? {
+        guard case .initPacketRejected(let remote) = error else { return nil }
+        switch remote.extended {
+        case .firmwareVersionTooLow, .firmwareAlreadyPresent: return remote
+        default: return nil
+        }
+    }
 }

@@ -1,14 +1,21 @@
 /// A Nordic DFU package after the verify-image stage: read, every image checked as `dfu verify`
 /// checks it (hash, size, signature with the key), in the order the images are sent.
+///
+/// One image, or a system part (softdevice_bootloader, softdevice or bootloader) and then an
+/// application, each sent with its own init packet in its own connection (nordic-secure-dfu.md
+/// §3.5). Like Nordic's iOS library (`Manifest.isValid`, at most one system part), a package with
+/// more parts than that is a usage error.
 struct NordicPreparedPackage: PreparedUpdate {
     let package: NordicPackage
     let report: NordicVerificationReport
-    /// The application's fw_version as nrfutil writes a version string into it (MAJOR·10000 +
-    /// MINOR·100 + PATCH: `--application-version-string 2.7.31` is 20731), for the preconditions
-    /// and the events. The bootloader compares the integer itself (downgrade prevention).
+    /// The application's fw_version (the single image's, without one) as nrfutil writes a version
+    /// string into it (MAJOR·10000 + MINOR·100 + PATCH: `--application-version-string 2.7.31` is
+    /// 20731), for the preconditions and the events. The bootloader compares the integer itself
+    /// (downgrade prevention).
     let version: ImageVersion
     let summary: ImageSummary
     let signatureWarning: String?
+    let parts: [UpdatePart]
 
     var size: Int { package.images.reduce(0) { $0 + $1.firmware.count } }
 
@@ -22,26 +29,33 @@ struct NordicPreparedPackage: PreparedUpdate {
             throw .package(error)
         }
         if let failure = report.firstFailure { throw .package(failure) }
-        guard package.images.count == 1, let image = package.images.first, let imageReport = report.images.first else {
-            let kinds = package.images.map(\.kind.rawValue).joined(separator: " + ")
-            throw .usage("the package holds \(kinds); dfu flashes Nordic packages with one image (an application, a "
-                         + "bootloader or a SoftDevice) so far. Make one package per part with nrfutil pkg generate.")
+        let images = package.images
+        guard let last = images.last, images.count == report.images.count,
+              images.count == 1 || (images.count == 2 && last.kind == .application) else {
+            let kinds = images.map(\.kind.rawValue).joined(separator: " + ")
+            throw .usage("the package holds \(kinds); dfu flashes one image, or one system part (softdevice_bootloader, "
+                         + "softdevice or bootloader) and an application. Make one package per update with nrfutil pkg generate.")
         }
         self.package = package
         self.report = report
-        let fwVersion = image.initPacket.initCommand.fwVersion ?? 0
+        let fwVersion = last.initPacket.initCommand.fwVersion ?? 0
         version = Self.version(fromNrfutil: fwVersion)
-        let signed: String?
-        switch imageReport.signature {
-        case .passed: signed = imageReport.signatureType ?? "ECDSA P-256"
-        default: signed = nil
+        parts = images.enumerated().map { index, image in
+            UpdatePart(name: image.kind.rawValue, number: index + 1, count: images.count, size: image.firmware.count)
         }
+        let signatures = report.images.map { image -> String? in
+            guard case .passed = image.signature else { return nil }
+            return image.signatureType ?? "ECDSA P-256"
+        }
+        let signed: String? = signatures.contains(nil) ? nil : signatures.last ?? nil
         signatureWarning = signed == nil
             ? (key == nil ? "the package's signature was not checked (no --key); the device's bootloader will check it"
                           : "the package is not signed (--allow-unsigned); only a bootloader built without signature checks accepts it")
             : nil
-        summary = ImageSummary(version: version, versionText: "\(image.kind) fw_version \(fwVersion)",
-                               size: image.firmware.count, sha256: imageReport.sha256, signatureChecked: signed)
+        let versionText = images.map { "\($0.kind) fw_version \($0.initPacket.initCommand.fwVersion ?? 0)" }
+            .joined(separator: " + ")
+        summary = ImageSummary(version: version, versionText: versionText, size: images.reduce(0) { $0 + $1.firmware.count },
+                               sha256: report.images.last?.sha256 ?? [], signatureChecked: signed)
     }
 
     /// nrfutil's `--application-version-string` encoding read back: 20731 → 2.7.31.
@@ -50,6 +64,9 @@ struct NordicPreparedPackage: PreparedUpdate {
                      revision: UInt16(value % 100))
     }
 
-    /// The one image, its init packet and firmware, as sent.
-    var image: NordicPackage.Image? { package.images.first }
+    /// The image, init packet and firmware, that `part` sends.
+    func image(for part: UpdatePart) -> NordicPackage.Image? {
+        let index = part.number - 1
+        return package.images.indices.contains(index) ? package.images[index] : nil
+    }
 }

@@ -31,7 +31,19 @@ struct NordicUpdateSession: UpdateSession {
            !NordicGATT.isBootloader(connection.link.services) {
             return SessionState(facts: facts, plan: .alreadyRunning(confirmed: true))
         }
-        return SessionState(facts: facts, plan: .upload)
+        return SessionState(facts: facts, plan: .upload, firstPart: await resumePoint(for: update))
+    }
+
+    /// A bootloader found in DFU mode with a package of several parts: the part whose init packet
+    /// it holds (an earlier run sent the parts before it), by its Select(command) answer.
+    private func resumePoint(for update: NordicPreparedPackage) async -> Int {
+        guard update.parts.count > 1, NordicGATT.isBootloader(connection.link.services) else { return 0 }
+        guard case .answered(let response) = await connection.client.request(.select(.command), timeout: deadlines.request),
+              case .success(.objectInfo(let held)) = response.outcome else { return 0 }
+        let part = NordicResumePoint.part(of: update.package.images, holding: held)
+        guard part > 0, update.parts.indices.contains(part) else { return 0 }
+        context.log("the bootloader holds \(held.offset) bytes of the init packet of \(update.parts[part].label)")
+        return part
     }
 
     /// Buttonless entry when the device is the application (§1.2): indications on, `01`, the
@@ -112,8 +124,11 @@ struct NordicUpdateSession: UpdateSession {
         }
     }
 
-    func transfer(_ update: NordicPreparedPackage, progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) {
-        guard let image = update.image else { throw .internalError("a prepared Nordic package without an image") }
+    /// One part: its init packet, then its firmware. A system part the bootloader declines as not
+    /// newer is skipped (`NordicFailure.declinedAsInstalled`); the application follows on this link.
+    func transfer(_ update: NordicPreparedPackage, part: UpdatePart,
+                  progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer {
+        guard let image = update.image(for: part) else { throw .internalError("no image for \(part.label) in the package") }
         let configuration = NordicTransferConfiguration(
             packetSize: NordicTransferConfiguration.packetSize(attMTU: connection.link.parameters.attMTU),
             packetReceiptNotification: context.options.packetReceiptNotification,
@@ -134,7 +149,12 @@ struct NordicUpdateSession: UpdateSession {
             if completion == .unconfirmed {
                 context.log("the link dropped while the final Execute was outstanding; the new version decides")
             }
+            return .sent
         } catch {
+            if !part.isLast, let remote = NordicFailure.declinedAsInstalled(error) {
+                return .skipped("\(device) declined \(part.label) as not newer than what it runs (\(remote)); "
+                                + "skipping to the application")
+            }
             throw NordicFailure.transfer(error)
         }
     }
@@ -157,6 +177,24 @@ struct NordicUpdateSession: UpdateSession {
     /// address: the reconnect goes there.
     func activate(_ update: NordicPreparedPackage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
         connection.retarget(to: applicationPeers, layout: NordicGATT.application)
+        return connection.lossesWhenAttached
+    }
+
+    /// After a system part the bootloader resets and activates it. The nRF5 SDK bootloader
+    /// (SDK 15 `nrf_bootloader.c` `nrf_bootloader_init`, `nrf_bootloader_fw_activation.c`) stays in
+    /// DFU mode after a SoftDevice (or SoftDevice + bootloader) to take the application, advertising
+    /// as before (address + 1 without bonds, its name from the settings page), for
+    /// `NRF_BL_DFU_CONTINUATION_TIMEOUT_MS`; after a bootloader alone it starts the application
+    /// that is still valid, which the next part switches into DFU mode again (buttonless). So the
+    /// reconnect looks for either, where each answers, the one expected first (a connector tries
+    /// several addresses in turns).
+    func partActivated(_ update: NordicPreparedPackage, part: UpdatePart) async throws(DFUError) -> Int {
+        let bootloaderComesBack = update.image(for: part)?.kind != .bootloader
+        let expected = bootloaderComesBack ? [connection.peer] : applicationPeers
+        let other = bootloaderComesBack ? applicationPeers : [connection.peer]
+        var peers: [PeerIdentity] = []
+        for peer in expected + other where !peers.contains(peer) { peers.append(peer) }
+        connection.retarget(to: peers, layout: NordicGATT.bootloaderOrButtonless)
         return connection.lossesWhenAttached
     }
 

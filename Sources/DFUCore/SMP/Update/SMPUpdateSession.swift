@@ -26,12 +26,15 @@ struct SMPUpdateSession: UpdateSession {
     /// SMP's application takes the upload itself.
     func enterUpdateMode(for update: PreparedImage) async throws(DFUError) {}
 
-    func transfer(_ update: PreparedImage, progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) {
+    /// An MCUboot image is one part.
+    func transfer(_ update: PreparedImage, part: UpdatePart,
+                  progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer {
         let configuration = ImageUploadConfiguration(
             window: window, firstChunkTimeout: deadlines.firstChunk, chunkTimeout: deadlines.chunk,
             lastChunkTimeout: deadlines.lastChunk, linkRestoreTimeout: deadlines.connect)
         context.log("uploading \(update.bytes.count) bytes, \(window) request\(window == 1 ? "" : "s") in flight")
         try await SMPTransfer(session: session, image: update, configuration: configuration).run(progress: progress)
+        return .sent
     }
 
     func abandonTransfer() async {

@@ -1,32 +1,32 @@
 /// Builds small stored (uncompressed) zip archives byte by byte, so tests can make what no zip tool
 /// writes: names with NUL or "..", lying sizes, cut-off directories.
-struct TestZip {
-    struct Entry {
-        var name: [UInt8]
-        var data: [UInt8]
+public struct TestZip: Sendable {
+    public struct Entry: Sendable {
+        public var name: [UInt8]
+        public var data: [UInt8]
         /// The size written in the headers, when a test wants it to lie.
-        var declaredSize: UInt32?
+        public var declaredSize: UInt32?
 
-        init(_ name: String, _ data: [UInt8], declaredSize: UInt32? = nil) {
+        public init(_ name: String, _ data: [UInt8], declaredSize: UInt32? = nil) {
             self.name = Array(name.utf8)
             self.data = data
             self.declaredSize = declaredSize
         }
 
-        init(rawName: [UInt8], _ data: [UInt8]) {
+        public init(rawName: [UInt8], _ data: [UInt8]) {
             self.name = rawName
             self.data = data
         }
     }
 
-    var entries: [Entry]
+    public var entries: [Entry]
 
-    init(_ entries: [Entry]) { self.entries = entries }
+    public init(_ entries: [Entry]) { self.entries = entries }
 
     /// `[(name, text)]` shorthand.
-    init(files: [(String, String)]) { self.entries = files.map { Entry($0.0, Array($0.1.utf8)) } }
+    public init(files: [(String, String)]) { self.entries = files.map { Entry($0.0, Array($0.1.utf8)) } }
 
-    var bytes: [UInt8] {
+    public var bytes: [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         for entry in entries {
@@ -48,7 +48,7 @@ struct TestZip {
         return out
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)
