@@ -33,6 +33,8 @@ public protocol Link: Sendable {
     func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError)
 
     /// Sends an ATT Write Request and waits for the device's response. At most `attMTU − 3` bytes.
+    /// It reaches the device after every Write Command written before it (a Nordic checksum
+    /// request after the Packet writes it checks).
     func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError)
 
     /// Reads a characteristic's value.

@@ -53,6 +53,9 @@ final class BlueZAcquiredSocket: Sendable {
 
     var end: End? { pump.end }
 
+    /// Bytes written that bluetoothd has not read yet; nil once the socket ended.
+    var unreadByBluetoothd: Int? { pump.unreadByPeer }
+
     /// Ends the socket (queued sends fail with `.ended(.closed)`); the pump closes the fd.
     func close() {
         pump.close()

@@ -82,7 +82,27 @@ public final class BlueZLink: Link {
         let gate = gates.gate(for: characteristic)
         await gate.enter()
         defer { gate.leave() }
+        await waitUntilCommandsTaken()
         try await gatt.writeValue(bytes, to: info, type: "request")
+    }
+
+    /// The longest a Write Request waits for bluetoothd to read the Write Commands before it.
+    static let commandsTakenLimit: Duration = .seconds(2)
+
+    /// A Write Request must not overtake the Write Commands written before it through an acquired
+    /// socket (a Nordic Control Point request after the Packet writes it checks): bluetoothd reads
+    /// one datagram per main-loop turn and may handle a D-Bus call in between (5.66 gatt-client.c
+    /// `sock_read`), while what it has read goes out before any request (shared/att.c
+    /// `pick_next_send_op`). So wait until it has read them all. The kernel raises no event when a
+    /// peer reads, so this looks every millisecond, at most `commandsTakenLimit`; a socket that
+    /// cannot say, or ended, does not hold the request.
+    private func waitUntilCommandsTaken() async {
+        let sockets = state.allWriteSockets
+        guard !sockets.isEmpty else { return }
+        let deadline = ContinuousClock.now.advanced(by: Self.commandsTakenLimit)
+        while sockets.contains(where: { ($0.unreadByBluetoothd ?? 0) > 0 }), ContinuousClock.now < deadline {
+            if (try? await Task.sleep(for: .milliseconds(1))) == nil { return }
+        }
     }
 
     public func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {

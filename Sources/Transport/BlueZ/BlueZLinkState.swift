@@ -140,6 +140,10 @@ final class BlueZLinkState: Sendable {
         state.withLock { $0.writeSockets[id] }
     }
 
+    var allWriteSockets: [BlueZAcquiredSocket] {
+        state.withLock { Array($0.writeSockets.values) }
+    }
+
     func acquireWasRefused(for id: CharacteristicID) -> Bool {
         state.withLock { $0.acquireRefused.contains(id) }
     }

@@ -54,6 +54,9 @@ final class FDPump: Sendable {
         state.withLock { $0.closeDescriptors() }
     }
 
+    /// Bytes sent that the peer has not read yet (queued here or in the kernel); nil once ended.
+    var unreadByPeer: Int? { state.withLock { $0.unreadByPeer } }
+
     /// Why the pump ended; nil while it is open.
     var end: FDPumpEnd? { state.withLock { $0.end } }
 

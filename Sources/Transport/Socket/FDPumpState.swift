@@ -45,6 +45,13 @@ struct FDPumpState {
     /// Sends are queued, so the thread must wait for `POLLOUT` too.
     var wantsWritable: Bool { !pending.isEmpty }
 
+    /// Bytes sent that the peer has not read: still queued here, or unread in the kernel. nil once
+    /// ended (the descriptor may be gone), or when the kernel cannot say.
+    var unreadByPeer: Int? {
+        guard end == nil, let kernel = SocketSyscall.unreadOutput(descriptor) else { return nil }
+        return pending.reduce(kernel) { $0 + $1.bytes.count }
+    }
+
     mutating func nextSendID() -> UInt64 {
         lastSendID += 1
         return lastSendID

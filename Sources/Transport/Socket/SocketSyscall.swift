@@ -98,6 +98,15 @@ enum SocketSyscall {
         return try outcome.get()
     }
 
+    /// Bytes sent on `descriptor` that the receiving end has not read yet (SIOCOUTQ, = TIOCOUTQ; on
+    /// an AF_UNIX socket the kernel charges each message to the sender until the receiver reads
+    /// it, overhead included), or nil when the kernel cannot say. Zero means all was read.
+    static func unreadOutput(_ descriptor: Int32) -> Int? {
+        var count: Int32 = 0
+        let result = withUnsafeMutablePointer(to: &count) { ioctl(descriptor, UInt(TIOCOUTQ), UnsafeMutableRawPointer($0)) }
+        return result == 0 ? Int(count) : nil
+    }
+
     /// Closes the descriptor once. Not retried on `EINTR`: Linux has released the descriptor by
     /// then, and a retry could close one another thread just opened. Errors are ignored: nothing is
     /// buffered on a datagram socket that a failed close could lose.

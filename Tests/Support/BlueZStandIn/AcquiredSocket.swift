@@ -42,7 +42,7 @@ final class AcquiredSocket: Sendable {
     }
 
     /// Makes the pair and starts the thread. Returns our socket and the caller's end.
-    static func open(direction: Direction, callerSendBuffer: Int?,
+    static func open(direction: Direction, callerSendBuffer: Int?, readPause: Duration = .zero,
                      onDatagram: @escaping @Sendable ([UInt8]) async -> Void,
                      onClosed: @escaping @Sendable () async -> Void) throws -> (AcquiredSocket, DBusUnixFD) {
         var pair: [Int32] = [-1, -1]
@@ -56,7 +56,7 @@ final class AcquiredSocket: Sendable {
         }
         let socket = AcquiredSocket(descriptor: pair[0], direction: direction)
         let caller = DBusUnixFD(owning: pair[1])
-        let thread = Thread { socket.run(onDatagram: onDatagram, onClosed: onClosed) }
+        let thread = Thread { socket.run(readPause: readPause, onDatagram: onDatagram, onClosed: onClosed) }
         thread.name = "bluez-standin-sock"
         thread.start()
         return (socket, caller)
@@ -83,7 +83,7 @@ final class AcquiredSocket: Sendable {
         }
     }
 
-    private func run(onDatagram: @escaping @Sendable ([UInt8]) async -> Void,
+    private func run(readPause: Duration, onDatagram: @escaping @Sendable ([UInt8]) async -> Void,
                      onClosed: @escaping @Sendable () async -> Void) {
         let descriptor = state.withLock { $0.descriptor }
         var buffer = [UInt8](repeating: 0, count: Self.readBufferSize)
@@ -93,6 +93,11 @@ final class AcquiredSocket: Sendable {
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
+            }
+            if readPause > .zero {
+                // The main loop is busy elsewhere (a blocking wait on this thread of our own).
+                let (seconds, attoseconds) = readPause.components
+                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
             }
             // Read before looking at HUP: datagrams written before the caller closed still count.
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }

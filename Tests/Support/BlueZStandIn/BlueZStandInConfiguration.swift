@@ -132,16 +132,22 @@ public struct BlueZStandInTiming: Sendable, Hashable {
     /// AuthenticationTimeout and the agent gets Cancel() (bluetoothd waits 60 s, agent.c
     /// `REQUEST_TIMEOUT`; short here so tests stay fast).
     public var agentTimeout: Duration
+    /// How long bluetoothd's main loop is busy before it reads each AcquireWrite datagram. It reads
+    /// one per turn and handles D-Bus calls between (gatt-client.c `sock_read`), so a WriteValue
+    /// sent after datagrams that are still unread overtakes them. Zero: read at once.
+    public var socketReadPause: Duration
 
     public init(advertisingInterval: Duration = .milliseconds(20), servicesResolveDelay: Duration = .milliseconds(10),
                 connectAttemptTimeout: Duration = .seconds(3), writeSocketBuffer: Int = 4096,
-                linkLossSignalDelay: Duration = .zero, agentTimeout: Duration = .seconds(2)) {
+                linkLossSignalDelay: Duration = .zero, agentTimeout: Duration = .seconds(2),
+                socketReadPause: Duration = .zero) {
         self.advertisingInterval = advertisingInterval
         self.servicesResolveDelay = servicesResolveDelay
         self.connectAttemptTimeout = connectAttemptTimeout
         self.writeSocketBuffer = writeSocketBuffer
         self.linkLossSignalDelay = linkLossSignalDelay
         self.agentTimeout = agentTimeout
+        self.socketReadPause = socketReadPause
     }
 }
 

@@ -51,6 +51,7 @@ extension StandInCore {
             (socket, callerEnd) = try AcquiredSocket.open(
                 direction: direction,
                 callerSendBuffer: direction == .write ? timing.writeSocketBuffer : nil,
+                readPause: timing.socketReadPause,
                 onDatagram: { [weak self] bytes in await self?.fdDatagram(id, characteristicID, bytes) },
                 onClosed: { [weak self] in await self?.socketClosed(path, holder) })
         } catch {

@@ -91,7 +91,9 @@ public struct NordicPeripheralModel: PeripheralModel {
             // The outbox is ordered: what was queued (the buttonless answer) goes out first.
             return [.dropLink(reason: "the device resets")]
         case .offline:
-            return [.report(.lifecycle(currentDatabase == 1 ? "the bootloader resets" : "resetting")), .stopAdvertising]
+            // The bootloader's own reset was already reported with its cause.
+            if currentDatabase == 1 { return [.stopAdvertising] }
+            return [.report(.lifecycle("resetting into the bootloader (buttonless DFU)")), .stopAdvertising]
         case .online:
             let what = currentDatabase == 1 ? "in its bootloader as \(device.bootloaderName)" : "running \(runningVersion)"
             return [.report(.lifecycle("up again (boot \(device.boots.count)) \(what)")), .online]
@@ -106,7 +108,7 @@ public struct NordicPeripheralModel: PeripheralModel {
 
     private static func describe(_ cause: NordicResetCause) -> String {
         switch cause {
-        case .updated(let type, let version): return "\(type) activated" + (version.map { " (fw_version \($0))" } ?? "")
+        case .updated(let type, let version): return "\(String(describing: type).lowercased()) activated" + (version.map { " (fw_version \($0))" } ?? "")
         case .validationFailed(let result): return "the final check failed (\(result)); the old application boots"
         case .aborted: return "aborted by the central"
         case .inactivity: return "no DFU activity until the inactivity timeout"
