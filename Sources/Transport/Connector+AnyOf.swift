@@ -2,13 +2,16 @@ extension Connector {
     /// How long one turn waits for one of several peers before the next gets its turn.
     public static var anyOfTurn: Duration { .seconds(2) }
 
-    /// Connects to whichever of `peers` can be reached first (a device that answers under one of
-    /// several addresses: an application or its bootloader), taking turns until `deadline`; returns
-    /// the peer reached and its link. One peer is `connect(to:deadline:)` itself. Peers the backend
-    /// knows cannot be found drop out; when none is left, or the deadline passes, the last error
-    /// (`.timeout` for the deadline) is thrown.
     public func connect(toAnyOf peers: [PeerIdentity],
                         deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
+        try await connectTakingTurns(toAnyOf: peers, deadline: deadline)
+    }
+
+    /// `connect(toAnyOf:)` by turns: each peer gets `anyOfTurn` in turn until `deadline`. One peer
+    /// is `connect(to:deadline:)` itself. Peers the backend knows cannot be found drop out; when
+    /// none is left, or the deadline passes, the last error (`.timeout` for the deadline) is thrown.
+    public func connectTakingTurns(toAnyOf peers: [PeerIdentity],
+                                   deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
         guard peers.count > 1 else {
             guard let peer = peers.first else { throw .peerNotFound(PeerIdentity("")) }
             return (peer, try await connect(to: peer, deadline: deadline))

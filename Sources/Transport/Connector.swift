@@ -11,4 +11,11 @@ public protocol Connector: Sendable {
     /// passes, `.peerNotFound` when the backend knows the device cannot be found, `.cancelled` when
     /// the task is cancelled.
     func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link
+
+    /// Connects to whichever of `peers` can be reached first (a device that answers under one of
+    /// several addresses: an application or its bootloader); returns the peer reached and its
+    /// link. By default the peers take turns (`connectTakingTurns`); a backend that can look for
+    /// all of them at once does.
+    func connect(toAnyOf peers: [PeerIdentity],
+                 deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link)
 }

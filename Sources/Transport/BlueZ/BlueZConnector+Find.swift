@@ -135,7 +135,7 @@ extension BlueZConnector {
 
     /// Runs discovery until a heard device satisfies `accept` (stopped at once), or `until`.
     /// Returns nil when time ran out.
-    private func discover(until end: ContinuousClock.Instant, filter: BlueZScanFilter,
+    func discover(until end: ContinuousClock.Instant, filter: BlueZScanFilter,
                           where accept: @escaping @Sendable (BlueZDeviceInfo) -> Bool) async throws(LinkError)
         -> BlueZDeviceInfo? {
         let session: BlueZScanSession

@@ -23,6 +23,12 @@ actor LazyBlueZConnector: Connector {
         return try await connector.connect(to: peer, deadline: deadline)
     }
 
+    func connect(toAnyOf peers: [PeerIdentity],
+                 deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
+        let connector = try await open()
+        return try await connector.connect(toAnyOf: peers, deadline: deadline)
+    }
+
     /// Unregisters the pairing agent and releases the bus connection, if one was opened; later
     /// connects fail.
     func close() async {

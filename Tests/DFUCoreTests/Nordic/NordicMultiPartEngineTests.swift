@@ -13,17 +13,18 @@ extension EngineTests {
     @Suite(.timeLimit(.minutes(1))) struct NordicMultiPartEngineTests {
         typealias Bench = NordicSimEngineTests.Bench
 
-        static func engine(_ bench: Bench, package: [UInt8]) throws -> UpdateEngine {
+        static func engine(_ bench: Bench, package: [UInt8], connector: (any Connector)? = nil) throws -> UpdateEngine {
             var options = UpdateOptions()
             options.deadlines = EngineTestBench.fastDeadlines
             return UpdateEngine(image: package, imageName: "multi.zip", key: try NordicSamples.key(), options: options,
-                                target: .init(connector: bench.connector, peer: bench.sim.applicationIdentity),
+                                target: .init(connector: connector ?? bench.connector, peer: bench.sim.applicationIdentity),
                                 hostPower: .mains)
         }
 
-        static func flash(_ bench: Bench, package: [UInt8], whileRunning watch: @escaping @Sendable (UpdateEvent) async -> Void = { _ in })
+        static func flash(_ bench: Bench, package: [UInt8], connector: (any Connector)? = nil,
+                          whileRunning watch: @escaping @Sendable (UpdateEvent) async -> Void = { _ in })
             async throws -> EngineOutcome {
-            let run = try engine(bench, package: package).start()
+            let run = try engine(bench, package: package, connector: connector).start()
             var events: [UpdateEvent] = []
             for await event in run.events {
                 events.append(event)
@@ -70,20 +71,11 @@ extension EngineTests {
 
         @Test func aLinkDropDuringTheApplicationPartIsResumed() async throws {
             let bench = try await NordicSimEngineTests.bench()
-            let connector = bench.connector
-            let bootloader = bench.sim.bootloaderIdentity
-            let armed = Locked(false)
-            // Armed while the system part is sent: the next connection to the bootloader (the
-            // application part's, after the reset) drops 20 kB in.
-            let outcome = try await Self.flash(bench, package: try Self.softDeviceBootloaderAndApplication()) { event in
-                guard case .progress(let progress) = event, progress.part?.number == 1 else { return }
-                let firstTime = armed.withLock { wasArmed in
-                    defer { wasArmed = true }
-                    return !wasArmed
-                }
-                guard firstTime else { return }
-                await connector.scheduleFault(.dropAfterBytes(20_000), for: bootloader)
-            }
+            // The second connection to the bootloader (the application part's, after the reset)
+            // drops 20 kB in: armed by the connector itself, so no event has to arrive in time.
+            let connector = NthLinkFault(inner: bench.connector, peer: bench.sim.bootloaderIdentity, nth: 2,
+                                         fault: .dropAfterBytes(20_000))
+            let outcome = try await Self.flash(bench, package: try Self.softDeviceBootloaderAndApplication(), connector: connector)
             #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
             #expect(outcome.warnings.contains { $0.contains("was lost") }, "\(outcome.warnings)")
             #expect(outcome.resumes.count == 1)
@@ -171,5 +163,28 @@ extension EngineTests {
             #expect(outcome.error?.description.contains("softdevice_bootloader + bootloader + application") == true,
                     "\(String(describing: outcome.error))")
         }
+    }
+}
+
+/// Arms `fault` on the `nth` connection to `peer` through a memory connector, just before it is made.
+private struct NthLinkFault: Connector {
+    let inner: MemoryConnector
+    let peer: PeerIdentity
+    let nth: Int
+    let fault: LinkFault
+    private let count = Locked(0)
+
+    init(inner: MemoryConnector, peer: PeerIdentity, nth: Int, fault: LinkFault) {
+        self.inner = inner
+        self.peer = peer
+        self.nth = nth
+        self.fault = fault
+    }
+
+    func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
+        if peer == self.peer, count.withLock({ $0 += 1; return $0 }) == nth {
+            await inner.scheduleFault(fault, for: peer)
+        }
+        return try await inner.connect(to: peer, deadline: deadline)
     }
 }

@@ -1,0 +1,43 @@
+/// Reaching a device that may answer under one of several peers (an nRF5 application, or its
+/// bootloader at the address + 1 or under its own name) with one discovery for all of them,
+/// rather than a turn each: a turn spent on an address nobody advertises costs its whole length.
+extension BlueZConnector {
+    public func connect(toAnyOf peers: [PeerIdentity],
+                        deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
+        let targets = peers.compactMap { peer in BlueZPeerTarget(peer).map { (peer, $0) } }
+        guard targets.count > 1 else { return try await connectTakingTurns(toAnyOf: peers, deadline: deadline) }
+        if Task.isCancelled { throw .cancelled }
+        let plans = targets.map { (peer: $0.0, target: $0.1, plan: plan(for: $0.1)) }
+        let services = expectedServices
+        // Which peer a device is: its address, or (for a name peer) its name with an expected service.
+        let match: @Sendable (BlueZDeviceInfo) -> PeerIdentity? = { device in
+            plans.first { entry in
+                if let address = entry.plan.address, device.address == address { return true }
+                guard case .name(let name) = entry.target else { return false }
+                return device.name == name && (services.isEmpty || device.services.contains(where: services.contains))
+            }?.peer
+        }
+        let start = ContinuousClock.now
+        let halfway = start.advanced(by: start.duration(to: deadline) / 2)
+        // Heard in a discovery running now, or connected: no need to listen for it.
+        let known = client.store.tree.devices(of: adapter.path).first { ($0.rssi != nil || $0.connected) && match($0) != nil }
+        var chosen = known.flatMap(match)
+        if chosen == nil {
+            log("looking for any of " + peers.map(\.redacted).joined(separator: ", "))
+            chosen = try await discover(until: halfway, filter: BlueZScanFilter()) { match($0) != nil }.flatMap(match)
+        }
+        if let chosen {
+            do throws(LinkError) {
+                return (chosen, try await connect(to: chosen, deadline: deadline))
+            } catch {
+                switch error {
+                case .timeout, .peerNotFound: break
+                default: throw error
+                }
+            }
+        }
+        // Nothing heard (a device bluetoothd knows is not always reported again), or the one heard
+        // could not be reached: the peers take turns for the time left.
+        return try await connectTakingTurns(toAnyOf: peers, deadline: deadline)
+    }
+}

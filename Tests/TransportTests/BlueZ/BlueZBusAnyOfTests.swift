@@ -1,0 +1,54 @@
+import BlueZStandIn
+import Synchronization
+import Testing
+import Transport
+
+/// `BlueZConnector.connect(toAnyOf:)`: one discovery for every peer (an nRF5 application and its
+/// bootloader at the address + 1 or under a name), not a turn each.
+@Suite(.enabled(if: standInAvailable, standInSkipReason))
+struct BlueZBusAnyOfTests {
+    private final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    /// The first peer is an address nobody advertises: taking turns would spend its first turn
+    /// looking for it alone; one discovery hears the second at once.
+    @Test func theAdvertisingPeerIsReachedWithoutATurnOnTheSilentOne() async throws {
+        let silent = PeerIdentity("C2:11:40:55:7A:02")
+        try await BlueZStandInBench.run { bench in
+            let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address)
+            let central = try await BlueZBus.open(bench)
+            let lines = Lines()
+            let connector = central.connector(expecting: [BlueZBus.smpService]) { lines.append($0) }
+            let (peer, link) = try await HangGuard.within("connect to any") {
+                try await connector.connect(toAnyOf: [silent, PeerIdentity(BlueZBus.address)], deadline: .now + .seconds(20))
+            }
+            #expect(peer == PeerIdentity(BlueZBus.address))
+            try await link.writeWithoutResponse([5], to: BlueZBus.smp)
+            try await HangGuard.within("the write") { await peripheral.waitForWrites(1) }
+            #expect(lines.all.contains { $0.hasPrefix("looking for any of ") }, "\(lines.all)")
+            #expect(!lines.all.contains("looking for \(silent.redacted)"), "\(lines.all)")
+            await link.disconnect()
+            central.close()
+        }
+    }
+
+    /// A name peer among them: the device advertising that name with the expected service.
+    @Test func aNamePeerIsReachedByItsAdvertisedName() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address, name: "DfuTarg")
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            let (peer, link) = try await HangGuard.within("connect to any") {
+                try await connector.connect(toAnyOf: [PeerIdentity("C2:11:40:55:7A:02"), PeerIdentity("name:DfuTarg")],
+                                            deadline: .now + .seconds(20))
+            }
+            #expect(peer == PeerIdentity("name:DfuTarg"))
+            #expect(link.parameters.peer == PeerIdentity("name:DfuTarg"))
+            await link.disconnect()
+            central.close()
+        }
+    }
+}
