@@ -21,14 +21,11 @@ extension EngineTests {
                                 hostPower: .mains)
         }
 
-        static func flash(_ bench: Bench, package: [UInt8], connector: (any Connector)? = nil,
-                          whileRunning watch: @escaping @Sendable (UpdateEvent) async -> Void = { _ in })
-            async throws -> EngineOutcome {
+        static func flash(_ bench: Bench, package: [UInt8], connector: (any Connector)? = nil) async throws -> EngineOutcome {
             let run = try engine(bench, package: package, connector: connector).start()
             var events: [UpdateEvent] = []
             for await event in run.events {
                 events.append(event)
-                await watch(event)
             }
             return EngineOutcome(events: events, result: await run.result.value)
         }
