@@ -58,7 +58,9 @@ if wanted nordic-flash; then
     else
         took=$(grep -o '"event":"stage","stage":"transfer","status":"finished","duration":[0-9.]*' "$LOGS/nordic-flash.out" \
                | sed 's/.*://' | head -n 1)
-        pass nordic-flash "buttonless → DfuTarg → $fl_total bytes${took:+ in ${took} s} → application $fl_version"
+        resent=""
+        grep -q 'packets lost or out of order' "$LOGS/nordic-flash.out" && resent="; packets resent (reordered)"
+        pass nordic-flash "buttonless → DfuTarg → $fl_total bytes${took:+ in ${took} s} → application $fl_version$resent"
     fi
 fi
 

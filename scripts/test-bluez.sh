@@ -114,7 +114,7 @@ only=()
 [[ -n "${TEST_BLUEZ_ONLY:-}" ]] && only=(--only "$TEST_BLUEZ_ONLY")
 conf=main.conf boot single-bearer "${only[@]}"
 if [[ "${TEST_BLUEZ_EATT:-1}" != 0 && $status -ne 125 ]]; then
-    RIG_EATT=1 conf=main-eatt.conf boot eatt --only flash
+    RIG_EATT=1 conf=main-eatt.conf boot eatt --only flash,nordic-flash
 fi
 
 # the last line: totals over the boots, then each boot's own line

@@ -27,6 +27,15 @@ import Testing
         #expect(run.stderr.isEmpty, "\(run.stderr)")
     }
 
+    /// Packets the bootloader drops (its buffers full) are sent again, and the user is told why
+    /// the update was slower, with the usual Linux cause.
+    @Test func packetsTheBootloaderDroppedAreResentWithAWarning() throws {
+        let run = try Self.flash(["--expect-version", "0.0.3"], sim: "prn_drop=5+40")
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.output.contains("checksums showed packets lost or out of order"), "\(run.output)")
+        #expect(run.output.contains("Channels=1"), "\(run.output)")
+    }
+
     @Test func jsonNamesTheStagesAndTheResult() throws {
         let run = try Self.flash(["--json", "--prn", "12"])
         #expect(run.exitCode == 0, "\(run.output)")

@@ -74,6 +74,9 @@ public actor NordicSession {
     /// The link served now.
     public var link: (any Link)? { connection?.link }
 
+    /// What the last transfer did and how often it recovered; nil before the first ended.
+    public private(set) var lastStatistics: NordicTransferStatistics?
+
     /// Sends `initPacket` and `firmware` as the core decides, from wherever the device is. Returns
     /// once the final Execute succeeded (or was outstanding when the link dropped: the bootloader
     /// then most likely validated and reset), or throws the core's failure.
@@ -325,6 +328,7 @@ public actor NordicSession {
 
     private func end(_ result: Result<NordicTransferCompletion, NordicTransferError>) {
         guard let transfer else { return }
+        lastStatistics = transfer.core.statistics
         self.transfer = nil
         timer?.cancel()
         timer = nil

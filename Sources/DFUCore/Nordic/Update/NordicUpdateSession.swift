@@ -124,6 +124,17 @@ struct NordicUpdateSession: UpdateSession {
         }
     }
 
+    /// Packets the bootloader lost, or got in another order (its checksum said so), cost time: say
+    /// so, with the usual cause on Linux, several ATT bearers (reference bluez-dbus.md §8).
+    private func warnAboutRecoveries() async {
+        guard let statistics = await connection.client.lastStatistics else { return }
+        let recoveries = statistics.lossesDetected + statistics.crcMismatches
+        guard recoveries > 0 else { return }
+        context.warn("the bootloader's checksums showed packets lost or out of order \(recoveries) time(s); dfu sent them "
+                     + "again, more slowly. With BlueZ, several ATT bearers (EATT) reorder writes: Channels=1 in the "
+                     + "[GATT] section of /etc/bluetooth/main.conf avoids it (docs/bluez.md)")
+    }
+
     /// One part: its init packet, then its firmware. A system part the bootloader declines as not
     /// newer is skipped (`NordicFailure.declinedAsInstalled`); the application follows on this link.
     func transfer(_ update: NordicPreparedPackage, part: UpdatePart,
@@ -149,6 +160,7 @@ struct NordicUpdateSession: UpdateSession {
             if completion == .unconfirmed {
                 context.log("the link dropped while the final Execute was outstanding; the new version decides")
             }
+            await warnAboutRecoveries()
             return .sent
         } catch {
             if !part.isLast, let remote = NordicFailure.declinedAsInstalled(error) {
