@@ -458,6 +458,13 @@ import Testing
                                       bootloader gives up, 1-3600, or off. (default: 120)
               --prn-drop <N+M…>       nordic: Packet write numbers (from 1) the bootloader
                                       drops as if its buffers were full.
+              --bl-version <N>        nordic: the installed bootloader_version; a bootloader
+                                      update must be newer. (default: 1)
+              --buttonless <plain|bonds|bonds-unpaired>
+                                      nordic: the buttonless service: plain (bootloader at
+                                      the address + 1), bonds (for bonded centrals; the
+                                      bootloader keeps the address) or bonds-unpaired
+                                      (answers 'not bonded'). (default: plain)
 
             The device is the one '--device sim:KEY=VALUE,…' builds (a Zephyr application
             with MCUmgr on MCUboot, two slots). Its slots, upload session and boots last as

@@ -42,8 +42,11 @@ public actor VirtualNordicPeripheral: MemoryPeripheral {
         let peripheral = VirtualNordicPeripheral(device: try options.makeNordicDevice(), clock: connector.clock,
                                                  connector: connector)
         await connector.register(peripheral, as: peripheral.applicationIdentity, profile: try options.linkProfile())
-        await connector.register(peripheral, as: peripheral.bootloaderIdentity, profile: try options.nordicBootloaderLinkProfile(),
-                                 advertising: false)
+        // A bootloader that keeps the address (with bonds) answers under the application's entry.
+        if peripheral.bootloaderIdentity != peripheral.applicationIdentity {
+            await connector.register(peripheral, as: peripheral.bootloaderIdentity,
+                                     profile: try options.nordicBootloaderLinkProfile(), advertising: false)
+        }
         return peripheral
     }
 

@@ -1,8 +1,9 @@
 import DFUCore
 import Transport
 
-/// An nRF5 SDK application with buttonless DFU without bonds (`ble_dfu_unbonded.c`), Battery
-/// Service and a Device Information firmware revision, as a sans-I/O value.
+/// An nRF5 SDK application with buttonless DFU, without bonds (`ble_dfu_unbonded.c`) or with
+/// (`ble_dfu_bonded.c`), Battery Service and a Device Information firmware revision, as a
+/// sans-I/O value.
 ///
 /// - `.refuseWrite(error)`: the Write Request fails with this ATT error.
 /// - `.indicate(bytes)`: `20 <op> <status>` on the buttonless characteristic.
@@ -26,6 +27,7 @@ public struct NordicApplication: Sendable {
     /// `DFU_RSP_*` of the buttonless service.
     enum Status: UInt8 {
         case success = 0x01, opCodeNotSupported = 0x02, operationFailed = 0x04, invalidAdvertisedName = 0x05
+        case notBonded = 0x07
     }
 
     static let responseCode: UInt8 = 0x20
@@ -35,11 +37,13 @@ public struct NordicApplication: Sendable {
     /// `app_version` as the bootloader settings hold it.
     public let version: UInt32
     public var batteryLevel: UInt8
+    public let buttonlessVariant: NordicButtonlessVariant
     private var indicationsEnabled = false
 
-    public init(version: UInt32, batteryLevel: UInt8) {
+    public init(version: UInt32, batteryLevel: UInt8, buttonless: NordicButtonlessVariant = .withoutBonds) {
         self.version = version
         self.batteryLevel = min(batteryLevel, 100)
+        buttonlessVariant = buttonless
     }
 
     public var firmwareRevision: String { NordicAppVersion.text(version) }
@@ -59,10 +63,10 @@ public struct NordicApplication: Sendable {
             indicationsEnabled = false
             return []
         case .subscribed(let characteristic):
-            if characteristic == NordicGATT.buttonless { indicationsEnabled = true }
+            if characteristic == buttonlessVariant.characteristic { indicationsEnabled = true }
             return []
         case .write(let characteristic, let bytes):
-            guard characteristic == NordicGATT.buttonless else { return [.refuseWrite(.writeNotPermitted)] }
+            guard characteristic == buttonlessVariant.characteristic else { return [.refuseWrite(.writeNotPermitted)] }
             guard indicationsEnabled else { return [.refuseWrite(NordicBootloader.cccdImproperlyConfigured)] }
             return buttonless(bytes)
         }
@@ -71,6 +75,11 @@ public struct NordicApplication: Sendable {
     private func buttonless(_ bytes: [UInt8]) -> [Action] {
         // An empty write has no opcode; sources are silent (the SDK reads a stale byte): not supported.
         guard let op = bytes.first else { return [respond(0x00, .opCodeNotSupported)] }
+        if case .withBonds(let centralBonded) = buttonlessVariant {
+            // ble_dfu_bonded.c: enter only, and only for a bonded peer; no set-name.
+            guard op == 0x01 else { return [respond(op, .opCodeNotSupported)] }
+            return centralBonded ? [respond(op, .success), .enterBootloader] : [respond(op, .notBonded)]
+        }
         switch op {
         case 0x01:
             return [respond(op, .success), .enterBootloader]

@@ -13,11 +13,17 @@ public enum NordicGATT {
 
     /// The application: buttonless DFU without bonds (Write + Indicate, §1.2), Battery Service,
     /// Device Information. The memory link delivers indications as notifications (no confirmations).
-    public static let application: [GATTService] = [
-        GATTService(service, characteristics: [GATTCharacteristic(buttonless, properties: [.write, .indicate])]),
-        GATTService(StandardGATT.batteryService, characteristics: [GATTCharacteristic(batteryLevel, properties: [.read, .notify])]),
-        GATTService(StandardGATT.deviceInformationService, characteristics: [GATTCharacteristic(firmwareRevision, properties: [.read])]),
-    ]
+    /// `buttonless` is the without-bonds characteristic; the with-bonds one is 8EC90004.
+    public static let application: [GATTService] = application(buttonless: .withoutBonds)
+
+    /// The application with either buttonless service.
+    public static func application(buttonless variant: NordicButtonlessVariant) -> [GATTService] {
+        [
+            GATTService(service, characteristics: [GATTCharacteristic(variant.characteristic, properties: [.write, .indicate])]),
+            GATTService(StandardGATT.batteryService, characteristics: [GATTCharacteristic(batteryLevel, properties: [.read, .notify])]),
+            GATTService(StandardGATT.deviceInformationService, characteristics: [GATTCharacteristic(firmwareRevision, properties: [.read])]),
+        ]
+    }
 
     /// The bootloader in DFU mode: Control Point (write + notify) and Packet (write without response).
     public static let bootloader: [GATTService] = [

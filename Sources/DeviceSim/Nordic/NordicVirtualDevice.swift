@@ -59,11 +59,14 @@ public struct NordicVirtualDevice: Sendable {
         settings = NordicDFUSettings(appVersion: configuration.bootloader.appVersion,
                                      bootloaderVersion: configuration.bootloader.bootloaderVersion)
         batteryLevel = min(configuration.batteryLevel, 100)
-        mode = .application(NordicApplication(version: configuration.bootloader.appVersion, batteryLevel: batteryLevel))
+        mode = .application(NordicApplication(version: configuration.bootloader.appVersion, batteryLevel: batteryLevel,
+                                              buttonless: configuration.buttonless))
     }
 
     public var applicationIdentity: PeerIdentity { configuration.identity }
-    public var bootloaderIdentity: PeerIdentity { NordicAddress.bootloader(for: configuration.identity) }
+    public var bootloaderIdentity: PeerIdentity {
+        configuration.buttonless.keepsAddress ? configuration.identity : NordicAddress.bootloader(for: configuration.identity)
+    }
     public var bootloaderName: String { settings.advertisedName ?? Self.defaultBootloaderName }
 
     /// The identity it advertises as now; nil while booting.
@@ -86,7 +89,7 @@ public struct NordicVirtualDevice: Sendable {
 
     public var gattServices: [GATTService] {
         if case .bootloader = mode { return NordicGATT.bootloader }
-        return NordicGATT.application
+        return NordicGATT.application(buttonless: configuration.buttonless)
     }
 
     public var nextDeadline: LinkInstant? {
@@ -182,7 +185,7 @@ public struct NordicVirtualDevice: Sendable {
         boots.append(boot)
         switch boot.target {
         case .application(let version):
-            mode = .application(NordicApplication(version: version, batteryLevel: batteryLevel))
+            mode = .application(NordicApplication(version: version, batteryLevel: batteryLevel, buttonless: configuration.buttonless))
             actions.append(.online(applicationIdentity, name: nil))
         case .bootloader:
             mode = .bootloader(NordicBootloader(configuration: configuration.bootloader, settings: settings, now: time,
@@ -197,7 +200,7 @@ public struct NordicVirtualDevice: Sendable {
             case .refuseWrite(let error):
                 actions.append(.refuseWrite(error))
             case .indicate(let bytes):
-                actions.append(.notify(NordicGATT.buttonless, bytes))
+                actions.append(.notify(configuration.buttonless.characteristic, bytes))
             case .setBootloaderName(let name):
                 settings.advertisedName = name
             case .enterBootloader:

@@ -9,6 +9,8 @@ public struct NordicSimOptions: Sendable, Hashable {
     public var droppedPacketWrites: Set<Int> = []
     /// `bl_version=`: the installed bootloader_version (a bootloader update must be newer).
     public var bootloaderVersion: UInt32 = 1
+    /// `buttonless=plain|bonds|bonds-unpaired`: the application's buttonless service.
+    public var buttonless: NordicButtonlessVariant = .withoutBonds
     /// `inactivity=`: seconds, or nil for `off`.
     public var inactivityTimeout: Duration? = .seconds(120)
     /// `app_version` from `version=`; nil: `defaultAppVersion`.
@@ -24,7 +26,7 @@ public struct NordicSimOptions: Sendable, Hashable {
     /// prevention on.
     public static let defaultAppVersion: UInt32 = 1
 
-    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "inactivity"]
+    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "inactivity", "buttonless"]
 
     public init() {}
 }

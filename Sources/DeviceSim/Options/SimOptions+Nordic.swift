@@ -12,6 +12,7 @@ import Transport
 /// | `sd` | installed SoftDevice FWID, decimal or `0x` hex (16 bits) | 0x0101 |
 /// | `bl_version` | installed bootloader_version (an update's must be greater) | 1 |
 /// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` (use `off` on an unpaced link clock: an idle link jumps to the deadline) | 120 |
+/// | `buttonless` | `plain` (8EC90003, bootloader at address + 1), `bonds` (8EC90004, the central counts as bonded, bootloader at the same address) or `bonds-unpaired` (8EC90004, answers "not bonded") | plain |
 /// | `prn_drop` | Packet write numbers (1-based) to drop as if buffers were full, joined with `+` | none |
 ///
 /// `battery`, `id`, `mtu`, `phy`, `interval`, `timescale` mean what they mean for SMP.
@@ -47,6 +48,13 @@ extension SimOptions {
                     throw bad("seconds from 1 to 3600 (e.g. 120 or 120s), or off")
                 }
                 nordic.inactivityTimeout = .seconds(seconds)
+            }
+        case "buttonless":
+            switch value.lowercased() {
+            case "plain": nordic.buttonless = .withoutBonds
+            case "bonds": nordic.buttonless = .withBonds(centralBonded: true)
+            case "bonds-unpaired": nordic.buttonless = .withBonds(centralBonded: false)
+            default: throw bad("plain, bonds or bonds-unpaired")
             }
         case "prn_drop":
             var writes: Set<Int> = []
@@ -97,7 +105,8 @@ extension SimOptions {
             appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, bootloaderVersion: nordic.bootloaderVersion,
             droppedPacketWrites: nordic.droppedPacketWrites,
             inactivityTimeout: nordic.inactivityTimeout)
-        return NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery)
+        return NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery,
+                                         buttonless: nordic.buttonless)
     }
 
     /// The bootloader's link: `mtu` capped at `NRF_SDH_BLE_GATT_MAX_MTU_SIZE` (247 in the SDK's
@@ -121,6 +130,10 @@ extension SimOptions {
         if nordic.bootloaderVersion != 1 { items.append("bl_version=\(nordic.bootloaderVersion)") }
         if nordic.inactivityTimeout != .seconds(120) {
             items.append("inactivity=" + (nordic.inactivityTimeout.map { "\($0.components.seconds)" } ?? "off"))
+        }
+        switch nordic.buttonless {
+        case .withoutBonds: break
+        case .withBonds(let bonded): items.append("buttonless=" + (bonded ? "bonds" : "bonds-unpaired"))
         }
         if !nordic.droppedPacketWrites.isEmpty {
             items.append("prn_drop=" + nordic.droppedPacketWrites.sorted().map(String.init).joined(separator: "+"))

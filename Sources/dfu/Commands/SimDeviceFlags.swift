@@ -64,6 +64,12 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "N+M…", help: "nordic: Packet write numbers (from 1) the bootloader drops as if its buffers were full.")
     var prnDrop: String?
 
+    @Option(valueName: "N", help: "nordic: the installed bootloader_version; a bootloader update must be newer. (default: 1)")
+    var blVersion: String?
+
+    @Option(valueName: "plain|bonds|bonds-unpaired", help: "nordic: the buttonless service: plain (bootloader at the address + 1), bonds (for bonded centrals; the bootloader keeps the address) or bonds-unpaired (answers 'not bonded'). (default: plain)")
+    var buttonless: String?
+
     init() {}
 
     /// Each flag, the `sim:` key it sets and its values (`--fault` may have several), in
@@ -77,7 +83,8 @@ struct SimDeviceFlags: ParsableArguments {
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
             ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
             ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
-            ("prn-drop", "prn_drop", prnDrop.list), ("inactivity", "inactivity", inactivity.list),
+            ("bl-version", "bl_version", blVersion.list), ("prn-drop", "prn_drop", prnDrop.list),
+            ("inactivity", "inactivity", inactivity.list), ("buttonless", "buttonless", buttonless.list),
         ]
     }
 

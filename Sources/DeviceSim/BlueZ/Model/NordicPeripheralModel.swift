@@ -15,7 +15,9 @@ public struct NordicPeripheralModel: PeripheralModel {
         self.device = device
     }
 
-    public var databases: [[GATTService]] { [NordicGATT.application, NordicGATT.bootloader] }
+    public var databases: [[GATTService]] {
+        [NordicGATT.application(buttonless: device.configuration.buttonless), NordicGATT.bootloader]
+    }
     public var currentDatabase: Int {
         if case .bootloader = device.mode { return 1 }
         return 0
@@ -44,7 +46,7 @@ public struct NordicPeripheralModel: PeripheralModel {
         switch characteristic {
         case NordicGATT.controlPoint: return "control point"
         case NordicGATT.packet: return "packet"
-        case NordicGATT.buttonless: return "buttonless"
+        case device.configuration.buttonless.characteristic: return "buttonless"
         default: return nil
         }
     }
