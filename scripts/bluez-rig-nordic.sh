@@ -6,6 +6,7 @@
 # answers at the same address as DfuTarg (the rig's controllers cannot change address:
 # nordic-secure-dfu.md §10.7); after the last object the new application comes back.
 #
+#   nordic-scan       scan lists A as a Nordic DFU device with the sim's name
 #   nordic-info       info on the application: Nordic Secure DFU, buttonless, version 0.0.1
 #   nordic-flash      flash the pc-nrfutil package: buttonless → bootloader → update → the app
 #                     reports 0.0.3 (Device Information), over the real bluetoothd
@@ -36,6 +37,19 @@ nordic_ok() {
     fi
     [ -z "$nordic_ok_why" ]
 }
+
+if wanted nordic-scan; then
+    fresh_sim=("${nordic_sim[@]}")
+    run_fresh nordic-scan "$DFU" scan --timeout 10 --adapter "$RIG_HCI_B"
+    row=$(shows_a "$LOGS/nordic-scan.out" | head -n 1)
+    if sim_failed nordic-scan; then :
+    elif [ "$rc" -ne 0 ]; then fail nordic-scan "exit $rc" "$LOGS/nordic-scan.out" "$LOGS/nordic-scan.err" "$sim_log"
+    elif [ -z "$row" ] || [[ $row != *"Nordic DFU"* ]] || [[ $row != *"$NORDIC_NAME"* ]]; then
+        fail nordic-scan "no row with A's address, $NORDIC_NAME and 'Nordic DFU'" "$LOGS/nordic-scan.out"
+    else
+        pass nordic-scan "$(echo "$row" | tr -s ' ')"
+    fi
+fi
 
 if wanted nordic-info; then
     fresh_sim=("${nordic_sim[@]}")
