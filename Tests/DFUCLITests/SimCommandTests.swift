@@ -89,6 +89,13 @@ import Testing
         (["sim", "--serve", "udp:127.0.0.1:0", "--key", "firmware-samples/no-such-key.pem"],
          "--key 'firmware-samples/no-such-key.pem' cannot be used"),
         (["sim", "--serve", "udp:127.0.0.1:0", "--json"], "unknown option '--json'"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--protocol", "nordic"],
+         "the Nordic device (--protocol nordic) is served over BLE only (--serve bluez:hciN)"),
+        (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--security", "authen", "--passkey", "123456"],
+         "--security and --passkey are for the SMP device"),
+        (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--sdk", "14"], "invalid value '14' for --sdk: expected 15, 16 or 17"),
+        (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--buttonless", "maybe"],
+         "invalid value 'maybe' for --buttonless: expected plain, bonds or bonds-unpaired"),
     ])
     func badOptionsAreUsageErrorsAndServeNothing(arguments: [String], message: String) throws {
         let run = try DFURun.run(arguments, timeout: 20)
@@ -117,6 +124,15 @@ import Testing
         }
         #expect(run.exitCode == 5, "\(run.stderr)")
         #expect(run.stderr == "dfu: error: bluetoothd is not running: start it (sudo systemctl start bluetooth)\n")
+        #expect(run.stdout.isEmpty)
+    }
+
+    /// The Nordic device over BlueZ reaches the same BlueZ checks (exit 5 without a bus).
+    @Test func nordicBluezServingWithoutABusIsExitFive() throws {
+        let run = try DFURun.run(["sim", "--serve", "bluez:hci0", "--protocol", "nordic"], timeout: 20,
+                                 environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/dfu-sim-test-bus"])
+        #expect(run.exitCode == 5, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("dfu: error: cannot reach the system D-Bus"), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
     }
 

@@ -7,40 +7,47 @@ import Transport
 extension SimCommand {
     func serveBlueZ(_ options: SimOptions, adapter: String, pairing: PeripheralSecurity.Pairing, console: Console,
                     signals: StopSignals) async throws(DFUError) -> ExitStatus {
-        let peripheral: BlueZPeripheral<SMPPeripheralModel>
-        do throws(BlueZServeError) {
-            peripheral = try await BlueZPeripheral.serve(options, adapter: adapter, name: name, pairing: pairing,
-                                                         observer: printer(console))
-        } catch {
-            throw Self.failure(error, device: device)
+        let observer = printer(console)
+        return try await serve(options, console: console, signals: signals) { () async throws(BlueZServeError) in
+            try await BlueZPeripheral.serve(options, adapter: adapter, name: name, pairing: pairing, observer: observer)
+        } ready: { peripheral, address in
+            let device = await peripheral.snapshot
+            return "SMP over BLE on \(adapter) as \(peripheral.name) (address \(address), device \(device.identity), "
+                + "version \(device.firmwareRevision); " + pairing.security.describe(passkey: pairing.passkey) + ")"
         }
-        let device = await peripheral.snapshot
-        let address = fullAddresses ? peripheral.address : PeerIdentity(peripheral.address).redacted
-        console.out("dfu sim: serving SMP over BLE on \(adapter) as \(peripheral.name) "
-            + "(address \(address), device \(device.identity), version \(device.firmwareRevision); "
-            + pairing.security.describe(passkey: pairing.passkey) + ")")
-        if await peripheral.serveUntilStopped(options: options, console: console, signals: signals) { return .success }
-        throw Self.failure(await peripheral.failure ?? .busLost, device: self.device)
     }
 
     /// `--protocol nordic`: the nRF52's application (buttonless DFU), then its bootloader at the
     /// same address under its own name (`DfuTarg`, or what the central set with buttonless).
     func serveNordicBlueZ(_ options: SimOptions, adapter: String, console: Console,
                           signals: StopSignals) async throws(DFUError) -> ExitStatus {
-        let peripheral: BlueZPeripheral<NordicPeripheralModel>
+        let observer = printer(console)
+        return try await serve(options, console: console, signals: signals) { () async throws(BlueZServeError) in
+            try await BlueZPeripheral.serveNordic(options, adapter: adapter, name: name, observer: observer)
+        } ready: { peripheral, address in
+            let device = await peripheral.snapshot
+            return "Nordic Secure DFU over BLE on \(adapter) as \(peripheral.name) (address \(address), device "
+                + "\(device.applicationIdentity), application version \(NordicAppVersion.text(device.applicationVersion)); "
+                + "its bootloader answers at the same address as \(device.bootloaderName))"
+        }
+    }
+
+    /// Starts the server, prints `dfu sim: serving ` and what `ready` says, and serves until a stop
+    /// signal (exit 0) or the server's own end (exit 5 with why).
+    private func serve<Model: PeripheralModel>(
+        _ options: SimOptions, console: Console, signals: StopSignals,
+        start: () async throws(BlueZServeError) -> BlueZPeripheral<Model>,
+        ready: (BlueZPeripheral<Model>, _ address: String) async -> String) async throws(DFUError) -> ExitStatus {
+        let peripheral: BlueZPeripheral<Model>
         do throws(BlueZServeError) {
-            peripheral = try await BlueZPeripheral.serveNordic(options, adapter: adapter, name: name, observer: printer(console))
+            peripheral = try await start()
         } catch {
             throw Self.failure(error, device: device)
         }
-        let device = await peripheral.snapshot
         let address = fullAddresses ? peripheral.address : PeerIdentity(peripheral.address).redacted
-        console.out("dfu sim: serving Nordic Secure DFU over BLE on \(adapter) as \(peripheral.name) "
-            + "(address \(address), device \(device.applicationIdentity), application version "
-            + "\(NordicAppVersion.text(device.applicationVersion)); its bootloader answers at the same address as "
-            + "\(device.bootloaderName))")
+        console.out("dfu sim: serving " + (await ready(peripheral, address)))
         if await peripheral.serveUntilStopped(options: options, console: console, signals: signals) { return .success }
-        throw Self.failure(await peripheral.failure ?? .busLost, device: self.device)
+        throw Self.failure(await peripheral.failure ?? .busLost, device: device)
     }
 
     /// The device's life on stdout, its traffic on stderr with --verbose.
