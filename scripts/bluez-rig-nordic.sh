@@ -1,6 +1,7 @@
 #!/bin/bash
 # Nordic Secure DFU scenarios of `make test-bluez`, sourced by bluez-rig-scenarios.sh (its
-# functions: run, run_fresh, pass, fail, flash_facts, wanted, sim_failed; its variables). The sim
+# functions: run, run_fresh, pass, fail, flash_facts, wanted, sim_failed, cut_link_when; its
+# variables). The sim
 # on A is an nRF52 with the nRF5 SDK's secure bootloader (dfu sim --protocol nordic): its
 # application offers buttonless DFU; a buttonless request resets it into the bootloader, which
 # answers at the same address as DfuTarg (the rig's controllers cannot change address:
@@ -82,21 +83,9 @@ fi
 # by default) reverts to its stored settings, and dfu continues from what Select reports.
 if wanted nordic-link-drop; then
     fresh_sim=("${nordic_sim[@]}")
-    rm -f "$LOGS/nordic-link-drop.cut"
-    ( for i in $(seq 1200); do
-          b=$(grep '"event":"progress"' "$LOGS/nordic-link-drop.out" 2>/dev/null | tail -n 1 | sed -n 's/.*"bytes":\([0-9]*\).*"total":\([0-9]*\).*/\1 \2/p')
-          if [ -n "$b" ] && [ "${b% *}" -ge $(( ${b#* } / 3 )) ]; then
-              echo "at ${b% *} of ${b#* }" > "$LOGS/nordic-link-drop.cut"
-              # btmgmt needs an open standard input to act (reference §8)
-              sleep 3 | btmgmt --index "${RIG_HCI_A#hci}" disconnect -t 1 "$RIG_ADDR_B" > "$LOGS/nordic-link-drop.btmgmt" 2>&1
-              exit 0
-          fi
-          sleep 0.05
-      done ) &
-    killer=$!
+    cut_link_when nordic-link-drop 3
     run_fresh nordic-link-drop "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" "${nordic_args[@]}"
-    [ -s "$LOGS/nordic-link-drop.cut" ] || kill "$killer" 2>/dev/null
-    wait "$killer" 2>/dev/null
+    cut_link_done
     if sim_failed nordic-link-drop; then :
     elif [ ! -s "$LOGS/nordic-link-drop.cut" ]; then
         fail nordic-link-drop "the link was never cut: the transfer did not reach a third (exit $rc)" "$LOGS/nordic-link-drop.out" "$sim_log"

@@ -197,6 +197,28 @@ run_fresh() {
     wait "$pid"
     rc=$?
 }
+# cut_link_when NAME DIVISOR: in the background, once NAME's --json progress shows a DIVISORth of
+# the total acknowledged, A's controller drops the link to B (btmgmt, behind bluetoothd's back, as
+# a device going out of range) and $LOGS/NAME.cut says where. cut_link_done stops the watcher.
+cut_link_when() {
+    local name=$1 divisor=$2
+    rm -f "$LOGS/$name.cut"
+    ( for i in $(seq 2400); do
+          b=$(grep '"event":"progress"' "$LOGS/$name.out" 2>/dev/null | tail -n 1 | sed -n 's/.*"bytes":\([0-9]*\).*"total":\([0-9]*\).*/\1 \2/p')
+          if [ -n "$b" ] && [ "${b% *}" -ge $(( ${b#* } / divisor )) ]; then
+              echo "at ${b% *} of ${b#* }" > "$LOGS/$name.cut"
+              # btmgmt needs an open standard input to act (reference §8)
+              sleep 3 | btmgmt --index "${RIG_HCI_A#hci}" disconnect -t 1 "$RIG_ADDR_B" > "$LOGS/$name.btmgmt" 2>&1
+              exit 0
+          fi
+          sleep 0.05
+      done ) &
+    cut_watcher=$! cut_name=$name
+}
+cut_link_done() {
+    [ -s "$LOGS/$cut_name.cut" ] || kill "$cut_watcher" 2>/dev/null
+    wait "$cut_watcher" 2>/dev/null
+}
 # sim_failed NAME: the scenario fails when its sim ended at start (status 0 then)
 sim_failed() {
     [ "$sim_started" = 0 ] || return 1
@@ -419,21 +441,9 @@ fi
 if wanted link-kill; then
     fresh_sim=("${SIM_ARGS[@]}" --slot-size 1M)
     cmd=("$DFU" flash "$BIG_IMAGE" --device "$RIG_ADDR_A" --mode upload-only "${flash_args[@]}")
-    rm -f "$LOGS/link-kill.cut"
-    ( for i in $(seq 1200); do
-          b=$(grep '"event":"progress"' "$LOGS/link-kill.out" 2>/dev/null | tail -n 1 | sed -n 's/.*"bytes":\([0-9]*\).*"total":\([0-9]*\).*/\1 \2/p')
-          if [ -n "$b" ] && [ "${b% *}" -ge $(( ${b#* } / 4 )) ]; then
-              echo "at ${b% *} of ${b#* }" > "$LOGS/link-kill.cut"
-              # btmgmt needs an open standard input to act (reference §8)
-              sleep 3 | btmgmt --index "${RIG_HCI_A#hci}" disconnect -t 1 "$RIG_ADDR_B" > "$LOGS/link-kill.btmgmt" 2>&1
-              exit 0
-          fi
-          sleep 0.1
-      done ) &
-    killer=$!
+    cut_link_when link-kill 4
     run_fresh link-kill "${cmd[@]}"
-    [ -s "$LOGS/link-kill.cut" ] || kill "$killer" 2>/dev/null
-    wait "$killer" 2>/dev/null
+    cut_link_done
     if sim_failed link-kill; then :
     elif [ ! -s "$LOGS/link-kill.cut" ]; then
         eval "$(flash_facts "$LOGS/link-kill.out")"

@@ -23,6 +23,10 @@ struct NordicFakeBootloader {
     var droppedPackets: Set<Int> = []
     /// Packet writes whose first byte arrives flipped.
     var corruptedPackets: Set<Int> = []
+    /// Packet writes that arrive after the write that follows them, as over several ATT bearers
+    /// (EATT); only while more than one packet can be in flight (a PRN other than 1).
+    var swappedPackets: Set<Int> = []
+    private var heldPacket: [UInt8]?
     /// Random silent drops, per mille, from `rng`.
     var dropPerMille = 0
     var rng = SplitMix64(seed: 0)
@@ -147,6 +151,17 @@ struct NordicFakeBootloader {
     /// One Packet-characteristic write; returns the PRN notification if one is due.
     mutating func packet(_ bytes: [UInt8]) -> [UInt8]? {
         defer { packetIndex += 1 }
+        if swappedPackets.contains(packetIndex), prnTarget != 1, heldPacket == nil {
+            heldPacket = bytes
+            return nil
+        }
+        let receipt = receive(bytes)
+        guard let late = heldPacket else { return receipt }
+        heldPacket = nil
+        return receive(late) ?? receipt
+    }
+
+    private mutating func receive(_ bytes: [UInt8]) -> [UInt8]? {
         var bytes = bytes
         let dropped = droppedPackets.contains(packetIndex) || (dropPerMille > 0 && rng.next(below: 1000) < dropPerMille)
         if dropped && !prnCountsDroppedPackets { return nil }

@@ -111,6 +111,10 @@ extension NordicTransferCore {
         }
         guard checksum.crc == firmware.crc(upTo: offset) else {
             statistics.crcMismatches += 1
+            // Every byte there but the CRC wrong: packets arrived in another order (BlueZ spreads
+            // writes over several ATT bearers with EATT) or corrupted. One packet per receipt from
+            // now on, so none can overtake another.
+            dataPRN = 1
             recreate(object, alreadySpent: afterMissingPRN, now: now, into: &actions)
             return
         }

@@ -50,7 +50,9 @@ public enum NordicTransferError: Error, Sendable, Hashable, CustomStringConverti
         case .timeout(let waitingFor, let after):
             return "the bootloader did not answer \(waitingFor) within \(after). Check that it is in range and in DFU mode, then retry; the transfer resumes."
         case .retriesExhausted(let object, let attempts):
-            return "\(object) failed \(attempts) times (lost or corrupted packets). Move the device closer, use a lower PRN value, then retry."
+            return "\(object) failed \(attempts) times (lost, reordered or corrupted packets). Move the device closer, use a "
+                + "lower PRN value, then retry; with BlueZ, several ATT bearers (EATT) reorder writes: Channels=1 in the "
+                + "[GATT] section of /etc/bluetooth/main.conf avoids it."
         case .linkNotRestored(let after):
             return "the Bluetooth link was lost and not restored within \(after). Bring the device within range and retry; the transfer resumes."
         case .cancelled:
