@@ -27,6 +27,10 @@ struct NordicFakeBootloader {
     /// (EATT); only while more than one packet can be in flight (a PRN other than 1).
     var swappedPackets: Set<Int> = []
     private var heldPacket: [UInt8]?
+    /// Packet writes that arrive only after the next Calculate Checksum was answered: the request
+    /// overtook them (several ATT bearers).
+    var lateUntilChecksum: Set<Int> = []
+    private var latePackets: [[UInt8]] = []
     /// Random silent drops, per mille, from `rng`.
     var dropPerMille = 0
     var rng = SplitMix64(seed: 0)
@@ -70,7 +74,13 @@ struct NordicFakeBootloader {
             return [0x60, bytes.first ?? 0, NordicResultCode.opcodeNotSupported.rawValue]
         }
         requests.append(request)
-        return NordicResponse(opcode: request.opcode, outcome: answer(request)).encoded
+        let response = NordicResponse(opcode: request.opcode, outcome: answer(request)).encoded
+        if case .calculateChecksum = request, !latePackets.isEmpty {
+            let late = latePackets
+            latePackets = []
+            for packet in late { _ = receive(packet) }
+        }
+        return response
     }
 
     private mutating func answer(_ request: NordicRequest) -> NordicResponse.Outcome {
@@ -151,6 +161,10 @@ struct NordicFakeBootloader {
     /// One Packet-characteristic write; returns the PRN notification if one is due.
     mutating func packet(_ bytes: [UInt8]) -> [UInt8]? {
         defer { packetIndex += 1 }
+        if lateUntilChecksum.contains(packetIndex) {
+            latePackets.append(bytes)
+            return nil
+        }
         if swappedPackets.contains(packetIndex), prnTarget != 1, heldPacket == nil {
             heldPacket = bytes
             return nil

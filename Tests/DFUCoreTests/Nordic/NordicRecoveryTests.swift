@@ -82,6 +82,18 @@ import Testing
         #expect(pair.core.dataPRN == 1)
     }
 
+    /// The checksum request overtakes the object's last packets (several ATT bearers): the device
+    /// reports fewer bytes, dfu resends from there, and the late packets arrive meanwhile, so the
+    /// next receipt shows more than dfu sent since, with its CRC. That is taken, not called a lie.
+    @Test func packetsOvertakenByTheChecksumRequestAreTakenWhenTheyArrive() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        // The init packet is packets 0 to 2; data object 0 is packets 3 to 66.
+        pair.device.lateUntilChecksum = [64, 65, 66]
+        #expect(pair.run() == .completed(.validated))
+        #expect(pair.deviceHoldsImage)
+        #expect(pair.core.statistics.lossesDetected >= 1)
+    }
+
     /// Packets that overtake each other (EATT spreads writes over several bearers): every
     /// attempt with several packets in flight would be reordered again; with one per receipt none is.
     @Test func reorderedPacketsAreSentOnePerReceiptAndTheImageCompletes() {

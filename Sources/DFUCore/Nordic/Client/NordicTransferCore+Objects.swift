@@ -93,7 +93,7 @@ extension NordicTransferCore {
     mutating func checkedData(_ checksum: NordicChecksum, object: NordicTransferObject, afterMissingPRN: Bool,
                                       now: MonotonicInstant, into actions: inout [Action]) {
         let offset = Int(checksum.offset)
-        guard offset <= sent else {
+        guard offset <= max(sent, sentHighWater), offset <= object.end else {
             violation(.offsetBeyondSent(offset: checksum.offset, sent: sent), into: &actions)
             return
         }
@@ -117,6 +117,11 @@ extension NordicTransferCore {
             dataPRN = 1
             recreate(object, alreadySpent: afterMissingPRN, now: now, into: &actions)
             return
+        }
+        if offset > sent {
+            // Late packets from before a resend arrived, with our CRC: continue after them.
+            statistics.lossesDetected += 1
+            sent = offset
         }
         acknowledge(offset, into: &actions)
         if offset == object.end {

@@ -30,6 +30,7 @@ extension NordicTransferCore {
         statistics.packetsSent += packets.count
         statistics.bytesSent += batchEnd - sent
         sent = batchEnd
+        if object.type == .data { sentHighWater = max(sentHighWater, sent) }
         unacceptedBatches += 1
         state = .streaming(object, batchEnd: batchEnd, expectsPRN: prn != 0 && count == prn,
                            until: now + configuration.responseTimeout)
@@ -89,7 +90,10 @@ extension NordicTransferCore {
         case .streamCommand(let offset): stream(.command(length: initPacket.bytes.count), from: offset, now: now, into: &actions)
         case .selectData: send(.selectData, now: now, into: &actions)
         case .streamData(let object, let offset): stream(object, from: offset, now: now, into: &actions)
-        case .createData(let object): send(.createData(object), now: now, into: &actions)
+        case .createData(let object):
+            // The device rolls back to the object's start: nothing of it is there any more.
+            sentHighWater = object.start
+            send(.createData(object), now: now, into: &actions)
         }
     }
 

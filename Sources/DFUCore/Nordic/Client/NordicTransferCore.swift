@@ -82,6 +82,10 @@ public struct NordicTransferCore: Sendable {
     var devicePRN: UInt16?
     /// End of what was written into the current object.
     var sent = 0
+    /// The furthest `sent` reached in the current data object: after a resend from the device's
+    /// offset, packets that were late (overtaken by the checksum request over several ATT bearers)
+    /// may still arrive, and a checksum up to here with our CRC is theirs, not a lie.
+    var sentHighWater = 0
     /// `writePackets` actions whose acceptance the driver has not reported yet.
     var unacceptedBatches = 0
     /// The object a lost link counts against.
