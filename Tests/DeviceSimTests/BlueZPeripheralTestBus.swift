@@ -1,4 +1,5 @@
 import BlueZStandIn
+@testable import DeviceSim
 import Testing
 import Transport
 
@@ -26,3 +27,25 @@ typealias PeripheralWait = HangGuard
 
 let peripheralDBusAvailable = PrivateDBusDaemon.daemonPath != nil
 let peripheralDBusSkipReason: Comment = "dbus-daemon is not installed (make deps installs it); BlueZ peripheral tests skipped"
+
+extension BlueZPeripheralTestBus {
+    /// A fresh bus with a stand-in bluetoothd, and the peripheral `start` serves on it; `body`
+    /// runs with both, and the peripheral is stopped on every path.
+    static func withServed<Model: PeripheralModel>(
+        _ start: @escaping @Sendable (BlueZPeripheralTestBus) async throws -> BlueZPeripheral<Model>,
+        _ body: @escaping @Sendable (FakeBlueZ, BlueZPeripheral<Model>) async throws -> Void) async throws {
+        try await withBus { bus in
+            try await PeripheralWait.within {
+                let bluez = try await FakeBlueZ.start(on: bus)
+                let peripheral = try await start(bus)
+                do {
+                    try await body(bluez, peripheral)
+                } catch {
+                    await peripheral.stop()
+                    throw error
+                }
+                await peripheral.stop()
+            }
+        }
+    }
+}

@@ -15,21 +15,10 @@ struct BlueZPeripheralTests {
                                 pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
                                 events: EventLog = EventLog(),
                                 _ body: @escaping @Sendable (FakeBlueZ, BlueZPeripheral<SMPPeripheralModel>) async throws -> Void) async throws {
-        try await BlueZPeripheralTestBus.withBus { bus in
-            try await PeripheralWait.within {
-                let bluez = try await FakeBlueZ.start(on: bus)
-                let peripheral = try await BlueZPeripheral.serve(try SimOptions.parse(options), adapter: "hci0",
-                                                                 pairing: pairing, bus: bus.busAddress,
-                                                                 clock: clock) { events.append($0) }
-                do {
-                    try await body(bluez, peripheral)
-                } catch {
-                    await peripheral.stop()
-                    throw error
-                }
-                await peripheral.stop()
-            }
-        }
+        try await BlueZPeripheralTestBus.withServed({ bus in
+            try await BlueZPeripheral.serve(try SimOptions.parse(options), adapter: "hci0", pairing: pairing,
+                                            bus: bus.busAddress, clock: clock) { events.append($0) }
+        }, body)
     }
 
     @Test func theApplicationOffersTheDeviceGATTWithoutAcquiredWritesOrNotifications() async throws {

@@ -15,21 +15,10 @@ struct NordicBlueZPeripheralTests {
     private func withNordic(clock: LinkClock, events: EventLog = EventLog(),
                             _ body: @escaping @Sendable (FakeBlueZ, BlueZPeripheral<NordicPeripheralModel>) async throws -> Void)
         async throws {
-        try await BlueZPeripheralTestBus.withBus { bus in
-            try await PeripheralWait.within {
-                let bluez = try await FakeBlueZ.start(on: bus)
-                let peripheral = try await BlueZPeripheral.serveNordic(
-                    try SimOptions.parse("sim:protocol=nordic,inactivity=off"), adapter: "hci0", name: "nrf-test",
-                    bus: bus.busAddress, clock: clock) { events.append($0) }
-                do {
-                    try await body(bluez, peripheral)
-                } catch {
-                    await peripheral.stop()
-                    throw error
-                }
-                await peripheral.stop()
-            }
-        }
+        try await BlueZPeripheralTestBus.withServed({ bus in
+            try await BlueZPeripheral.serveNordic(try SimOptions.parse("sim:protocol=nordic,inactivity=off"), adapter: "hci0",
+                                                  name: "nrf-test", bus: bus.busAddress, clock: clock) { events.append($0) }
+        }, body)
     }
 
     private static func flags(in tree: [String: [String: [String: DBusValue]]]) throws -> [String: [String]] {
