@@ -149,6 +149,9 @@ import Testing
                                       (1-20 bytes), where the application can set it.
               --mode <MODE>           What follows the upload: test-confirm, confirm-only,
                                       test-only or upload-only. (default: test-confirm)
+              --image <N>             MCUboot image: the image index to update, 0-15 (an
+                                      nRF5340's network core is 1); 'dfu info' lists them.
+                                      With N > 0, test-confirm becomes confirm-only.
               --min-battery <PERCENT>
                                       Refuse when the device's battery is below this level.
                                       (default: 30)
@@ -236,6 +239,7 @@ import Testing
               dfu flash app.signed.bin --device sim --key signing-pub.pem
               dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
               dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+              dfu flash net.signed.bin --device name:my-nrf5340 --image 1
               dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
 
             Exit status:
@@ -439,6 +443,9 @@ import Testing
                                       64K-16M. (default: 0x60000)
               --reassembly <on|off>   Whether packets may span BLE writes. BLE only: UDP is
                                       one packet per datagram. (default: on)
+              --images <1|2>          Updatable images: 2 makes an nRF5340-like device whose
+                                      image 1 (the network core) has its own slots and
+                                      version. (default: 1)
               --reset-ms <MS>         Milliseconds from the reset reply to the reset, as
                                       Zephyr's CONFIG_MCUMGR_GRP_OS_RESET_MS, 0-60000.
                                       (default: 250)

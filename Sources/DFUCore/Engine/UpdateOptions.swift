@@ -18,6 +18,9 @@ public struct UpdateOptions: Sendable, Equatable {
     /// Nordic Secure DFU: the name the bootloader is to advertise (buttonless set-name, 1–20 bytes),
     /// so that it can be found by it; nil: the device's default (`DfuTarg`).
     public var bootloaderName: String?
+    /// SMP: the image index to update (`image` in the first upload packet; on an nRF5340 image 1
+    /// is the network core). Nil leaves the field out: the device's default, image 0.
+    public var imageIndex: UInt64?
     public var deadlines = Deadlines()
 
     public init() {}

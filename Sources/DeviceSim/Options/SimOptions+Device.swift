@@ -46,7 +46,8 @@ extension SimOptions {
         var server = serverConfiguration
         if let framing { server.framing = framing }
         return DeviceConfiguration(identity: identity, runningVersion: version, bootloaderKey: key,
-                                   slotSize: slotSize, server: server, batteryLevel: battery, faults: faults)
+                                   slotSize: slotSize, server: server, batteryLevel: battery, faults: faults,
+                                   imageCount: imageCount)
     }
 
     public func makeDevice(framing: SMPServerConfiguration.Framing? = nil) throws(SimOptionsError) -> VirtualDevice {

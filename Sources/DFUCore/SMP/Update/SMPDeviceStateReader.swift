@@ -61,8 +61,9 @@ struct SMPDeviceStateReader {
         return negotiated
     }
 
-    /// The image list, slot size and bootloader mode.
-    func readImageState(_ negotiated: Negotiated) async throws(DFUError) -> SMPDeviceSnapshot {
+    /// The image list, slot size and bootloader mode; the running version and the slot size are
+    /// those of image index `image` (0: the application).
+    func readImageState(_ negotiated: Negotiated, image index: UInt64 = 0) async throws(DFUError) -> SMPDeviceSnapshot {
         var facts = DeviceFacts(bufferSize: negotiated.bufferSize, bufferCount: negotiated.bufferCount)
 
         let images: ImageStateResponse
@@ -70,12 +71,12 @@ struct SMPDeviceStateReader {
         case .success(let state): images = state
         case .failure(let error): throw await failure("the image list request", error)
         }
-        let running = images.images.first { $0.active && ($0.image ?? 0) == 0 } ?? images.slot(0)
+        let running = images.running(image: index)
         facts.runningVersion = running?.imageVersion
         facts.runningHash = running?.hash
 
         if let info = try await optional(ImageSlotInfoRequest(), "slot info") {
-            let image = info.images.first { $0.image == 0 }
+            let image = info.images.first { $0.image == index }
             let target = image?.slots.first { $0.slot == 1 }
             // The largest image the device accepts, which may be less than the slot (trailer, swap).
             facts.slotSize = (image?.maxImageSize ?? target?.size).map { Int(clamping: $0) }

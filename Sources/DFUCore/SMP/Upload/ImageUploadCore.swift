@@ -148,7 +148,7 @@ public struct ImageUploadCore: Sendable {
         switch result {
         case .success(let packet):
             if let slotHash = job.slotHash, let list = try? ImageStateResponse(body: packet.body),
-               list.secondarySlotHolds(slotHash) {
+               list.secondarySlotHolds(slotHash, image: job.imageNumber ?? 0) {
                 acknowledge(job.length, into: &actions)
                 state = .completed
                 actions.append(.completed(match: nil))

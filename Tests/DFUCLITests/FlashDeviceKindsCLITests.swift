@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// `dfu flash` against what newer MCUboot/Zephyr devices do: several image indexes (an nRF5340's
+/// network core), a device that answers busy, the device's own version check. The built binary
+/// against the in-process virtual device, as a user runs it.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct FlashDeviceKindsCLITests {
+    @Test func imageOneIsUpdatedConfirmOnlyAndSaysSo() throws {
+        let run = try FlashCLITests.flash(["--image", "1"], sim: "images=2")
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.stderr.contains("warning: image 1 is updated confirm-only"), "\(run.stderr)")
+        #expect(run.stdout.contains("version 1.0.0+0 → 1.1.0+0"))
+        #expect(run.stdout.contains("device reports 1.1.0+0, active"))
+        #expect(run.stdoutLines.last?.hasPrefix("OK: 1.1.0+0 is running and confirmed on …:") == true)
+    }
+
+    @Test func imageIndexTheDeviceDoesNotHaveExitsSeven() throws {
+        let run = try FlashCLITests.flash(["--image", "1", "--mode", "test-only"])
+        #expect(run.exitCode == 7, "\(run.output)")
+        #expect(run.stderr.contains("lists no image 1"), "\(run.stderr)")
+        #expect(!run.stdout.contains("uploading"))
+    }
+
+    @Test func imageIndexOutOfRangeIsAUsageError() throws {
+        let run = try FlashCLITests.flash(["--image", "16"])
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains("--image must be an image index from 0 to 15"))
+    }
+
+    @Test func infoListsEveryImageIndexAndItsSlots() throws {
+        let run = try DFURun.run(["info", "--device", "sim:images=2,timescale=0"], timeout: 30)
+        #expect(run.exitCode == 0, "\(run.output)")
+        let lines = run.stdoutLines
+        #expect(lines.contains("image 0 slot 0       1.0.0: running, confirmed"), "\(lines)")
+        #expect(lines.contains("image 0 slot 1       empty"))
+        #expect(lines.contains("image 1 slot 0       1.0.0: running, confirmed"))
+        #expect(lines.last == "image 1 slot 1       empty")
+    }
+}
