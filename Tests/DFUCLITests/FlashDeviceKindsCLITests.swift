@@ -36,4 +36,17 @@ import Testing
         #expect(lines.contains("image 1 slot 0       1.0.0: running, confirmed"))
         #expect(lines.last == "image 1 slot 1       empty")
     }
+
+    @Test func busyDeviceMidUploadIsWaitedForAndTheUpdateCompletes() throws {
+        let run = try FlashCLITests.flash(["--json"], sim: "fault=busy@40%:3")
+        #expect(run.exitCode == 0, "\(run.output)")
+        let result = try FlashCLITests.object(try #require(run.stdoutLines.last))
+        #expect(result["ok"] as? Bool == true && result["version"] as? String == "1.1.0+0")
+    }
+
+    @Test func deviceThatStaysBusyExitsSixAndSaysSo() throws {
+        let run = try FlashCLITests.flash([], sim: "fault=busy@40%:50")
+        #expect(run.exitCode == 6, "\(run.output)")
+        #expect(run.stderr.contains("the device stayed busy (MGMT_ERR_EBUSY)"), "\(run.stderr)")
+    }
 }

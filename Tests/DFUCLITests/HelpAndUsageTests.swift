@@ -451,7 +451,8 @@ import Testing
                                       (default: 250)
               --seed <N>              Seed for @random fault points. (default: 0)
               --fault <FAULT>         A fault to inject: disconnect@40%, reboot@60%,
-                                      stall@N, corrupt@N, duplicate@N or delay@N:1500ms; N a
+                                      stall@N, corrupt@N, duplicate@N, delay@N:1500ms or
+                                      busy@N[:COUNT] (rc 10 to the next COUNT uploads); N a
                                       share of the image, a byte count or 'random'. '+'
                                       joins several in one value. (can be repeated)
               --sdk <15|16|17>        nordic: the nRF5 SDK the bootloader follows; 15 keeps

@@ -187,6 +187,8 @@ public struct VirtualDevice: Sendable {
                         }
                     case .stall, .corrupt, .duplicate, .delay:
                         replyFault = fault
+                    case .busy(_, let count):
+                        server.answerUploadsBusy(count)
                     }
                 }
             case .respond(let packet):
@@ -243,7 +245,7 @@ public struct VirtualDevice: Sendable {
             case .delay(_, let by):
                 delay = by
                 tag = .delayed
-            case .reboot, .disconnect:
+            case .reboot, .disconnect, .busy:
                 break
             }
         }

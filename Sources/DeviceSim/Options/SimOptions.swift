@@ -25,7 +25,7 @@ import Transport
 /// | `timescale` | real seconds per model second: 1 real time, 0.05 twenty times faster, 0 unpaced (as fast as the machine goes) | 1 |
 ///
 /// Faults: `fault=disconnect@40%`, `reboot@60%`, `stall@N`, `corrupt@N`, `duplicate@N`,
-/// `delay@N:1500ms`, where N is `N%` of the image, a byte count, or `random` (see `FaultSpec`).
+/// `delay@N:1500ms`, `busy@N:3`, where N is `N%` of the image, a byte count, or `random` (see `FaultSpec`).
 /// Commas separate options, so a comma cannot also separate faults: join several with `+`
 /// (`fault=disconnect@40%+reboot@60%`) or repeat the key (`fault=disconnect@40%,fault=reboot@60%`);
 /// both add up. `-` and `_` are interchangeable in key names. Every other key may appear once.

@@ -95,7 +95,10 @@ extension SMPServer {
             guard let body else { return .rc(.invalidValue) }
             switch command {
             case .imageStateWrite: return images.stateWrite(body, &bootloader)
-            case .imageUpload: return images.upload(body, &bootloader)
+            case .imageUpload:
+                // A plain rc, as a handler returning MGMT_ERR_EBUSY gets from smp.c.
+                if takeBusyAnswer() { return .rc(.busy) }
+                return images.upload(body, &bootloader)
             default: return images.erase(body, &bootloader)
             }
         }

@@ -43,7 +43,7 @@ enum SMPFailure {
         switch error {
         case .refused, .remoteProtocolViolation, .packetTooSmall:
             return .deviceRejected(error.description)
-        case .timeout, .retriesExhausted, .linkNotRestored, .imageMismatch:
+        case .timeout, .retriesExhausted, .deviceBusy, .linkNotRestored, .imageMismatch:
             return .transferInterrupted("upload interrupted: \(error) \(EngineFailure.rerun)")
         case .client(let client):
             switch client {
