@@ -198,7 +198,8 @@ import Testing
                                       upload chunk. (default: 5.0)
               --first-chunk-timeout <SECONDS>
                                       Seconds to wait for the first chunk's answer (the
-                                      device erases its slot first). (default: 40.0)
+                                      device erases first). (default: 40 per started MiB of
+                                      the image)
 
             Checks the image (and with --key its signature), connects, reads the device's
             images, battery and slot size, and refuses before the first byte when a

@@ -30,10 +30,23 @@ public struct UpdateOptions: Sendable, Equatable {
         public var connect: Duration = .seconds(20)
         public var request: Duration = .seconds(10)
         public var firstChunk: Duration = .seconds(40)
+        /// When set, the first chunk may take this long per started MiB of the image, if that is
+        /// more than `firstChunk`: Zephyr erases the image's length (page-rounded) and the trailer
+        /// before it answers the first packet (zephyr_img_mgmt.c `img_mgmt_erase_image_data`), and
+        /// external flash erases far slower than internal. Nil when the user gave a deadline.
+        public var firstChunkPerMiB: Duration? = .seconds(40)
         public var chunk: Duration = .seconds(5)
         public var lastChunk: Duration = .seconds(20)
         /// Reset to reconnect: MCUboot may swap for tens of seconds on a real device.
         public var reboot: Duration = .seconds(60)
         public init() {}
+
+        /// The first chunk's deadline for an image of `bytes`: `firstChunk`, or `firstChunkPerMiB`
+        /// for each started MiB when that is longer (40 s up to 1 MiB, 80 s up to 2 MiB, …).
+        public func firstChunk(forImageOf bytes: Int) -> Duration {
+            guard let perMiB = firstChunkPerMiB else { return firstChunk }
+            let mebibytes = max(1, (max(0, bytes) + (1 << 20) - 1) >> 20)
+            return max(firstChunk, perMiB * mebibytes)
+        }
     }
 }

@@ -38,7 +38,8 @@ struct SMPUpdateSession: UpdateSession {
     func transfer(_ update: PreparedImage, part: UpdatePart,
                   progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer {
         let configuration = ImageUploadConfiguration(
-            window: window, firstChunkTimeout: deadlines.firstChunk, chunkTimeout: deadlines.chunk,
+            window: window, firstChunkTimeout: deadlines.firstChunk(forImageOf: update.bytes.count),
+            chunkTimeout: deadlines.chunk,
             lastChunkTimeout: deadlines.lastChunk, linkRestoreTimeout: deadlines.connect)
         context.log("uploading \(update.bytes.count) bytes, \(window) request\(window == 1 ? "" : "s") in flight")
         try await SMPTransfer(session: session, image: update, imageNumber: context.options.imageIndex,
