@@ -49,4 +49,25 @@ import Testing
         #expect(run.exitCode == 6, "\(run.output)")
         #expect(run.stderr.contains("the device stayed busy (MGMT_ERR_EBUSY)"), "\(run.stderr)")
     }
+
+    @Test func requireNewerWithAnImageThatIsNotNewerIsRefusedByTheDevice() throws {
+        let run = try FlashCLITests.flash(["--require-newer"], sim: "version=1.1.0")
+        #expect(run.exitCode == 7, "\(run.output)")
+        #expect(run.stdout.contains("version 1.1.0+0 → 1.1.0+0 (not newer; the device decides, --require-newer)"))
+        #expect(run.stderr.contains("the device refuses an image that is not newer than the one it runs"), "\(run.stderr)")
+        #expect(run.stderr.contains("CURRENT_VERSION_IS_NEWER"))
+        #expect(!run.stdout.contains("marked"), "nothing activated")
+    }
+
+    @Test func requireNewerWithANewerImageUpdates() throws {
+        let run = try FlashCLITests.flash(["--require-newer"])
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.stdoutLines.last?.hasPrefix("OK: 1.1.0+0 is running and confirmed") == true)
+    }
+
+    @Test func requireNewerAndAllowDowngradeContradict() throws {
+        let run = try FlashCLITests.flash(["--require-newer", "--allow-downgrade"])
+        #expect(run.exitCode == 2)
+        #expect(run.stderr.contains("--require-newer and --allow-downgrade contradict each other"))
+    }
 }

@@ -157,6 +157,10 @@ import Testing
                                       (default: 30)
               --allow-downgrade       Allow an image whose version is not newer than the
                                       running one.
+              --require-newer         MCUboot image: have the device itself refuse an image
+                                      that is not newer than the one it runs (upgrade: true
+                                      in the first upload packet); dfu leaves its own
+                                      version check to the device.
               --allow-host-battery    Allow the update while this computer runs on battery.
               --json                  Print one JSON object per line on stdout (NDJSON):
                                       each event, then a result line; nothing on stderr.

@@ -21,7 +21,9 @@ public enum Preconditions {
             warnings.append("device has no Battery Service; battery level not checked")
         }
 
-        if let running = device.runningVersion {
+        if options.requireNewer {
+            warnings.append("the version is checked by the device (--require-newer): it refuses an image that is not newer")
+        } else if let running = device.runningVersion {
             if !options.allowDowngrade && imageVersion <= running {
                 failures.append(.notNewer(image: imageVersion, running: running))
             }

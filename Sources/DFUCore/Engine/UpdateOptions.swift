@@ -5,6 +5,11 @@ public struct UpdateOptions: Sendable, Equatable {
     public var minimumBattery: Int = 30
     /// Allow an image whose version is not newer than the running one.
     public var allowDowngrade: Bool = false
+    /// SMP: `upgrade: true` in the first upload packet, so the device itself refuses an image that
+    /// is not newer than the one it runs (smp_group_1.rst; Zephyr compares major.minor.revision,
+    /// and the build too with CONFIG_MCUMGR_GRP_IMG_VERSION_CMP_USE_BUILD_NUMBER). dfu's own
+    /// version precondition is then left to the device, whose rule is the one that counts.
+    public var requireNewer: Bool = false
     /// Allow the update while this computer runs on battery.
     public var allowHostOnBattery: Bool = false
     /// The version text the device must report after the update (Device Information firmware

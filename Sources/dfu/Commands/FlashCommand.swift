@@ -91,6 +91,9 @@ struct FlashCommand: ParsableCommand {
     @Flag(help: "Allow an image whose version is not newer than the running one.")
     var allowDowngrade = false
 
+    @Flag(help: "MCUboot image: have the device itself refuse an image that is not newer than the one it runs (upgrade: true in the first upload packet); dfu leaves its own version check to the device.")
+    var requireNewer = false
+
     @Flag(help: "Allow the update while this computer runs on battery.")
     var allowHostBattery = false
 
@@ -114,6 +117,9 @@ struct FlashCommand: ParsableCommand {
         }
         if expectVersion?.isEmpty == true { throw UsageError("--expect-version needs the version text the device reports") }
         guard (0 ... 100).contains(minBattery) else { throw UsageError("--min-battery must be a percentage from 0 to 100") }
+        if requireNewer && allowDowngrade {
+            throw UsageError("--require-newer and --allow-downgrade contradict each other; give one")
+        }
         if let imageIndex, !(0 ... 15).contains(imageIndex) { throw UsageError("--image must be an image index from 0 to 15") }
         try target.validate()
         try security.validate(for: try target.spec)
@@ -125,7 +131,7 @@ struct FlashCommand: ParsableCommand {
             ? NDJSONRenderer(sink: console, configuration: .init(command: Self.name, verbose: common.verbose))
             : TerminalRenderer(sink: console, configuration: .init(
                 imageName: Self.fileName(image), minimumBattery: minBattery,
-                isTerminal: Console.isTerminal(.standardOutput), verbose: common.verbose))
+                isTerminal: Console.isTerminal(.standardOutput), verbose: common.verbose, requireNewer: requireNewer))
         // From here every outcome is rendered (a JSON result line with --json) and returned as a
         // status: thrown again, the CLI would print it a second time.
         let engine: UpdateEngine
@@ -171,6 +177,7 @@ struct FlashCommand: ParsableCommand {
         options.imageIndex = imageIndex.map { UInt64($0) }
         options.minimumBattery = minBattery
         options.allowDowngrade = allowDowngrade
+        options.requireNewer = requireNewer
         options.allowHostOnBattery = allowHostBattery
         options.allowUnsigned = allowUnsigned
         options.expectedVersion = expectVersion

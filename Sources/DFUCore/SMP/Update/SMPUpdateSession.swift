@@ -43,7 +43,7 @@ struct SMPUpdateSession: UpdateSession {
             lastChunkTimeout: deadlines.lastChunk, linkRestoreTimeout: deadlines.connect)
         context.log("uploading \(update.bytes.count) bytes, \(window) request\(window == 1 ? "" : "s") in flight")
         try await SMPTransfer(session: session, image: update, imageNumber: context.options.imageIndex,
-                              configuration: configuration).run(progress: progress)
+                              upgradeOnly: context.options.requireNewer, configuration: configuration).run(progress: progress)
         return .sent
     }
 
