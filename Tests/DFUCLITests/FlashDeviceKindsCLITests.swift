@@ -70,4 +70,30 @@ import Testing
         #expect(run.exitCode == 2)
         #expect(run.stderr.contains("--require-newer and --allow-downgrade contradict each other"))
     }
+
+    // Exit 4 (a precondition failed, nothing sent): the device cannot take what dfu sends, no
+    // retry will change that, and nothing on the device was touched.
+    @Test(arguments: [
+        ("suit", "the device updates with SUIT (it answers SMP group 66, SUIT management)"),
+        ("firmware-loader", "the device's MCUboot runs in firmware loader mode (bootloader info mode 7)"),
+    ])
+    func deviceDfuCannotUpdateExitsFourWithAClearMessage(kind: String, message: String) throws {
+        let run = try FlashCLITests.flash([], sim: "bootloader=\(kind)")
+        #expect(run.exitCode == 4, "\(run.output)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.contains("dfu does not support updating it. Nothing was sent."))
+        #expect(!run.stdout.contains("uploading"))
+    }
+
+    @Test func infoNamesASUITDeviceAndAFirmwareLoader() throws {
+        let suit = try DFURun.run(["info", "--device", "sim:bootloader=suit,timescale=0"], timeout: 30)
+        #expect(suit.exitCode == 0, "\(suit.output)")
+        #expect(suit.stdoutLines.contains("bootloader mode    SUIT"), "\(suit.stdoutLines)")
+        #expect(suit.stdoutLines.contains { $0.hasPrefix("dfu support        not supported: the device updates with SUIT") })
+        let loader = try DFURun.run(["info", "--device", "sim:bootloader=firmware-loader,timescale=0", "--json"], timeout: 30)
+        #expect(loader.exitCode == 0, "\(loader.output)")
+        let info = try FlashCLITests.object(try #require(loader.stdoutLines.last))
+        #expect(info["bootloader_mode"] as? String == "firmware loader")
+        #expect((info["unsupported"] as? String)?.contains("firmware loader mode") == true)
+    }
 }

@@ -13,6 +13,9 @@ public enum Preconditions {
         var failures: [PreconditionFailure] = []
         var warnings: [String] = []
 
+        // Nothing else matters for a device dfu cannot update: say only that.
+        if let what = device.unsupported { return Verdict(failures: [.unsupportedDevice(what)], warnings: []) }
+
         if let level = device.batteryLevel {
             if level < options.minimumBattery {
                 failures.append(.batteryLow(level: level, minimum: options.minimumBattery))

@@ -71,6 +71,7 @@ extension SimOptions {
                 throw .badValue(key: "version", value: text, expected: "an app_version: N, or M.m.r with m and r below 100")
             }
             if imageCount != 1 { throw .inconsistent("images= applies to protocol=smp only") }
+            if deviceKind != .mcuboot { throw .inconsistent("bootloader= applies to protocol=smp only") }
             return
         }
         if let key = NordicSimOptions.keys.first(where: nordic.given.contains) {

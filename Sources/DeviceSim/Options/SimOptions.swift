@@ -18,6 +18,7 @@ import Transport
 /// | `buf_count` | MCUmgr buffer count 2…64 | 4 |
 /// | `slot_size` | slot bytes: decimal, `0x` hex or `K`/`M` suffix; whole 4 KiB pages, 64 KiB…16 MiB | 0x60000 |
 /// | `reassembly` | `on`/`off`: packets may span writes | on |
+/// | `bootloader` | `mcuboot`, or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
 /// | `images` | updatable images, 1 or 2 (2: nRF5340-like, image 1 the network core, own slot pair) | 1 |
 /// | `reset_ms` | ms from the reset reply to the reset (Zephyr's `CONFIG_MCUMGR_GRP_OS_RESET_MS`), 0…60000 | 250 |
 /// | `seed` | seed for `@random` fault points | 0 |
@@ -52,6 +53,8 @@ public struct SimOptions: Sendable, Hashable {
     public var reassembly = true
     /// Updatable images: 1, or 2 for an nRF5340-like device (image 1 the network core).
     public var imageCount = 1
+    /// What updates the device (`SMPServerConfiguration.kind`).
+    public var deviceKind: SMPServerConfiguration.DeviceKind = .mcuboot
     /// How long, in ms, the device keeps running after answering a reset request.
     public var resetMilliseconds = 250
     public var seed: UInt64 = 0
@@ -65,7 +68,7 @@ public struct SimOptions: Sendable, Hashable {
     public init() {}
 
     public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
-                                   "buf_size", "buf_count", "slot_size", "reassembly", "images", "reset_ms", "seed", "fault",
+                                   "buf_size", "buf_count", "slot_size", "reassembly", "images", "bootloader", "reset_ms", "seed", "fault",
                                    "timescale"] + NordicSimOptions.keys
 
     /// Parses `sim` or `sim:key=value,…`.
@@ -152,6 +155,11 @@ public struct SimOptions: Sendable, Hashable {
         case "images":
             guard let n = Int(value), (1 ... 2).contains(n) else { throw bad("1 or 2 updatable images") }
             imageCount = n
+        case "bootloader":
+            guard let kind = SMPServerConfiguration.DeviceKind(rawValue: value.lowercased()) else {
+                throw bad("mcuboot, firmware-loader or suit")
+            }
+            deviceKind = kind
         case "reset_ms":
             guard let ms = Int(value), (0 ... 60_000).contains(ms) else { throw bad("milliseconds from 0 to 60000") }
             resetMilliseconds = ms
@@ -200,6 +208,7 @@ public struct SimOptions: Sendable, Hashable {
         ]
         // Only when changed, so the identities derived before the key existed stay the same.
         if imageCount != 1 { items.append("images=\(imageCount)") }
+        if deviceKind != .mcuboot { items.append("bootloader=\(deviceKind.rawValue)") }
         if resetMilliseconds != 250 { items.append("reset_ms=\(resetMilliseconds)") }
         if !faultSpecs.isEmpty { items.append("fault=" + faultSpecs.map(\.text).joined(separator: "+")) }
         if simProtocol == .nordic {

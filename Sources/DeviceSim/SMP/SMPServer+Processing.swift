@@ -88,7 +88,12 @@ extension SMPServer {
         case .osEcho: return OSManager.echo(body)
         case .osReset: return OSManager.reset(delay: configuration.resetDelay)
         case .osParameters: return OSManager.parameters(configuration)
-        case .osBootloaderInfo: return OSManager.bootloaderInfo(body, mode: bootloader.swapMode.reportedMode)
+        case .osBootloaderInfo:
+            let mode = configuration.kind == .firmwareLoader ? MCUbootMode.firmwareLoader : bootloader.swapMode.reportedMode
+            return OSManager.bootloaderInfo(body, mode: mode)
+        case .suitManifestList:
+            // Only that the group answers is modelled, not the manifests a SUIT device lists.
+            return configuration.kind == .suit ? .body([:]) : .rc(.notSupported)
         case .imageStateRead: return images.stateRead(bootloader)
         case .imageSlotInfo: return images.slotInfo(bootloader)
         case .imageStateWrite, .imageUpload, .imageErase:

@@ -43,6 +43,9 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "1|2", help: "Updatable images: 2 makes an nRF5340-like device whose image 1 (the network core) has its own slots and version. (default: 1)")
     var images: String?
 
+    @Option(valueName: "KIND", help: "What updates the device: mcuboot, or a kind dfu recognises and refuses: firmware-loader (bootloader info mode 7) or suit (answers SMP group 66). (default: mcuboot)")
+    var bootloader: String?
+
     @Option(valueName: "MS", help: "Milliseconds from the reset reply to the reset, as Zephyr's CONFIG_MCUMGR_GRP_OS_RESET_MS, 0-60000. (default: 250)")
     var resetMs: String?
 
@@ -78,7 +81,7 @@ struct SimDeviceFlags: ParsableArguments {
             ("mtu", "mtu", mtu.list), ("phy", "phy", phy.list), ("interval", "interval", interval.list),
             ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
-            ("images", "images", images.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
+            ("images", "images", images.list), ("bootloader", "bootloader", bootloader.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
             ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
             ("prn-drop", "prn_drop", prnDrop.list), ("inactivity", "inactivity", inactivity.list),
         ]

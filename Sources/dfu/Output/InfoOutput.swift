@@ -35,6 +35,7 @@ enum InfoOutput {
             table.add("MCUmgr buffers", "not reported (one request at a time)")
         }
         table.add("bootloader mode", facts.bootloaderMode.map(TerminalText.sanitized) ?? "not reported")
+        if let what = facts.unsupported { table.add("dfu support", "not supported: " + what) }
         table.add("slot size", facts.slotSize.map { "\(HumanUnits.bytes($0)) (\($0) bytes)" } ?? "not reported")
         table.add("battery", facts.batteryLevel.map { "\($0) %" } ?? "not reported (no Battery Service)")
         table.add("firmware revision", facts.firmwareRevision.map(TerminalText.sanitized) ?? "not reported")
@@ -90,6 +91,7 @@ enum InfoOutput {
                 JSONField("buf_size", facts.bufferSize.map { .int($0) } ?? .null),
                 JSONField("buf_count", facts.bufferCount.map { .int($0) } ?? .null),
                 JSONField("bootloader_mode", facts.bootloaderMode.map { .string($0) } ?? .null),
+                JSONField("unsupported", facts.unsupported.map { .string($0) } ?? .null),
                 JSONField("slot_size", facts.slotSize.map { .int($0) } ?? .null),
                 JSONField("battery", facts.batteryLevel.map { .int($0) } ?? .null),
                 JSONField("firmware_revision", facts.firmwareRevision.map { .string($0) } ?? .null),

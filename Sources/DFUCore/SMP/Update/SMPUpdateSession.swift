@@ -18,7 +18,7 @@ struct SMPUpdateSession: UpdateSession {
         let reader = SMPDeviceStateReader(connection: connection, device: context.device, requestTimeout: deadlines.request,
                                           log: context.log, warn: context.warn)
         let snapshot = try await reader.readImageState(negotiated, image: imageIndex)
-        if imageIndex > 0, !snapshot.images.images.contains(where: { ($0.image ?? 0) == imageIndex }) {
+        if imageIndex > 0, snapshot.facts.unsupported == nil, !snapshot.images.images.contains(where: { ($0.image ?? 0) == imageIndex }) {
             throw .deviceRejected("\(context.device) lists no image \(imageIndex) (its image list has "
                                   + "\(Set(snapshot.images.images.map { $0.image ?? 0 }).count) image index(es)); "
                                   + "check --image against 'dfu info'.")
