@@ -31,6 +31,24 @@ extension EngineTests {
             #expect(device.server.bootloader.secondaryImage == nil, "nothing went to image 0's slots")
         }
 
+        @Test func firstPacketCarriesTheImageIndexAndUpgradeWhenAsked() async throws {
+            let bench = try await EngineTestBench.make("sim:images=2")
+            let uploads = UploadRequestLog()
+            let outcome = try await bench.flash(uploads: uploads) { options in
+                options.imageIndex = 1
+                options.mode = .confirmOnly
+                options.requireNewer = true
+            }
+            #expect(outcome.result == .success(v110))
+            let first = try #require(uploads.firstPacketRequests.first)
+            #expect(first.image == 1 && first.upgrade == true)
+            let plain = try await EngineTestBench.make("sim")
+            let plainUploads = UploadRequestLog()
+            _ = try await plain.flash(uploads: plainUploads)
+            let plainFirst = try #require(plainUploads.firstPacketRequests.first)
+            #expect(plainFirst.image == nil && plainFirst.upgrade == nil, "left out unless asked")
+        }
+
         @Test func testOnlyOnImageOneLeavesItUnconfirmed() async throws {
             let bench = try await EngineTestBench.make("sim:images=2")
             let outcome = try await bench.flash { options in
