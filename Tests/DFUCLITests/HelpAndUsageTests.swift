@@ -149,11 +149,18 @@ import Testing
                                       (1-20 bytes), where the application can set it.
               --mode <MODE>           What follows the upload: test-confirm, confirm-only,
                                       test-only or upload-only. (default: test-confirm)
+              --image <N>             MCUboot image: the image index to update, 0-15 (an
+                                      nRF5340's network core is 1); 'dfu info' lists them.
+                                      With N > 0, test-confirm becomes confirm-only.
               --min-battery <PERCENT>
                                       Refuse when the device's battery is below this level.
                                       (default: 30)
               --allow-downgrade       Allow an image whose version is not newer than the
                                       running one.
+              --require-newer         MCUboot image: have the device itself refuse an image
+                                      that is not newer than the one it runs (upgrade: true
+                                      in the first upload packet); dfu leaves its own
+                                      version check to the device.
               --allow-host-battery    Allow the update while this computer runs on battery.
               --json                  Print one JSON object per line on stdout (NDJSON):
                                       each event, then a result line; nothing on stderr.
@@ -195,7 +202,8 @@ import Testing
                                       upload chunk. (default: 5.0)
               --first-chunk-timeout <SECONDS>
                                       Seconds to wait for the first chunk's answer (the
-                                      device erases its slot first). (default: 40.0)
+                                      device erases first). (default: 40 per started MiB of
+                                      the image)
 
             Checks the image (and with --key its signature), connects, reads the device's
             images, battery and slot size, and refuses before the first byte when a
@@ -236,6 +244,7 @@ import Testing
               dfu flash app.signed.bin --device sim --key signing-pub.pem
               dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
               dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+              dfu flash net.signed.bin --device name:my-nrf5340 --image 1
               dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
 
             Exit status:
@@ -439,12 +448,20 @@ import Testing
                                       64K-16M. (default: 0x60000)
               --reassembly <on|off>   Whether packets may span BLE writes. BLE only: UDP is
                                       one packet per datagram. (default: on)
+              --images <1|2>          Updatable images: 2 makes an nRF5340-like device whose
+                                      image 1 (the network core) has its own slots and
+                                      version. (default: 1)
+              --bootloader <KIND>     What updates the device: mcuboot, or a kind dfu
+                                      recognises and refuses: firmware-loader (bootloader
+                                      info mode 7) or suit (answers SMP group 66). (default:
+                                      mcuboot)
               --reset-ms <MS>         Milliseconds from the reset reply to the reset, as
                                       Zephyr's CONFIG_MCUMGR_GRP_OS_RESET_MS, 0-60000.
                                       (default: 250)
               --seed <N>              Seed for @random fault points. (default: 0)
               --fault <FAULT>         A fault to inject: disconnect@40%, reboot@60%,
-                                      stall@N, corrupt@N, duplicate@N or delay@N:1500ms; N a
+                                      stall@N, corrupt@N, duplicate@N, delay@N:1500ms or
+                                      busy@N[:COUNT] (rc 10 to the next COUNT uploads); N a
                                       share of the image, a byte count or 'random'. '+'
                                       joins several in one value. (can be repeated)
               --sdk <15|16|17>        nordic: the nRF5 SDK the bootloader follows; 15 keeps

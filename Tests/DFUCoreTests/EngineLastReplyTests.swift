@@ -35,6 +35,10 @@ extension EngineTests {
 final class UploadRequestLog: Sendable {
     private let state = Mutex((dataBytes: 0, chunks: [Int](), firstPackets: 0))
     private let assembler = Mutex(SMPFrameAssembler())
+    private let firsts = Mutex([ImageUploadRequest]())
+
+    /// Every first packet, with its data left out.
+    var firstPacketRequests: [ImageUploadRequest] { firsts.withLock { $0 } }
 
     var dataBytes: Int { state.withLock { $0.dataBytes } }
     var chunks: [Int] { state.withLock { $0.chunks } }
@@ -51,6 +55,11 @@ final class UploadRequestLog: Sendable {
             $0.dataBytes += request.data.count
             $0.chunks.append(request.data.count)
             if request.offset == 0 { $0.firstPackets += 1 }
+        }
+        if request.offset == 0 {
+            var first = request
+            first.data = []
+            firsts.withLock { $0.append(first) }
         }
     }
 }

@@ -18,6 +18,8 @@ enum UploadRequestFault: Sendable {
     case loseSessionFirst
     /// Answered with this error instead (the session ends, as in Zephyr).
     case answerError(SMPError)
+    /// Answered `rc: 10` (MGMT_ERR_EBUSY) without being handled: the session stays as it was.
+    case answerBusy
     /// Answered with this body (same header), without touching the session: a lying device.
     case answerBody(CBORMap)
     /// The reply's header (with this body's length) and these body bytes: bad CBOR, not a map.

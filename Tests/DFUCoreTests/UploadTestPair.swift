@@ -173,6 +173,8 @@ struct UploadTestPair {
         case .answerError(let error):
             device.session = nil
             replyBytes = (try? SMPPacket.response(to: frame.header, error: error).encoded()) ?? []
+        case .answerBusy:
+            replyBytes = (try? SMPPacket.response(to: frame.header, error: .mcumgr(.busy)).encoded()) ?? []
         case .answerBody(let body):
             replyBytes = (try? SMPPacket.response(to: frame.header, body: body).encoded()) ?? []
         case .answerBodyBytes(let body):

@@ -12,6 +12,9 @@ public struct DeviceFacts: Sendable, Equatable {
     public var bufferCount: Int?
     /// MCUboot mode (bootloader info), when reported.
     public var bootloaderMode: String?
+    /// Set when the device updates in a way dfu does not support (a SUIT device, MCUboot's
+    /// firmware loader mode): what it is and why, in words. A precondition failure for `flash`.
+    public var unsupported: String?
 
     public init(runningVersion: ImageVersion? = nil, runningHash: [UInt8]? = nil, batteryLevel: Int? = nil,
                 firmwareRevision: String? = nil, slotSize: Int? = nil, bufferSize: Int? = nil,

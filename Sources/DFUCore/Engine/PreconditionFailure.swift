@@ -4,6 +4,8 @@ public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvert
     case notNewer(image: ImageVersion, running: ImageVersion)
     case imageTooLarge(size: Int, slotSize: Int)
     case hostOnBattery(level: Int?)
+    /// The device updates in a way dfu does not support (`DeviceFacts.unsupported`).
+    case unsupportedDevice(String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,8 @@ public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvert
         case .hostOnBattery(let level):
             let detail = level.map { " (\($0) %)" } ?? ""
             return "this computer runs on battery\(detail). Plug it in, or pass --allow-host-battery."
+        case .unsupportedDevice(let what):
+            return "\(what); dfu does not support updating it. Nothing was sent."
         }
     }
 }

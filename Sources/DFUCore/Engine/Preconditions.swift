@@ -13,6 +13,9 @@ public enum Preconditions {
         var failures: [PreconditionFailure] = []
         var warnings: [String] = []
 
+        // Nothing else matters for a device dfu cannot update: say only that.
+        if let what = device.unsupported { return Verdict(failures: [.unsupportedDevice(what)], warnings: []) }
+
         if let level = device.batteryLevel {
             if level < options.minimumBattery {
                 failures.append(.batteryLow(level: level, minimum: options.minimumBattery))
@@ -21,7 +24,9 @@ public enum Preconditions {
             warnings.append("device has no Battery Service; battery level not checked")
         }
 
-        if let running = device.runningVersion {
+        if options.requireNewer {
+            warnings.append("the version is checked by the device (--require-newer): it refuses an image that is not newer")
+        } else if let running = device.runningVersion {
             if !options.allowDowngrade && imageVersion <= running {
                 failures.append(.notNewer(image: imageVersion, running: running))
             }

@@ -5,6 +5,11 @@ public struct UpdateOptions: Sendable, Equatable {
     public var minimumBattery: Int = 30
     /// Allow an image whose version is not newer than the running one.
     public var allowDowngrade: Bool = false
+    /// SMP: `upgrade: true` in the first upload packet, so the device itself refuses an image that
+    /// is not newer than the one it runs (smp_group_1.rst; Zephyr compares major.minor.revision,
+    /// and the build too with CONFIG_MCUMGR_GRP_IMG_VERSION_CMP_USE_BUILD_NUMBER). dfu's own
+    /// version precondition is then left to the device, whose rule is the one that counts.
+    public var requireNewer: Bool = false
     /// Allow the update while this computer runs on battery.
     public var allowHostOnBattery: Bool = false
     /// The version text the device must report after the update (Device Information firmware
@@ -18,6 +23,9 @@ public struct UpdateOptions: Sendable, Equatable {
     /// Nordic Secure DFU: the name the bootloader is to advertise (buttonless set-name, 1–20 bytes),
     /// so that it can be found by it; nil: the device's default (`DfuTarg`).
     public var bootloaderName: String?
+    /// SMP: the image index to update (`image` in the first upload packet; on an nRF5340 image 1
+    /// is the network core). Nil leaves the field out: the device's default, image 0.
+    public var imageIndex: UInt64?
     public var deadlines = Deadlines()
 
     public init() {}
@@ -27,10 +35,23 @@ public struct UpdateOptions: Sendable, Equatable {
         public var connect: Duration = .seconds(20)
         public var request: Duration = .seconds(10)
         public var firstChunk: Duration = .seconds(40)
+        /// When set, the first chunk may take this long per started MiB of the image, if that is
+        /// more than `firstChunk`: Zephyr erases the image's length (page-rounded) and the trailer
+        /// before it answers the first packet (zephyr_img_mgmt.c `img_mgmt_erase_image_data`), and
+        /// external flash erases far slower than internal. Nil when the user gave a deadline.
+        public var firstChunkPerMiB: Duration? = .seconds(40)
         public var chunk: Duration = .seconds(5)
         public var lastChunk: Duration = .seconds(20)
         /// Reset to reconnect: MCUboot may swap for tens of seconds on a real device.
         public var reboot: Duration = .seconds(60)
         public init() {}
+
+        /// The first chunk's deadline for an image of `bytes`: `firstChunk`, or `firstChunkPerMiB`
+        /// for each started MiB when that is longer (40 s up to 1 MiB, 80 s up to 2 MiB, …).
+        public func firstChunk(forImageOf bytes: Int) -> Duration {
+            guard let perMiB = firstChunkPerMiB else { return firstChunk }
+            let mebibytes = max(1, (max(0, bytes) + (1 << 20) - 1) >> 20)
+            return max(firstChunk, perMiB * mebibytes)
+        }
     }
 }

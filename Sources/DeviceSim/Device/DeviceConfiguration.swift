@@ -20,12 +20,15 @@ public struct DeviceConfiguration: Sendable {
     /// Battery level in percent, 0…100.
     public var batteryLevel: UInt8
     public var faults: [SimFault]
+    /// Updatable images (`CONFIG_MCUMGR_GRP_IMG_UPDATABLE_IMAGE_NUMBER`): 1, or 2 for an
+    /// nRF5340-like device whose image 1 is the network core. Every image runs `runningVersion`.
+    public var imageCount: Int
 
     public init(identity: PeerIdentity, runningVersion: ImageVersion, bootloaderKey: PublicKey,
                 slotSize: Int = 0x60000, pageSize: Int = FlashSlot.defaultPageSize,
                 flashTiming: FlashTiming = .nRF52840, swapMode: MCUbootSwapMode = .withoutScratch,
                 startupTime: Duration = .milliseconds(300), server: SMPServerConfiguration = SMPServerConfiguration(),
-                batteryLevel: UInt8 = 80, faults: [SimFault] = []) {
+                batteryLevel: UInt8 = 80, faults: [SimFault] = [], imageCount: Int = 1) {
         self.identity = identity
         self.runningVersion = runningVersion
         self.bootloaderKey = bootloaderKey
@@ -37,6 +40,7 @@ public struct DeviceConfiguration: Sendable {
         self.server = server
         self.batteryLevel = batteryLevel
         self.faults = faults
+        self.imageCount = imageCount
     }
 }
 

@@ -39,10 +39,15 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
     case duplicate(at: FaultTrigger)
     /// The reply to that chunk is held back for `by` (later replies queue behind it, as GATT keeps order).
     case delay(at: FaultTrigger, by: Duration)
+    /// The next `count` upload requests after that chunk are answered `rc: 10` (MGMT_ERR_EBUSY)
+    /// without being written, as an image manager does whose flash is still busy with earlier data
+    /// (the session stays; the client is to ask again at the same offset).
+    case busy(at: FaultTrigger, count: Int)
 
     public var trigger: FaultTrigger {
         switch self {
-        case .disconnect(let t), .reboot(let t), .stall(let t), .corrupt(let t), .duplicate(let t), .delay(let t, _):
+        case .disconnect(let t), .reboot(let t), .stall(let t), .corrupt(let t), .duplicate(let t), .delay(let t, _),
+             .busy(let t, _):
             return t
         }
     }
@@ -56,6 +61,7 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
         case .corrupt(let t): return "corrupt@\(t)"
         case .duplicate(let t): return "duplicate@\(t)"
         case .delay(let t, let d): return "delay@\(t):\(Self.milliseconds(d))ms"
+        case .busy(let t, let count): return count == 1 ? "busy@\(t)" : "busy@\(t):\(count)"
         }
     }
 

@@ -73,8 +73,14 @@ public struct VirtualDevice: Sendable {
 
     public init(configuration: DeviceConfiguration) throws(DeviceSetupError) {
         let image: [UInt8]
+        var others: [[UInt8]] = []
         do {
             image = try SyntheticImage.make(version: configuration.runningVersion)
+            // Another size for each further image, so no two images have the same slot hash.
+            for index in 1 ..< max(1, configuration.imageCount) {
+                others.append(try SyntheticImage.make(version: configuration.runningVersion,
+                                                      bodySize: SyntheticImage.networkCoreBodySize + index))
+            }
         } catch {
             throw .image(error)
         }
@@ -83,7 +89,8 @@ public struct VirtualDevice: Sendable {
             bootloader = try MCUbootBootloader(slotSize: configuration.slotSize, pageSize: configuration.pageSize,
                                                timing: configuration.flashTiming, key: configuration.bootloaderKey,
                                                swapMode: configuration.swapMode,
-                                               startupTime: configuration.startupTime, runningImage: image)
+                                               startupTime: configuration.startupTime, runningImage: image,
+                                               otherImages: others)
         } catch {
             throw .bootloader(error)
         }
@@ -180,6 +187,8 @@ public struct VirtualDevice: Sendable {
                         }
                     case .stall, .corrupt, .duplicate, .delay:
                         replyFault = fault
+                    case .busy(_, let count):
+                        server.answerUploadsBusy(count)
                     }
                 }
             case .respond(let packet):
@@ -236,7 +245,7 @@ public struct VirtualDevice: Sendable {
             case .delay(_, let by):
                 delay = by
                 tag = .delayed
-            case .reboot, .disconnect:
+            case .reboot, .disconnect, .busy:
                 break
             }
         }

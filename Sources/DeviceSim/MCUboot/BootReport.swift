@@ -20,6 +20,8 @@ public struct BootReport: Sendable, Hashable, CustomStringConvertible {
     /// The image now running. Nil only if the primary slot holds no valid image, which nothing in
     /// the model can cause (only validated images are swapped in).
     public var running: SlotImage?
+    /// What the same boot did with images 1… of a multi-image device (empty with one image).
+    public var otherImages: [Outcome] = []
 
     public init(outcome: Outcome, duration: Duration, running: SlotImage?) {
         self.outcome = outcome
@@ -28,14 +30,18 @@ public struct BootReport: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let what: String
-        switch outcome {
-        case .normal: what = "booted"
-        case .swapped(let permanent): what = permanent ? "swapped in permanently" : "swapped in for test"
-        case .reverted: what = "reverted the unconfirmed image"
-        case .rejected(let reason): what = "rejected the pending image (\(reason))"
-        }
         let version = running.map { " → running \($0.versionString)" } ?? ""
-        return "MCUboot \(what) in \(duration)\(version)"
+        let others = otherImages.enumerated().filter { $0.element != .normal }
+            .map { "; image \($0.offset + 1): \(Self.words($0.element))" }.joined()
+        return "MCUboot \(Self.words(outcome)) in \(duration)\(version)\(others)"
+    }
+
+    private static func words(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .normal: return "booted"
+        case .swapped(let permanent): return permanent ? "swapped in permanently" : "swapped in for test"
+        case .reverted: return "reverted the unconfirmed image"
+        case .rejected(let reason): return "rejected the pending image (\(reason))"
+        }
     }
 }

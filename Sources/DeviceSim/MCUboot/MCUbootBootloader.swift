@@ -1,6 +1,7 @@
 import DFUCore
 
-/// MCUboot in swap mode with two slots of one image, as the application and the boot ROM see it.
+/// MCUboot in swap mode with two slots per updatable image (one image, or an nRF5340's two), as
+/// the application and the boot ROM see it.
 ///
 /// Flash contents are real bytes (`FlashSlot`); the trailer is modelled by its meaning, one
 /// `MCUbootSwapType`, instead of magic and flag bytes at the end of each slot. `boot()` does what
@@ -22,104 +23,73 @@ public struct MCUbootBootloader: Sendable {
     public let swapMode: MCUbootSwapMode
     /// From the end of the bootloader to the application advertising again.
     public var startupTime: Duration
-    public internal(set) var primary: FlashSlot
-    public internal(set) var secondary: FlashSlot
-    /// The trailer state: what the next boot will do.
-    public private(set) var swapType: MCUbootSwapType = .none
+    /// One slot pair per updatable image; image 0 (the application) always exists, image 1 is an
+    /// nRF5340's network core when the device has two.
+    public internal(set) var images: [MCUbootImagePair]
 
-    /// Two erased slots of `slotSize` with `runningImage` programmed into the primary one (as a
-    /// factory programmer would: confirmed, no trailer).
+    /// Two erased slots of `slotSize` per image with the running images programmed into the
+    /// primary ones (as a factory programmer would: confirmed, no trailer): `runningImage` for
+    /// image 0, then one pair for each of `otherImages`.
     public init(slotSize: Int, pageSize: Int = FlashSlot.defaultPageSize, timing: FlashTiming = .nRF52840,
                 key: PublicKey, swapMode: MCUbootSwapMode = .withoutScratch,
-                startupTime: Duration = .milliseconds(300), runningImage: [UInt8]) throws(BootloaderSetupError) {
+                startupTime: Duration = .milliseconds(300), runningImage: [UInt8],
+                otherImages: [[UInt8]] = []) throws(BootloaderSetupError) {
         self.key = key
         self.swapMode = swapMode
         self.startupTime = startupTime
-        primary = FlashSlot(size: slotSize, pageSize: pageSize, timing: timing)
-        secondary = FlashSlot(size: slotSize, pageSize: pageSize, timing: timing)
-        guard runningImage.count <= maxImageSize else {
-            throw .imageTooLarge(size: runningImage.count, maximum: maxImageSize)
-        }
-        guard case .success = primary.write(runningImage, at: 0), SlotImage(in: primary) != nil else {
-            throw .runningImageInvalid
+        images = []
+        for running in [runningImage] + otherImages {
+            var pair = MCUbootImagePair(primary: FlashSlot(size: slotSize, pageSize: pageSize, timing: timing),
+                                        secondary: FlashSlot(size: slotSize, pageSize: pageSize, timing: timing))
+            let maximum = pair.maxImageSize(swapMode)
+            guard running.count <= maximum else { throw .imageTooLarge(size: running.count, maximum: maximum) }
+            guard case .success = pair.primary.write(running, at: 0), pair.primaryImage != nil else {
+                throw .runningImageInvalid
+            }
+            images.append(pair)
         }
     }
+
+    // Image 0's slots, as single-image code reads them. `images` is never empty (init).
+    public var primary: FlashSlot { images[0].primary }
+    public var secondary: FlashSlot { images[0].secondary }
+    public var swapType: MCUbootSwapType { images[0].swapType }
+    public var primaryImage: SlotImage? { images[0].primaryImage }
+    public var secondaryImage: SlotImage? { images[0].secondaryImage }
 
     /// The largest image a slot takes: the slot minus what MCUboot reserves at its end.
-    public var maxImageSize: Int {
-        max(0, primary.size - swapMode.reservedPages * primary.pageSize)
-    }
+    public var maxImageSize: Int { images[0].maxImageSize(swapMode) }
 
-    public var primaryImage: SlotImage? { SlotImage(in: primary) }
-    public var secondaryImage: SlotImage? { SlotImage(in: secondary) }
-
-    /// `boot_set_next` on the secondary slot (`boot_request_upgrade`): swap it in at the next boot,
-    /// for a test or for good. The caller (image management) decides whether that is allowed.
+    /// `boot_set_next` on image 0's secondary slot (`boot_request_upgrade`): swap it in at the next
+    /// boot, for a test or for good. The caller (image management) decides whether that is allowed.
     public mutating func requestUpgrade(permanent: Bool) {
-        swapType = permanent ? .permanent : .test
+        images[0].requestUpgrade(permanent: permanent)
     }
 
     /// `boot_write_img_confirmed` on the running image: cancels a pending revert.
     public mutating func confirmRunningImage() {
-        if swapType == .revert { swapType = .none }
+        images[0].confirmRunningImage()
     }
 
-    /// Reset: what MCUboot does before it jumps to the application. Returns what happened and how
-    /// long the device is away.
+    /// Reset: what MCUboot does before it jumps to the application, for every image in turn (a
+    /// multi-image MCUboot installs every pending image in the same boot). Returns what happened
+    /// and how long the device is away.
     public mutating func boot() -> BootReport {
         var duration = startupTime
-        let outcome: BootReport.Outcome
-        switch swapType {
-        case .none:
-            outcome = .normal
-        case .test, .permanent:
-            let permanent = swapType == .permanent
-            if let reason = secondaryRejection() {
-                duration += secondary.eraseAll()
-                swapType = .none
-                outcome = .rejected(reason: reason)
-            } else {
-                duration += swapSlots()
-                swapType = permanent ? .none : .revert
-                outcome = .swapped(permanent: permanent)
-            }
-        case .revert:
-            duration += swapSlots()
-            swapType = .none
-            outcome = .reverted
+        var outcomes: [BootReport.Outcome] = []
+        for index in images.indices {
+            let (outcome, time) = images[index].boot(key: key)
+            outcomes.append(outcome)
+            duration += time
         }
-        return BootReport(outcome: outcome, duration: duration, running: primaryImage)
+        var report = BootReport(outcome: outcomes.first ?? .normal, duration: duration, running: primaryImage)
+        report.otherImages = Array(outcomes.dropFirst())
+        return report
     }
 
-    /// Why MCUboot would refuse the secondary image, or nil if it boots.
+    /// Why MCUboot would refuse image 0's secondary image, or nil if it boots.
     public func secondaryRejection() -> String? {
-        let report: VerificationReport
-        do {
-            report = try ImageVerifier.verify(bytes: secondary.bytes, key: key)
-        } catch {
-            return error.description
-        }
-        for check in [report.hash, report.signature, report.keyHash] {
-            switch check {
-            case .passed: continue
-            case .failed(let error): return error.description
-            // bootutil has no "not checked": a missing KEYHASH means no known key signed it.
-            case .notChecked(let reason): return reason
-            }
-        }
-        return nil
-    }
-
-    /// Exchanges the slots and returns the time MCUboot needs for it. Both swap modes move each
-    /// used sector three times (scratch: primary→scratch, secondary→primary, scratch→secondary;
-    /// move: shift up, then two copies), each move an erase plus a page program.
-    private mutating func swapSlots() -> Duration {
-        let used = max(primaryImage?.length ?? 0, secondaryImage?.length ?? 0)
-        // The trailer sector is rewritten too.
-        let sectors = primary.pages(covering: 0 ..< used).count + 1
-        primary.exchangeContents(with: &secondary)
-        let perSector = primary.timing.eraseTime(pages: 1) + primary.timing.writeTime(bytes: primary.pageSize)
-        return perSector * (3 * sectors)
+        images[0].secondaryRejection(key: key)
     }
 }
 

@@ -9,6 +9,8 @@ public enum SyntheticImage {
     public static let headerSize = 0x200
     /// Like the 48 KiB sample application, so swap times look like a real update's.
     public static let defaultBodySize = 48 * 1024
+    /// The body of a further image's (an nRF5340 network core's): another size, so another hash.
+    public static let networkCoreBodySize = 32 * 1024
 
     public static func make(version: ImageVersion, bodySize: Int = defaultBodySize) throws(ImageError) -> [UInt8] {
         let body = deterministicBody(count: max(0, bodySize), seed: version)

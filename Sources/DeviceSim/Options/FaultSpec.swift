@@ -1,13 +1,14 @@
 /// One fault as written in the options, before a `@random` point is drawn from the seed.
 ///
-/// Syntax: `KIND@WHERE` or, for delay, `delay@WHERE[:DURATION]`:
-/// - KIND: `disconnect`, `reboot`, `stall`, `corrupt`, `duplicate`, `delay`;
+/// Syntax: `KIND@WHERE`, for delay `delay@WHERE[:DURATION]`, for busy `busy@WHERE[:COUNT]`:
+/// - KIND: `disconnect`, `reboot`, `stall`, `corrupt`, `duplicate`, `delay`, `busy`;
 /// - WHERE: `N%` (a share of the image, decimals allowed), `N` (bytes; `K` suffix for KiB), or
 ///   `random` (a point between 5 % and 95 % drawn from `seed`);
 /// - DURATION: `1500ms` or `2s`; default 1 s.
+/// - COUNT: how many upload requests in a row are answered busy, 1…1000; default 1.
 struct FaultSpec: Sendable, Hashable {
     enum Kind: String, Sendable, Hashable, CaseIterable {
-        case disconnect, reboot, stall, corrupt, duplicate, delay
+        case disconnect, reboot, stall, corrupt, duplicate, delay, busy
     }
 
     enum Point: Sendable, Hashable {
@@ -20,9 +21,12 @@ struct FaultSpec: Sendable, Hashable {
     let kind: Kind
     let point: Point
     let delay: Duration
+    /// Busy answers in a row (busy only).
+    let count: Int
 
     static let expected = "KIND@N% or KIND@BYTES or KIND@random (KIND: disconnect, reboot, stall, corrupt, "
-        + "duplicate, delay; delay takes :MS like delay@50%:1500ms), several joined with '+'"
+        + "duplicate, delay, busy; delay takes :MS like delay@50%:1500ms, busy a count like busy@50%:3), "
+        + "several joined with '+'"
 
     /// Parses one fault (no `+`).
     init?(_ text: Substring) {
@@ -30,17 +34,26 @@ struct FaultSpec: Sendable, Hashable {
         guard parts.count == 2, let kind = Kind(rawValue: parts[0].lowercased()) else { return nil }
         var location = parts[1]
         var delay = Self.defaultDelay
+        var count = 1
         if let colon = location.firstIndex(of: ":") {
-            guard kind == .delay, let parsed = Self.duration(location[location.index(after: colon)...]) else {
+            let suffix = location[location.index(after: colon)...]
+            switch kind {
+            case .delay:
+                guard let parsed = Self.duration(suffix) else { return nil }
+                delay = parsed
+            case .busy:
+                guard let parsed = Int(suffix), (1 ... 1000).contains(parsed) else { return nil }
+                count = parsed
+            default:
                 return nil
             }
-            delay = parsed
             location = location[..<colon]
         }
         guard let point = Self.point(location) else { return nil }
         self.kind = kind
         self.point = point
         self.delay = delay
+        self.count = count
     }
 
     /// The fault with its point fixed; `random` draws from `seed` and the fault's position so two
@@ -61,6 +74,7 @@ struct FaultSpec: Sendable, Hashable {
         case .corrupt: return .corrupt(at: trigger)
         case .duplicate: return .duplicate(at: trigger)
         case .delay: return .delay(at: trigger, by: delay)
+        case .busy: return .busy(at: trigger, count: count)
         }
     }
 
@@ -71,7 +85,7 @@ struct FaultSpec: Sendable, Hashable {
         case .fixed(let trigger): location = trigger.description
         case .random: location = "random"
         }
-        let suffix = kind == .delay ? ":\(SimFault.milliseconds(delay))ms" : ""
+        let suffix = kind == .delay ? ":\(SimFault.milliseconds(delay))ms" : kind == .busy && count != 1 ? ":\(count)" : ""
         return "\(kind.rawValue)@\(location)\(suffix)"
     }
 

@@ -30,8 +30,11 @@ extension SimOptions {
 
     /// The SMP server's Kconfig from `buf_size`, `buf_count`, `reassembly` and `reset_ms`.
     public var serverConfiguration: SMPServerConfiguration {
-        SMPServerConfiguration(bufferSize: bufferSize, bufferCount: bufferCount,
-                               framing: reassembly ? .reassembly : .onePacketPerWrite, resetDelay: .milliseconds(resetMilliseconds))
+        var configuration = SMPServerConfiguration(bufferSize: bufferSize, bufferCount: bufferCount,
+                                                   framing: reassembly ? .reassembly : .onePacketPerWrite,
+                                                   resetDelay: .milliseconds(resetMilliseconds))
+        configuration.kind = deviceKind
+        return configuration
     }
 
     /// The device these options describe. Reads the `key` file, if one was given. `framing`
@@ -46,7 +49,8 @@ extension SimOptions {
         var server = serverConfiguration
         if let framing { server.framing = framing }
         return DeviceConfiguration(identity: identity, runningVersion: version, bootloaderKey: key,
-                                   slotSize: slotSize, server: server, batteryLevel: battery, faults: faults)
+                                   slotSize: slotSize, server: server, batteryLevel: battery, faults: faults,
+                                   imageCount: imageCount)
     }
 
     public func makeDevice(framing: SMPServerConfiguration.Framing? = nil) throws(SimOptionsError) -> VirtualDevice {

@@ -78,6 +78,8 @@ extension SimOptions {
             if let text = nordic.smpOnlyVersion {
                 throw .badValue(key: "version", value: text, expected: "an app_version: N, or M.m.r with m and r below 100")
             }
+            if imageCount != 1 { throw .inconsistent("images= applies to protocol=smp only") }
+            if deviceKind != .mcuboot { throw .inconsistent("bootloader= applies to protocol=smp only") }
             return
         }
         if let key = NordicSimOptions.keys.first(where: nordic.given.contains) {

@@ -18,13 +18,15 @@ import Transport
 /// | `buf_count` | MCUmgr buffer count 2…64 | 4 |
 /// | `slot_size` | slot bytes: decimal, `0x` hex or `K`/`M` suffix; whole 4 KiB pages, 64 KiB…16 MiB | 0x60000 |
 /// | `reassembly` | `on`/`off`: packets may span writes | on |
+/// | `bootloader` | `mcuboot`, or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
+/// | `images` | updatable images, 1 or 2 (2: nRF5340-like, image 1 the network core, own slot pair) | 1 |
 /// | `reset_ms` | ms from the reset reply to the reset (Zephyr's `CONFIG_MCUMGR_GRP_OS_RESET_MS`), 0…60000 | 250 |
 /// | `seed` | seed for `@random` fault points | 0 |
 /// | `fault` | see below | none |
 /// | `timescale` | real seconds per model second: 1 real time, 0.05 twenty times faster, 0 unpaced (as fast as the machine goes) | 1 |
 ///
 /// Faults: `fault=disconnect@40%`, `reboot@60%`, `stall@N`, `corrupt@N`, `duplicate@N`,
-/// `delay@N:1500ms`, where N is `N%` of the image, a byte count, or `random` (see `FaultSpec`).
+/// `delay@N:1500ms`, `busy@N:3`, where N is `N%` of the image, a byte count, or `random` (see `FaultSpec`).
 /// Commas separate options, so a comma cannot also separate faults: join several with `+`
 /// (`fault=disconnect@40%+reboot@60%`) or repeat the key (`fault=disconnect@40%,fault=reboot@60%`);
 /// both add up. `-` and `_` are interchangeable in key names. Every other key may appear once.
@@ -49,6 +51,10 @@ public struct SimOptions: Sendable, Hashable {
     public var bufferCount = 4
     public var slotSize = 0x60000
     public var reassembly = true
+    /// Updatable images: 1, or 2 for an nRF5340-like device (image 1 the network core).
+    public var imageCount = 1
+    /// What updates the device (`SMPServerConfiguration.kind`).
+    public var deviceKind: SMPServerConfiguration.DeviceKind = .mcuboot
     /// How long, in ms, the device keeps running after answering a reset request.
     public var resetMilliseconds = 250
     public var seed: UInt64 = 0
@@ -62,7 +68,7 @@ public struct SimOptions: Sendable, Hashable {
     public init() {}
 
     public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
-                                   "buf_size", "buf_count", "slot_size", "reassembly", "reset_ms", "seed", "fault",
+                                   "buf_size", "buf_count", "slot_size", "reassembly", "images", "bootloader", "reset_ms", "seed", "fault",
                                    "timescale"] + NordicSimOptions.keys
 
     /// Parses `sim` or `sim:key=value,…`.
@@ -146,6 +152,14 @@ public struct SimOptions: Sendable, Hashable {
             case "off", "no", "false", "0": reassembly = false
             default: throw bad("on or off")
             }
+        case "images":
+            guard let n = Int(value), (1 ... 2).contains(n) else { throw bad("1 or 2 updatable images") }
+            imageCount = n
+        case "bootloader":
+            guard let kind = SMPServerConfiguration.DeviceKind(rawValue: value.lowercased()) else {
+                throw bad("mcuboot, firmware-loader or suit")
+            }
+            deviceKind = kind
         case "reset_ms":
             guard let ms = Int(value), (0 ... 60_000).contains(ms) else { throw bad("milliseconds from 0 to 60000") }
             resetMilliseconds = ms
@@ -193,6 +207,8 @@ public struct SimOptions: Sendable, Hashable {
             "seed=\(seed)",
         ]
         // Only when changed, so the identities derived before the key existed stay the same.
+        if imageCount != 1 { items.append("images=\(imageCount)") }
+        if deviceKind != .mcuboot { items.append("bootloader=\(deviceKind.rawValue)") }
         if resetMilliseconds != 250 { items.append("reset_ms=\(resetMilliseconds)") }
         if !faultSpecs.isEmpty { items.append("fault=" + faultSpecs.map(\.text).joined(separator: "+")) }
         if simProtocol == .nordic {

@@ -53,10 +53,13 @@ public struct UploadSession: Sendable, Hashable {
     public var offset: Int
     /// `sha` of the off-0 request, any length up to 32, possibly empty; it names the session.
     public var sha: [UInt8]
+    /// The image whose secondary slot takes the data (`image` of the off-0 request; 0 with one image).
+    public var image: Int
 
-    public init(length: Int, offset: Int = 0, sha: [UInt8]) {
+    public init(length: Int, offset: Int = 0, sha: [UInt8], image: Int = 0) {
         self.length = length
         self.offset = offset
         self.sha = sha
+        self.image = image
     }
 }

@@ -10,8 +10,12 @@ import DFUCore
 /// 3. `off != 0` and not the expected offset → data discarded, success with the expected `off`;
 /// 4. `off + len(data) > len` → 31;
 /// 5. write; the session ends when `off == len` (the reply still says `off: len`).
-/// Any error ends the session; so does a completed upload. `image` is ignored: with one updatable
-/// image Zephyr uploads to the secondary slot whatever it says (reference §8).
+/// Any error ends the session; so does a completed upload. With one updatable image `image` is
+/// ignored: Zephyr uploads to the secondary slot whatever it says (reference §8). With several,
+/// the off-0 request's `image` (default 0) picks the pair, and an image the device does not have
+/// has no free slot, 9 (zephyr_img_mgmt.c `img_mgmt_get_unused_slot_area_id`). `upgrade` compares
+/// with the running application's version, image 0's, whatever `image` says
+/// (`img_mgmt_upload_inspect` calls `img_mgmt_my_version`).
 extension ImageManager {
     mutating func upload(_ body: CBORMap, _ boot: inout MCUbootBootloader) -> CommandOutcome {
         let request: ImageUploadRequest
@@ -56,14 +60,17 @@ extension ImageManager {
             let sha = request.sha ?? []
             guard sha.count <= SHA256.byteCount else { return .refuse(.invalidHash) }
             if !sha.isEmpty, let session, session.sha == sha { return .answerOffset }
-            guard !NextBoot(boot.swapType).isInUse(1) else { return .refuse(.noFreeSlot) }
-            guard requestedLength <= UInt64(boot.maxImageSize) else { return .refuse(.imageTooLarge) }
+            let image = boot.images.count > 1 ? Int(clamping: request.image ?? 0) : 0
+            guard boot.images.indices.contains(image) else { return .refuse(.noFreeSlot) }
+            let pair = boot.images[image]
+            guard !NextBoot(pair.swapType).isInUse(1) else { return .refuse(.noFreeSlot) }
+            guard requestedLength <= UInt64(pair.maxImageSize(boot.swapMode)) else { return .refuse(.imageTooLarge) }
             if request.upgrade == true, let running = boot.primaryImage?.version,
                !isNewer(headerVersion(request.data), than: running) {
                 return .refuse(.currentVersionIsNewer)
             }
             length = Int(requestedLength)
-            newSession = UploadSession(length: length, sha: sha)
+            newSession = UploadSession(length: length, sha: sha, image: image)
         } else {
             guard let session, request.offset == UInt64(session.offset) else { return .answerOffset }
             length = session.length
@@ -79,22 +86,23 @@ extension ImageManager {
         var duration: Duration = .zero
         if let newSession {
             session = newSession
+            let slot = boot.images[newSession.image].secondary
             if imageCheck, newSession.sha.count == SHA256.byteCount,
-               slotMatches(boot.secondary, length: newSession.length, sha: newSession.sha) {
+               slotMatches(slot, length: newSession.length, sha: newSession.sha) {
                 // The data is already there: report the upload finished without a transfer.
                 session = nil
                 return .body(ImageUploadResponse(offset: UInt64(newSession.length), match: true).body)
             }
-            if !boot.secondary.isErased {
+            if !slot.isErased {
                 // Zephyr erases the page-rounded image region and the trailer before it answers,
                 // which is why the first reply can take seconds.
-                duration += boot.secondary.erase(0 ..< newSession.length)
-                duration += boot.secondary.erase(boot.secondary.size - boot.secondary.pageSize ..< boot.secondary.size)
+                duration += boot.images[newSession.image].secondary.erase(0 ..< newSession.length)
+                duration += boot.images[newSession.image].secondary.erase(slot.size - slot.pageSize ..< slot.size)
             }
         }
-        guard var current = session else { return .image(.unknown) }
+        guard var current = session, boot.images.indices.contains(current.image) else { return .image(.unknown) }
         if !request.data.isEmpty {
-            switch boot.secondary.write(request.data, at: current.offset) {
+            switch boot.images[current.image].secondary.write(request.data, at: current.offset) {
             case .success(let time):
                 duration += time
             case .failure:
@@ -107,7 +115,7 @@ extension ImageManager {
         var response = ImageUploadResponse(offset: UInt64(current.offset))
         if current.offset == current.length {
             if imageCheck, current.sha.count == SHA256.byteCount {
-                response.match = slotMatches(boot.secondary, length: current.length, sha: current.sha)
+                response.match = slotMatches(boot.images[current.image].secondary, length: current.length, sha: current.sha)
             }
             session = nil
         } else {

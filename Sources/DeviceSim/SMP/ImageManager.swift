@@ -1,9 +1,15 @@
 import DFUCore
 
-/// Zephyr's image management group (img_mgmt.c, img_mgmt_state.c, zephyr_img_mgmt.c) for one
-/// updatable image in swap mode: state read/write, erase and slot info here, upload in
+/// Zephyr's image management group (img_mgmt.c, img_mgmt_state.c, zephyr_img_mgmt.c) in swap
+/// mode, for one updatable image or several (`CONFIG_MCUMGR_GRP_IMG_UPDATABLE_IMAGE_NUMBER`, an
+/// nRF5340's application and network core): state read/write, erase and slot info here, upload in
 /// `ImageManager+Upload.swift`. It keeps the upload session (RAM) and works on the bootloader's
-/// flash and trailer, which it is handed for each command.
+/// flash and trailers, which it is handed for each command.
+///
+/// Zephyr numbers slots across images: image i has slots 2i (primary) and 2i + 1 (secondary), the
+/// state list names them by `image` and `slot` within it, and a hash is looked up in all of them
+/// (img_mgmt.c `img_mgmt_find_by_hash`). The running application is image 0, so a confirm
+/// without a hash confirms image 0 (img_mgmt_state.c `img_mgmt_state_write`).
 struct ImageManager: Sendable {
     let imageCheck: Bool
     /// The upload in progress (`g_img_mgmt_state` with `area_id != -1`).
@@ -15,22 +21,26 @@ struct ImageManager: Sendable {
 
     // MARK: state (command 0)
 
-    /// `img_mgmt_state_read`: both slots that hold a valid image, all five flags, `splitStatus: 0`
-    /// (the non-frugal list).
+    /// `img_mgmt_state_read`: every image's slots that hold a valid image, all five flags,
+    /// `splitStatus: 0` (the non-frugal list); `image` only when there is more than one image.
     func stateRead(_ boot: MCUbootBootloader) -> CommandOutcome {
         .body(stateResponse(boot).body)
     }
 
     func stateResponse(_ boot: MCUbootBootloader) -> ImageStateResponse {
-        let next = NextBoot(boot.swapType)
+        let numbered = boot.images.count > 1
         var images: [ImageSlotState] = []
-        for (slot, image) in [(0, boot.primaryImage), (1, boot.secondaryImage)] {
-            guard let image else { continue }
-            let flags = next.flags(for: slot)
-            images.append(ImageSlotState(slot: UInt64(slot), version: image.versionString, hash: image.hash,
-                                         bootable: image.isBootable, pending: flags.pending,
-                                         confirmed: flags.confirmed, active: flags.active,
-                                         permanent: flags.permanent))
+        for (index, pair) in boot.images.enumerated() {
+            let next = NextBoot(pair.swapType)
+            for (slot, image) in [(0, pair.primaryImage), (1, pair.secondaryImage)] {
+                guard let image else { continue }
+                let flags = next.flags(for: slot)
+                images.append(ImageSlotState(image: numbered ? UInt64(index) : nil, slot: UInt64(slot),
+                                             version: image.versionString, hash: image.hash,
+                                             bootable: image.isBootable, pending: flags.pending,
+                                             confirmed: flags.confirmed, active: flags.active,
+                                             permanent: flags.permanent))
+            }
         }
         return ImageStateResponse(images: images, splitStatus: 0)
     }
@@ -41,30 +51,41 @@ struct ImageManager: Sendable {
         guard let request = try? ImageStateWriteRequest(body: body) else { return .rc(.invalidValue) }
         let confirm = request.confirm ?? false
         let hash = request.hash ?? []
-        let slot: Int
+        let target: (image: Int, slot: Int)
         if hash.isEmpty {
             guard confirm else { return .image(.invalidHash) }
-            slot = NextBoot.activeSlot
+            target = (0, NextBoot.activeSlot)
         } else {
             guard hash.count == SHA256.byteCount else { return .image(.invalidHash) }
-            if boot.primaryImage?.hash == hash {
-                slot = 0
-            } else if boot.secondaryImage?.hash == hash {
-                slot = 1
-            } else {
-                return .image(.hashNotFound)
-            }
+            guard let found = Self.find(hash, in: boot) else { return .image(.hashNotFound) }
+            target = found
         }
-        if let refusal = setNextBootSlot(slot, confirm: confirm, &boot) { return .image(refusal) }
+        if let refusal = setNextBootSlot(target.slot, of: target.image, confirm: confirm, &boot) {
+            return .image(refusal)
+        }
         // Writing the trailer (magic, flags, swap info) is a few words of flash.
         return .body(stateResponse(boot).body, duration: boot.primary.timing.writeTime(bytes: 32))
     }
 
-    /// `img_mgmt_set_next_boot_slot` for one image (so confirming another image's slot, error 32,
-    /// cannot arise), followed by `boot_set_next`.
-    private func setNextBootSlot(_ slot: Int, confirm: Bool, _ boot: inout MCUbootBootloader) -> ImageMgmtError? {
+    /// `img_mgmt_find_by_hash`: the first slot, in Zephyr's order, whose SHA256 TLV is `hash`.
+    private static func find(_ hash: [UInt8], in boot: MCUbootBootloader) -> (image: Int, slot: Int)? {
+        for (index, pair) in boot.images.enumerated() {
+            if pair.primaryImage?.hash == hash { return (index, 0) }
+            if pair.secondaryImage?.hash == hash { return (index, 1) }
+        }
+        return nil
+    }
+
+    /// `img_mgmt_set_next_boot_slot`, followed by `boot_set_next`. Confirming a slot of an image
+    /// other than the running application's is refused for its primary slot (32): with Zephyr's
+    /// defaults only `CONFIG_MCUMGR_GRP_IMG_ALLOW_CONFIRM_NON_ACTIVE_IMAGE_SECONDARY` (y) is on,
+    /// so another image's secondary slot may be made permanent but its running image not confirmed.
+    private func setNextBootSlot(_ slot: Int, of image: Int, confirm: Bool,
+                                 _ boot: inout MCUbootBootloader) -> ImageMgmtError? {
+        guard boot.images.indices.contains(image) else { return .invalidSlot }
         let active = NextBoot.activeSlot
-        let next = NextBoot(boot.swapType)
+        if confirm && image != 0 && slot == active { return .imageConfirmationDenied }
+        let next = NextBoot(boot.images[image].swapType)
         if !confirm && slot == active { return .settingTestToActiveDenied }
         switch next.kind {
         case .test:
@@ -82,41 +103,48 @@ struct ImageManager: Sendable {
         // boot_set_next: the active slot can only be confirmed; the other slot gets its magic and
         // swap info, TEST or PERM.
         if slot == active {
-            boot.confirmRunningImage()
+            boot.images[image].confirmRunningImage()
         } else {
-            boot.requestUpgrade(permanent: confirm)
+            boot.images[image].requestUpgrade(permanent: confirm)
         }
         return nil
     }
 
     // MARK: erase (command 5)
 
-    /// `img_mgmt_erase`: erase a whole slot (default the non-active one) unless it holds a valid
-    /// image that is in use. Ends any upload session, even when the slot number is invalid.
+    /// `img_mgmt_erase`: erase a whole slot (default the running application's other slot, 1;
+    /// slot 3 is image 1's secondary) unless it holds a valid image that is in use. Ends any
+    /// upload session, even when the slot number is invalid.
     mutating func erase(_ body: CBORMap, _ boot: inout MCUbootBootloader) -> CommandOutcome {
         guard let request = try? ImageEraseRequest(body: body) else { return .rc(.invalidValue) }
-        let slot = request.slot ?? 1
-        let next = NextBoot(boot.swapType)
-        let image = slot == 0 ? boot.primaryImage : slot == 1 ? boot.secondaryImage : nil
-        if image != nil && next.isInUse(Int(slot)) { return .image(.noFreeSlot) }
-        session = nil
-        switch slot {
-        case 0: return .body([:], duration: boot.primary.eraseAll())
-        case 1: return .body([:], duration: boot.secondary.eraseAll())
-        default: return .image(.invalidSlot)
+        let number = request.slot ?? 1
+        let (image, slot) = (Int(clamping: number / 2), Int(number % 2))
+        guard boot.images.indices.contains(image) else {
+            session = nil
+            return .image(.invalidSlot)
         }
+        let pair = boot.images[image]
+        let held = slot == 0 ? pair.primaryImage : pair.secondaryImage
+        if held != nil && NextBoot(pair.swapType).isInUse(slot) { return .image(.noFreeSlot) }
+        session = nil
+        let time = slot == 0 ? boot.images[image].primary.eraseAll() : boot.images[image].secondary.eraseAll()
+        return .body([:], duration: time)
     }
 
     // MARK: slot info (command 6)
 
-    /// `img_mgmt_slot_info`: both slots' sizes, which one takes uploads, and the largest image
-    /// MCUboot can swap.
+    /// `img_mgmt_slot_info`: each image's slot sizes and the largest image MCUboot can swap; slot 1
+    /// of image 0 names the `image` that uploads to it.
     func slotInfo(_ boot: MCUbootBootloader) -> CommandOutcome {
-        let slots = [
-            ImageSlotInfoResponse.Slot(slot: 0, size: UInt64(boot.primary.size)),
-            ImageSlotInfoResponse.Slot(slot: 1, size: UInt64(boot.secondary.size), uploadImageID: 0),
-        ]
-        let image = ImageSlotInfoResponse.Image(image: 0, slots: slots, maxImageSize: UInt64(boot.maxImageSize))
-        return .body(ImageSlotInfoResponse(images: [image]).body)
+        let images = boot.images.enumerated().map { index, pair in
+            let slots = [
+                ImageSlotInfoResponse.Slot(slot: 0, size: UInt64(pair.primary.size)),
+                ImageSlotInfoResponse.Slot(slot: 1, size: UInt64(pair.secondary.size),
+                                           uploadImageID: index == 0 ? 0 : nil),
+            ]
+            return ImageSlotInfoResponse.Image(image: UInt64(index), slots: slots,
+                                               maxImageSize: UInt64(pair.maxImageSize(boot.swapMode)))
+        }
+        return .body(ImageSlotInfoResponse(images: images).body)
     }
 }

@@ -12,6 +12,8 @@ enum SMPCommand: Sendable, Hashable, CaseIterable {
     case imageUpload
     case imageErase
     case imageSlotInfo
+    /// SUIT manifest list (group 66, command 0): only a `kind: .suit` server has it.
+    case suitManifestList
 
     init?(_ header: SMPRequestHeader) {
         let read = header.op == SMPOp.read.rawValue
@@ -26,6 +28,7 @@ enum SMPCommand: Sendable, Hashable, CaseIterable {
         case (.image, ImageMgmtCommand.upload.rawValue) where write: self = .imageUpload
         case (.image, ImageMgmtCommand.erase.rawValue) where write: self = .imageErase
         case (.image, ImageMgmtCommand.slotInfo.rawValue) where read: self = .imageSlotInfo
+        case (.suit, 0) where read: self = .suitManifestList
         default: return nil
         }
     }
@@ -35,7 +38,7 @@ enum SMPCommand: Sendable, Hashable, CaseIterable {
     var readsBody: Bool {
         switch self {
         case .osEcho, .osBootloaderInfo, .imageStateWrite, .imageUpload, .imageErase: return true
-        case .osReset, .osParameters, .imageStateRead, .imageSlotInfo: return false
+        case .osReset, .osParameters, .imageStateRead, .imageSlotInfo, .suitManifestList: return false
         }
     }
 }

@@ -88,14 +88,22 @@ extension SMPServer {
         case .osEcho: return OSManager.echo(body)
         case .osReset: return OSManager.reset(delay: configuration.resetDelay)
         case .osParameters: return OSManager.parameters(configuration)
-        case .osBootloaderInfo: return OSManager.bootloaderInfo(body, mode: bootloader.swapMode.reportedMode)
+        case .osBootloaderInfo:
+            let mode = configuration.kind == .firmwareLoader ? MCUbootMode.firmwareLoader : bootloader.swapMode.reportedMode
+            return OSManager.bootloaderInfo(body, mode: mode)
+        case .suitManifestList:
+            // Only that the group answers is modelled, not the manifests a SUIT device lists.
+            return configuration.kind == .suit ? .body([:]) : .rc(.notSupported)
         case .imageStateRead: return images.stateRead(bootloader)
         case .imageSlotInfo: return images.slotInfo(bootloader)
         case .imageStateWrite, .imageUpload, .imageErase:
             guard let body else { return .rc(.invalidValue) }
             switch command {
             case .imageStateWrite: return images.stateWrite(body, &bootloader)
-            case .imageUpload: return images.upload(body, &bootloader)
+            case .imageUpload:
+                // A plain rc, as a handler returning MGMT_ERR_EBUSY gets from smp.c.
+                if takeBusyAnswer() { return .rc(.busy) }
+                return images.upload(body, &bootloader)
             default: return images.erase(body, &bootloader)
             }
         }

@@ -58,6 +58,8 @@ public struct SMPServer: Sendable {
     private var reassembler = SMPReassembler()
     private var queue: [Request] = []
     private var job: Job?
+    /// Upload requests still to be answered busy (a `busy@` fault); RAM, lost at reset.
+    private var busyUploads = 0
     /// Counts disconnections, so a reply can tell whether the link that asked is still there.
     private var link = 0
 
@@ -106,11 +108,25 @@ public struct SMPServer: Sendable {
     /// bootloader's flash and trailer stay; booting is the device's job.
     public mutating func loseRAM() {
         images.session = nil
+        busyUploads = 0
         reassembler = SMPReassembler()
         queue.removeAll()
         job = nil
         pool.reset()
         link += 1
+    }
+
+    /// The next `count` upload requests are answered `MGMT_ERR_EBUSY` (rc 10) without being
+    /// processed: the session and the flash stay as they are.
+    mutating func answerUploadsBusy(_ count: Int) {
+        busyUploads += max(0, count)
+    }
+
+    /// Takes one pending busy answer, if any.
+    mutating func takeBusyAnswer() -> Bool {
+        guard busyUploads > 0 else { return false }
+        busyUploads -= 1
+        return true
     }
 
     /// Turns one write into zero or one complete request buffer, by the configured framing.

@@ -37,6 +37,16 @@ public struct SMPServerConfiguration: Sendable, Hashable {
     /// CPU time per request on top of flash time (CBOR decoding, bookkeeping). Zero by default so
     /// the device's ceiling is its flash rate, the figure the benchmark reports.
     public var requestOverhead: Duration
+    /// What updates the device: MCUboot slots (the model), or one of the kinds dfu only
+    /// recognises: MCUboot in firmware loader mode (bootloader info reports mode 7) or a SUIT
+    /// device (it answers SMP group 66).
+    public var kind: DeviceKind = .mcuboot
+
+    public enum DeviceKind: String, Sendable, Hashable, CaseIterable {
+        case mcuboot
+        case firmwareLoader = "firmware-loader"
+        case suit
+    }
 
     public init(bufferSize: Int = 2475, bufferCount: Int = 4, framing: Framing = .reassembly,
                 imageCheck: Bool = false, resetDelay: Duration = .milliseconds(250),

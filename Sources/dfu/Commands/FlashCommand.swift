@@ -44,6 +44,7 @@ struct FlashCommand: ParsableCommand {
           dfu flash app.signed.bin --device sim --key signing-pub.pem
           dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
           dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+          dfu flash net.signed.bin --device name:my-nrf5340 --image 1
           dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
 
         Exit status:
@@ -81,11 +82,17 @@ struct FlashCommand: ParsableCommand {
     @Option(valueName: "MODE", help: "What follows the upload: test-confirm, confirm-only, test-only or upload-only.")
     var mode = ActivationMode.testConfirm
 
+    @Option(name: "image", valueName: "N", help: "MCUboot image: the image index to update, 0-15 (an nRF5340's network core is 1); 'dfu info' lists them. With N > 0, test-confirm becomes confirm-only.")
+    var imageIndex: Int?
+
     @Option(valueName: "PERCENT", help: "Refuse when the device's battery is below this level.")
     var minBattery = UpdateOptions().minimumBattery
 
     @Flag(help: "Allow an image whose version is not newer than the running one.")
     var allowDowngrade = false
+
+    @Flag(help: "MCUboot image: have the device itself refuse an image that is not newer than the one it runs (upgrade: true in the first upload packet); dfu leaves its own version check to the device.")
+    var requireNewer = false
 
     @Flag(help: "Allow the update while this computer runs on battery.")
     var allowHostBattery = false
@@ -110,6 +117,10 @@ struct FlashCommand: ParsableCommand {
         }
         if expectVersion?.isEmpty == true { throw UsageError("--expect-version needs the version text the device reports") }
         guard (0 ... 100).contains(minBattery) else { throw UsageError("--min-battery must be a percentage from 0 to 100") }
+        if requireNewer && allowDowngrade {
+            throw UsageError("--require-newer and --allow-downgrade contradict each other; give one")
+        }
+        if let imageIndex, !(0 ... 15).contains(imageIndex) { throw UsageError("--image must be an image index from 0 to 15") }
         try target.validate()
         try security.validate(for: try target.spec)
         try timeouts.validate()
@@ -120,7 +131,7 @@ struct FlashCommand: ParsableCommand {
             ? NDJSONRenderer(sink: console, configuration: .init(command: Self.name, verbose: common.verbose))
             : TerminalRenderer(sink: console, configuration: .init(
                 imageName: Self.fileName(image), minimumBattery: minBattery,
-                isTerminal: Console.isTerminal(.standardOutput), verbose: common.verbose))
+                isTerminal: Console.isTerminal(.standardOutput), verbose: common.verbose, requireNewer: requireNewer))
         // From here every outcome is rendered (a JSON result line with --json) and returned as a
         // status: thrown again, the CLI would print it a second time.
         let engine: UpdateEngine
@@ -130,6 +141,7 @@ struct FlashCommand: ParsableCommand {
         } catch {
             return renderer.finish(.failure(error), at: .now)
         }
+        if let warning = Self.modeWarning(mode, image: imageIndex) { renderer.render(.warning(warning), at: .now) }
         let run = engine.start()
         let interruption = GracefulInterruption { run.result.cancel() }
         for await event in run.events where !interruption.wasInterrupted {
@@ -161,9 +173,11 @@ struct FlashCommand: ParsableCommand {
                                                        pairing: security.pairing(),
                                                        log: { console.log($0) })
         var options = UpdateOptions()
-        options.mode = mode
+        options.mode = Self.effectiveMode(mode, image: imageIndex)
+        options.imageIndex = imageIndex.map { UInt64($0) }
         options.minimumBattery = minBattery
         options.allowDowngrade = allowDowngrade
+        options.requireNewer = requireNewer
         options.allowHostOnBattery = allowHostBattery
         options.allowUnsigned = allowUnsigned
         options.expectedVersion = expectVersion
@@ -178,6 +192,22 @@ struct FlashCommand: ParsableCommand {
 
     private func spec() throws(DFUError) -> DeviceSpec {
         do throws(UsageError) { return try target.spec } catch { throw .usage(error.message) }
+    }
+
+    /// test-confirm for an image other than the application's cannot confirm after the reboot:
+    /// Zephyr refuses to confirm another image's running image (img_mgmt_state.c
+    /// `img_mgmt_set_next_boot_slot`, IMAGE_CONFIRMATION_DENIED unless
+    /// CONFIG_MCUMGR_GRP_IMG_ALLOW_CONFIRM_NON_ACTIVE_IMAGE_ANY), while making its secondary slot
+    /// permanent is allowed by default. Nordic's libraries use confirm-only on the nRF5340 for
+    /// the same reason (Android-nRF-Connect-Device-Manager README, "Firmware Upgrade Mode").
+    static func effectiveMode(_ mode: ActivationMode, image: Int?) -> ActivationMode {
+        (image ?? 0) > 0 && mode == .testConfirm ? .confirmOnly : mode
+    }
+
+    static func modeWarning(_ mode: ActivationMode, image: Int?) -> String? {
+        guard let image, effectiveMode(mode, image: image) != mode else { return nil }
+        return "image \(image) is updated confirm-only: MCUmgr does not confirm the running image of an image index "
+            + "other than 0 after the reboot, so it is made permanent before the reset (no revert)"
     }
 
     /// `app.signed.bin` for `build/zephyr/app.signed.bin`: what the progress lines call the image.

@@ -40,13 +40,19 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "on|off", help: "Whether packets may span BLE writes. BLE only: UDP is one packet per datagram. (default: on)")
     var reassembly: String?
 
+    @Option(valueName: "1|2", help: "Updatable images: 2 makes an nRF5340-like device whose image 1 (the network core) has its own slots and version. (default: 1)")
+    var images: String?
+
+    @Option(valueName: "KIND", help: "What updates the device: mcuboot, or a kind dfu recognises and refuses: firmware-loader (bootloader info mode 7) or suit (answers SMP group 66). (default: mcuboot)")
+    var bootloader: String?
+
     @Option(valueName: "MS", help: "Milliseconds from the reset reply to the reset, as Zephyr's CONFIG_MCUMGR_GRP_OS_RESET_MS, 0-60000. (default: 250)")
     var resetMs: String?
 
     @Option(valueName: "N", help: "Seed for @random fault points. (default: 0)")
     var seed: String?
 
-    @Option(valueName: "FAULT", help: "A fault to inject: disconnect@40%, reboot@60%, stall@N, corrupt@N, duplicate@N or delay@N:1500ms; N a share of the image, a byte count or 'random'. '+' joins several in one value.")
+    @Option(valueName: "FAULT", help: "A fault to inject: disconnect@40%, reboot@60%, stall@N, corrupt@N, duplicate@N, delay@N:1500ms or busy@N[:COUNT] (rc 10 to the next COUNT uploads); N a share of the image, a byte count or 'random'. '+' joins several in one value.")
     var fault: [String] = []
 
     @Option(valueName: "15|16|17", help: "nordic: the nRF5 SDK the bootloader follows; 15 keeps transfer progress across a link drop. (default: 17)")
@@ -81,7 +87,7 @@ struct SimDeviceFlags: ParsableArguments {
             ("mtu", "mtu", mtu.list), ("phy", "phy", phy.list), ("interval", "interval", interval.list),
             ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
-            ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
+            ("images", "images", images.list), ("bootloader", "bootloader", bootloader.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
             ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
             ("bl-version", "bl_version", blVersion.list), ("prn-drop", "prn_drop", prnDrop.list),
             ("inactivity", "inactivity", inactivity.list), ("buttonless", "buttonless", buttonless.list),

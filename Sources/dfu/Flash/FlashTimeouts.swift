@@ -15,8 +15,8 @@ struct FlashTimeouts: ParsableArguments {
     @Option(valueName: "SECONDS", help: "Seconds to wait for the device to acknowledge one upload chunk.")
     var chunkTimeout = Self.seconds(UpdateOptions.Deadlines().chunk)
 
-    @Option(valueName: "SECONDS", help: "Seconds to wait for the first chunk's answer (the device erases its slot first).")
-    var firstChunkTimeout = Self.seconds(UpdateOptions.Deadlines().firstChunk)
+    @Option(valueName: "SECONDS", help: "Seconds to wait for the first chunk's answer (the device erases first). (default: 40 per started MiB of the image)")
+    var firstChunkTimeout: Double?
 
     /// The longest wait that is still a timeout and not a typo (an hour).
     static let maximum = 3600.0
@@ -26,7 +26,7 @@ struct FlashTimeouts: ParsableArguments {
     /// Called from the command's `validate()`.
     func validate() throws(UsageError) {
         let named: [(String, Double)] = [("--connect-timeout", connectTimeout), ("--reboot-timeout", rebootTimeout),
-                                          ("--chunk-timeout", chunkTimeout), ("--first-chunk-timeout", firstChunkTimeout)]
+                                          ("--chunk-timeout", chunkTimeout)] + (firstChunkTimeout.map { [("--first-chunk-timeout", $0)] } ?? [])
         for (name, value) in named {
             guard value > 0, value <= Self.maximum else {
                 throw UsageError("\(name) must be more than 0 and at most \(Int(Self.maximum)) seconds")
@@ -40,7 +40,11 @@ struct FlashTimeouts: ParsableArguments {
         deadlines.connect = Self.duration(connectTimeout)
         deadlines.reboot = Self.duration(rebootTimeout)
         deadlines.chunk = Self.duration(chunkTimeout)
-        deadlines.firstChunk = Self.duration(firstChunkTimeout)
+        if let firstChunkTimeout {
+            // The user's deadline is taken as given, whatever the image's size.
+            deadlines.firstChunk = Self.duration(firstChunkTimeout)
+            deadlines.firstChunkPerMiB = nil
+        }
         // The last chunk may wait for the device's image check; never less than any other chunk.
         deadlines.lastChunk = max(deadlines.lastChunk, deadlines.chunk)
         return deadlines

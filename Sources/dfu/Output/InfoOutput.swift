@@ -35,19 +35,24 @@ enum InfoOutput {
             table.add("MCUmgr buffers", "not reported (one request at a time)")
         }
         table.add("bootloader mode", facts.bootloaderMode.map(TerminalText.sanitized) ?? "not reported")
+        if let what = facts.unsupported { table.add("dfu support", "not supported: " + what) }
         table.add("slot size", facts.slotSize.map { "\(HumanUnits.bytes($0)) (\($0) bytes)" } ?? "not reported")
         table.add("battery", facts.batteryLevel.map { "\($0) %" } ?? "not reported (no Battery Service)")
         table.add("firmware revision", facts.firmwareRevision.map(TerminalText.sanitized) ?? "not reported")
         let numbered = info.slots.contains { ($0.image ?? 0) != 0 }
-        for slot in info.slots {
-            let label = slotLabel(slot.image, slot.slot, numbered: numbered)
-            table.add(label, TerminalText.sanitized(slot.version) + ": " + flags(slot))
-            table.add(label + " hash", hex(slot.hash))
-        }
-        // MCUboot has two slots per image; Zephyr lists only those holding an image.
-        if info.slots.contains(where: { ($0.image ?? 0) == 0 && $0.slot == 0 }),
-           !info.slots.contains(where: { ($0.image ?? 0) == 0 && $0.slot == 1 }) {
-            table.add(slotLabel(0, 1, numbered: numbered), "empty")
+        var indexes: [UInt64] = []
+        for slot in info.slots where !indexes.contains(slot.image ?? 0) { indexes.append(slot.image ?? 0) }
+        for index in indexes {
+            let slots = info.slots.filter { ($0.image ?? 0) == index }
+            for slot in slots {
+                let label = slotLabel(slot.image, slot.slot, numbered: numbered)
+                table.add(label, TerminalText.sanitized(slot.version) + ": " + flags(slot))
+                table.add(label + " hash", hex(slot.hash))
+            }
+            // MCUboot has two slots per image; Zephyr lists only those holding an image.
+            if slots.contains(where: { $0.slot == 0 }), !slots.contains(where: { $0.slot == 1 }) {
+                table.add(slotLabel(index, 1, numbered: numbered), "empty")
+            }
         }
         return table.rendered
     }
@@ -86,6 +91,7 @@ enum InfoOutput {
                 JSONField("buf_size", facts.bufferSize.map { .int($0) } ?? .null),
                 JSONField("buf_count", facts.bufferCount.map { .int($0) } ?? .null),
                 JSONField("bootloader_mode", facts.bootloaderMode.map { .string($0) } ?? .null),
+                JSONField("unsupported", facts.unsupported.map { .string($0) } ?? .null),
                 JSONField("slot_size", facts.slotSize.map { .int($0) } ?? .null),
                 JSONField("battery", facts.batteryLevel.map { .int($0) } ?? .null),
                 JSONField("firmware_revision", facts.firmwareRevision.map { .string($0) } ?? .null),

@@ -30,12 +30,15 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         var isTerminal: Bool
         /// `--verbose`: show the engine's log lines and the stage timings.
         var verbose: Bool
+        /// `--require-newer`: the device, not dfu, judges the version.
+        var requireNewer: Bool
 
-        init(imageName: String, minimumBattery: Int, isTerminal: Bool, verbose: Bool) {
+        init(imageName: String, minimumBattery: Int, isTerminal: Bool, verbose: Bool, requireNewer: Bool = false) {
             self.imageName = imageName
             self.minimumBattery = minimumBattery
             self.isTerminal = isTerminal
             self.verbose = verbose
+            self.requireNewer = requireNewer
         }
     }
 
@@ -171,7 +174,9 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             line("battery \(level) % ≥ \(configuration.minimumBattery) %")
         }
         if let running = device?.runningVersion, let image {
-            let note = image.version <= running ? " (not newer; allowed by --allow-downgrade)" : ""
+            let note = image.version > running ? ""
+                : configuration.requireNewer ? " (not newer; the device decides, --require-newer)"
+                : " (not newer; allowed by --allow-downgrade)"
             line("version \(running) → \(image.version)\(note)")
         }
         for warning in verdict.warnings { warn(warning) }

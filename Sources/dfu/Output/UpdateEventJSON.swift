@@ -96,6 +96,7 @@ enum UpdateEventJSON {
         case .notNewer: return "version"
         case .imageTooLarge: return "slot-size"
         case .hostOnBattery: return "host-power"
+        case .unsupportedDevice: return "device-kind"
         }
     }
 

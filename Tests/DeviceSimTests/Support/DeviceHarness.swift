@@ -28,13 +28,14 @@ struct DeviceHarness {
 
     static func make(version: String = "1.0.0", flash: FlashTiming = .instant,
                      server: SMPServerConfiguration = SMPServerConfiguration(), faults: [SimFault] = [],
-                     key: PublicKey? = nil, slotSize: Int = 0x60000, writeSize: Int = 495) throws -> DeviceHarness {
+                     key: PublicKey? = nil, slotSize: Int = 0x60000, writeSize: Int = 495,
+                     images: Int = 1) throws -> DeviceHarness {
         var options = SimOptions()
         try options.set("version", to: version)
         let configuration = DeviceConfiguration(
             identity: PeerIdentity("C0:00:00:00:00:01"), runningVersion: options.version,
             bootloaderKey: try key ?? PublicKey.defaultBootloaderKey(), slotSize: slotSize,
-            flashTiming: flash, server: server, faults: faults)
+            flashTiming: flash, server: server, faults: faults, imageCount: images)
         return DeviceHarness(try VirtualDevice(configuration: configuration), writeSize: writeSize)
     }
 
@@ -145,13 +146,13 @@ struct DeviceHarness {
     /// Stops early (returning the last offset) when `stopAt` bytes have been acknowledged.
     @discardableResult
     mutating func upload(_ image: [UInt8], bufferSize: Int = 2475, sha: [UInt8]? = nil,
-                         stopAt: Int? = nil) throws -> Int {
+                         stopAt: Int? = nil, imageNumber: UInt64? = nil) throws -> Int {
         let sha = try sha ?? SimSamples.fileSHA(image)
         var offset = 0
         var first = true
         while offset < image.count {
-            var request = ImageUploadRequest(length: first ? UInt64(image.count) : nil, offset: UInt64(offset),
-                                             sha: first ? sha : nil, data: [])
+            var request = ImageUploadRequest(image: first ? imageNumber : nil, length: first ? UInt64(image.count) : nil,
+                                             offset: UInt64(offset), sha: first ? sha : nil, data: [])
             let room = try #require(request.maximumDataCount(packetSize: bufferSize))
             request.data = Array(image[offset ..< min(image.count, offset + room)])
             let reply = try call(request).get()

@@ -61,21 +61,32 @@ struct SMPDeviceStateReader {
         return negotiated
     }
 
-    /// The image list, slot size and bootloader mode.
-    func readImageState(_ negotiated: Negotiated) async throws(DFUError) -> SMPDeviceSnapshot {
+    /// The image list, slot size and bootloader mode; the running version and the slot size are
+    /// those of image index `image` (0: the application).
+    func readImageState(_ negotiated: Negotiated, image index: UInt64 = 0) async throws(DFUError) -> SMPDeviceSnapshot {
         var facts = DeviceFacts(bufferSize: negotiated.bufferSize, bufferCount: negotiated.bufferCount)
+
+        // A SUIT device answers its own group; its image list (if any) is not MCUboot's slots.
+        if try await optional(SUITManifestListRequest(), "SUIT manifest list",
+                              timeout: min(Self.probeTimeout, requestTimeout)) != nil {
+            facts.unsupported = "the device updates with SUIT (it answers SMP group 66, SUIT management), not MCUboot "
+                + "image slots"
+            facts.bootloaderMode = "SUIT"
+            return SMPDeviceSnapshot(facts: facts, images: ImageStateResponse(images: []), window: negotiated.window,
+                                     bootloaderMode: nil)
+        }
 
         let images: ImageStateResponse
         switch await request(ImageStateReadRequest()) {
         case .success(let state): images = state
         case .failure(let error): throw await failure("the image list request", error)
         }
-        let running = images.images.first { $0.active && ($0.image ?? 0) == 0 } ?? images.slot(0)
+        let running = images.running(image: index)
         facts.runningVersion = running?.imageVersion
         facts.runningHash = running?.hash
 
         if let info = try await optional(ImageSlotInfoRequest(), "slot info") {
-            let image = info.images.first { $0.image == 0 }
+            let image = info.images.first { $0.image == index }
             let target = image?.slots.first { $0.slot == 1 }
             // The largest image the device accepts, which may be less than the slot (trailer, swap).
             facts.slotSize = (image?.maxImageSize ?? target?.size).map { Int(clamping: $0) }
@@ -84,6 +95,10 @@ struct SMPDeviceStateReader {
         if let info = try await optional(BootloaderInfoRequest.mode, "bootloader mode") {
             mode = info.mcubootMode
             facts.bootloaderMode = mode?.description ?? info.mode.map { "mode \($0)" }
+            if mode == .firmwareLoader {
+                facts.unsupported = "the device's MCUboot runs in firmware loader mode (bootloader info mode 7): a "
+                    + "separate loader image takes updates, not the application's secondary slot"
+            }
         }
         return SMPDeviceSnapshot(facts: facts, images: images, window: negotiated.window, bootloaderMode: mode)
     }
@@ -99,8 +114,9 @@ struct SMPDeviceStateReader {
     }
 
     /// A request the device may not support: nil when it refuses or stays silent.
-    private func optional<R: SMPRequest>(_ request: R, _ what: String) async throws(DFUError) -> R.Response? {
-        switch await self.request(request) {
+    private func optional<R: SMPRequest>(_ request: R, _ what: String,
+                                         timeout: Duration? = nil) async throws(DFUError) -> R.Response? {
+        switch await self.request(request, timeout: timeout) {
         case .success(let response):
             return response
         case .failure(.refused(let error)):

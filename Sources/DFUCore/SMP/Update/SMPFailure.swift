@@ -41,9 +41,14 @@ enum SMPFailure {
 
     private static func uploadWithoutCause(_ error: ImageUploadError) -> DFUError {
         switch error {
+        case .refused(let smp, _) where smp.imageError == .currentVersionIsNewer:
+            // Exit 7, not 4: the device said no to what was sent (the first packet), by its own rule.
+            return .deviceRejected("the device refuses an image that is not newer than the one it runs "
+                                   + "(CURRENT_VERSION_IS_NEWER, asked for by --require-newer); nothing was written. "
+                                   + "Flash a newer image, or leave out --require-newer to decide here.")
         case .refused, .remoteProtocolViolation, .packetTooSmall:
             return .deviceRejected(error.description)
-        case .timeout, .retriesExhausted, .linkNotRestored, .imageMismatch:
+        case .timeout, .retriesExhausted, .deviceBusy, .linkNotRestored, .imageMismatch:
             return .transferInterrupted("upload interrupted: \(error) \(EngineFailure.rerun)")
         case .client(let client):
             switch client {

@@ -5,12 +5,17 @@
 struct SMPTransfer: Sendable {
     let session: SMPSession
     let image: PreparedImage
+    /// `image` of the first packet; nil leaves it out (the device's default, image 0).
+    let imageNumber: UInt64?
+    /// `upgrade: true` in the first packet.
+    let upgradeOnly: Bool
     let configuration: ImageUploadConfiguration
 
     func run(progress: @Sendable (TransferCount) -> Void) async throws(DFUError) {
         // With the slot hash, the core reads the image list on each new link before resuming: a
         // device that wrote the last chunk (its reply lost) and closed its session is done.
-        let job = ImageUploadJob(image: image.bytes, sha256: image.fileSHA256, slotHash: image.slotHash)
+        let job = ImageUploadJob(image: image.bytes, sha256: image.fileSHA256, imageNumber: imageNumber,
+                                 upgradeOnly: upgradeOnly, slotHash: image.slotHash)
         let stream = await session.upload(job, configuration: configuration)
         var anyAcknowledged = false
         do {

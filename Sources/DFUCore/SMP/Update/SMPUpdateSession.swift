@@ -11,12 +11,20 @@ struct SMPUpdateSession: UpdateSession {
     var window: Int { negotiated.window }
     private var session: SMPSession { connection.client }
     private var deadlines: UpdateOptions.Deadlines { context.deadlines }
+    /// The image index this run updates (0 unless the user asked for another).
+    private var imageIndex: UInt64 { context.options.imageIndex ?? 0 }
 
     func readState(for update: PreparedImage) async throws(DFUError) -> SessionState {
         let reader = SMPDeviceStateReader(connection: connection, device: context.device, requestTimeout: deadlines.request,
                                           log: context.log, warn: context.warn)
-        let snapshot = try await reader.readImageState(negotiated)
-        var state = SessionState(facts: snapshot.facts, plan: .decide(slotHash: update.slotHash, state: snapshot.images))
+        let snapshot = try await reader.readImageState(negotiated, image: imageIndex)
+        if imageIndex > 0, snapshot.facts.unsupported == nil, !snapshot.images.images.contains(where: { ($0.image ?? 0) == imageIndex }) {
+            throw .deviceRejected("\(context.device) lists no image \(imageIndex) (its image list has "
+                                  + "\(Set(snapshot.images.images.map { $0.image ?? 0 }).count) image index(es)); "
+                                  + "check --image against 'dfu info'.")
+        }
+        var state = SessionState(facts: snapshot.facts,
+                                 plan: .decide(slotHash: update.slotHash, state: snapshot.images, image: imageIndex))
         if let mode = snapshot.bootloaderMode, !mode.supportsRevert {
             state.revertWarning = "the bootloader runs in \(mode) mode, which cannot roll back: the test boot makes the image permanent"
         }
@@ -30,10 +38,12 @@ struct SMPUpdateSession: UpdateSession {
     func transfer(_ update: PreparedImage, part: UpdatePart,
                   progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer {
         let configuration = ImageUploadConfiguration(
-            window: window, firstChunkTimeout: deadlines.firstChunk, chunkTimeout: deadlines.chunk,
+            window: window, firstChunkTimeout: deadlines.firstChunk(forImageOf: update.bytes.count),
+            chunkTimeout: deadlines.chunk,
             lastChunkTimeout: deadlines.lastChunk, linkRestoreTimeout: deadlines.connect)
         context.log("uploading \(update.bytes.count) bytes, \(window) request\(window == 1 ? "" : "s") in flight")
-        try await SMPTransfer(session: session, image: update, configuration: configuration).run(progress: progress)
+        try await SMPTransfer(session: session, image: update, imageNumber: context.options.imageIndex,
+                              upgradeOnly: context.options.requireNewer, configuration: configuration).run(progress: progress)
         return .sent
     }
 
@@ -70,6 +80,7 @@ struct SMPUpdateSession: UpdateSession {
     func confirm(_ update: PreparedImage, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
         try await SMPVersionCheck(session: session, clock: context.clock, image: update, mode: mode,
+                                  imageIndex: imageIndex,
                                   previousHash: before.facts.runningHash, previousVersion: before.facts.runningVersion,
                                   device: context.device, requestTimeout: deadlines.request, emit: context.emit)
             .run(readUntil: readUntil)

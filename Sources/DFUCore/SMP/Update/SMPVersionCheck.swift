@@ -7,6 +7,8 @@ struct SMPVersionCheck: Sendable {
     let clock: EngineClock
     let image: PreparedImage
     let mode: ActivationMode
+    /// The image index updated: its slot 0 must run the new image.
+    let imageIndex: UInt64
     /// The hash slot 0 held before the update, to tell "rolled back" from "something else runs".
     let previousHash: [UInt8]?
     let previousVersion: ImageVersion?
@@ -37,11 +39,14 @@ struct SMPVersionCheck: Sendable {
         return version
     }
 
-    /// Confirms the running image (`{confirm: true}`, no hash: the running one), then reads the
-    /// images again: `confirmed` must now be set.
+    /// Confirms the running image (`{confirm: true}`, no hash: the running application's; another
+    /// image index is named by its hash, which Zephyr refuses by default, error 32), then reads
+    /// the images again: `confirmed` must now be set.
     func confirm() async throws(DFUError) {
+        let request = imageIndex == 0 ? ImageStateWriteRequest(confirm: true)
+            : ImageStateWriteRequest(hash: image.slotHash, confirm: true)
         do throws(SMPClientError) {
-            _ = try await session.request(ImageStateWriteRequest(confirm: true), timeout: requestTimeout)
+            _ = try await session.request(request, timeout: requestTimeout)
         } catch {
             throw SMPFailure.afterReboot("the request to confirm the new image", error, device: device)
         }
@@ -55,8 +60,9 @@ struct SMPVersionCheck: Sendable {
 
     /// Slot 0 with the new image, active; else why not.
     private func runningNewImage(in state: ImageStateResponse) throws(DFUError) -> ImageSlotState {
-        guard let running = state.images.first(where: { $0.active && ($0.image ?? 0) == 0 }) ?? state.slot(0) else {
-            throw .postRebootCheckFailed("\(device) came back but reports no running image.")
+        guard let running = state.running(image: imageIndex) else {
+            throw .postRebootCheckFailed("\(device) came back but reports no running image"
+                                         + (imageIndex == 0 ? "." : " for image \(imageIndex)."))
         }
         let shown = running.imageVersion.map(\.description) ?? running.version
         if running.hash != image.slotHash {

@@ -16,6 +16,12 @@ public struct ImageUploadConfiguration: Sendable, Hashable {
     public var linkRestoreTimeout: Duration
     /// The upload fails at the n-th failure (deadline, rewind or lost session) at one offset.
     public var maxFailuresPerOffset: Int
+    /// A device answering `MGMT_ERR_EBUSY` (rc 10) is asked again at the same offset after
+    /// `busyBackoff`, doubling up to `busyBackoffCap`; the `maxBusyPerOffset`-th busy answer at
+    /// one offset ends the upload (defaults: 0.1 s, 2 s, 8: about 9 s of waiting at most).
+    public var busyBackoff: Duration = .milliseconds(100)
+    public var busyBackoffCap: Duration = .seconds(2)
+    public var maxBusyPerOffset: Int = 8
 
     public init(window: Int = 1, firstChunkTimeout: Duration = .seconds(40), chunkTimeout: Duration = .seconds(5),
                 lastChunkTimeout: Duration = .seconds(20), linkRestoreTimeout: Duration = .seconds(120),
@@ -39,6 +45,10 @@ public struct ImageUploadConfiguration: Sendable, Hashable {
     public var problem: String? {
         if window < 1 { return "the window must allow at least one request in flight, not \(window)" }
         if maxFailuresPerOffset < 1 { return "at least one failure per offset must be allowed, not \(maxFailuresPerOffset)" }
+        if maxBusyPerOffset < 1 { return "at least one busy answer per offset must be allowed, not \(maxBusyPerOffset)" }
+        if busyBackoff <= .zero || busyBackoffCap < busyBackoff {
+            return "the busy backoff must be positive and at most its cap, not \(busyBackoff) (cap \(busyBackoffCap))"
+        }
         for (name, value) in [("first-chunk", firstChunkTimeout), ("chunk", chunkTimeout), ("last-chunk", lastChunkTimeout),
                               ("link-restore", linkRestoreTimeout)] where value <= .zero {
             return "the \(name) timeout must be positive, not \(value)"

@@ -8,6 +8,8 @@ extension ImageUploadCore {
         case opening(SMPRequestID, UploadFirstPacket)
         /// Chunks flow; `nextOffset` is where the next chunk starts.
         case streaming(nextOffset: UInt64)
+        /// The device answered busy (rc 10): send nothing until the instant, then go on as `resume`.
+        case pausing(until: MonotonicInstant, resume: Resume)
         /// The link is gone; wait for a new one until the instant.
         case parked(until: MonotonicInstant)
         /// A link came back and the image state read is in flight: does slot 1 already hold the image?
@@ -16,10 +18,17 @@ extension ImageUploadCore {
         case failed(ImageUploadError)
     }
 
+    /// Where a pause for a busy device ends: the first packet again, or chunks from an offset.
+    enum Resume: Sendable {
+        case firstPacket(UploadFirstPacket)
+        case chunks(from: UInt64)
+    }
+
     /// The earliest instant the core wants a `timerFired` (quinn's `poll_timeout`).
     public var nextDeadline: MonotonicInstant? {
         switch state {
         case .parked(let until): return until
+        case .pausing(let until, _): return [until, client.nextDeadline].compactMap { $0 }.min()
         case .opening, .streaming, .checking: return client.nextDeadline
         case .ready, .completed, .failed: return nil
         }
@@ -28,7 +37,7 @@ extension ImageUploadCore {
     public var isFinished: Bool {
         switch state {
         case .completed, .failed: return true
-        case .ready, .opening, .streaming, .parked, .checking: return false
+        case .ready, .opening, .streaming, .pausing, .parked, .checking: return false
         }
     }
 }
@@ -39,6 +48,7 @@ extension ImageUploadCore.State {
         case .ready: return "ready"
         case .opening: return "sending the first packet"
         case .streaming: return "streaming"
+        case .pausing: return "waiting for a busy device"
         case .parked: return "parked (link lost)"
         case .checking: return "reading the image list after the link came back"
         case .completed: return "completed"

@@ -20,8 +20,14 @@
 ///     opening,   any reply off == len                 completed  progress(len), completed(match)
 ///      streaming reply off > len, or > bytes sent     failed     failed(remoteProtocolViolation)
 ///                (a first packet's reply may exceed what was sent: the device resumes)
+///     opening,   reply rc 10 (MGMT_ERR_EBUSY),        pausing    — (nothing is sent until the backoff ends;
+///      streaming current epoch                                   counts against the busy budget)
+///     pausing    backoff over                         opening |  first packet again | chunks from the
+///                                                     streaming  device's offset (a new epoch)
+///     pausing    replies to earlier requests          pausing    only move the device's offset forward
 ///                reply with an SMP error              failed     failed(refused(error))
 ///                n-th failure at one offset           failed     failed(timeout | retriesExhausted)
+///                n-th busy answer at one offset       failed     failed(deviceBusy)
 ///                client failure (bad frame, CBOR…)    failed     failed(remoteProtocolViolation | client)
 ///                linkLost                             parked     — (everything in flight is forgotten)
 ///     parked     linkRestored, job without slotHash   opening    write the 32-byte resume probe (len, sha)
@@ -58,6 +64,7 @@ public struct ImageUploadCore: Sendable {
     /// End of the furthest chunk ever sent: a reply claiming more is a lie.
     private var highestSent: UInt64 = 0
     private var failures: UploadFailureBudget
+    private var busyBackoff: UploadBusyBackoff
     private var announcedDeadline: MonotonicInstant?
 
     public init(job: ImageUploadJob, configuration: ImageUploadConfiguration, client: SMPClientCore,
@@ -69,6 +76,8 @@ public struct ImageUploadCore: Sendable {
         progress = ImageUploadProgress(acknowledged: 0, total: job.length)
         window = UploadWindow(capacity: max(1, configuration.window))
         failures = UploadFailureBudget(perOffset: configuration.maxFailuresPerOffset)
+        busyBackoff = UploadBusyBackoff(base: configuration.busyBackoff, cap: configuration.busyBackoffCap,
+                                        limit: configuration.maxBusyPerOffset)
     }
 
     /// Upload requests sent and not yet answered or given up on (never above the window).
@@ -80,11 +89,14 @@ public struct ImageUploadCore: Sendable {
         case (.ready, .start):
             start(now: now, into: &actions)
         case (.opening, .notification(let bytes)), (.streaming, .notification(let bytes)),
-             (.checking, .notification(let bytes)):
+             (.checking, .notification(let bytes)), (.pausing, .notification(let bytes)):
             drive(.notification(bytes), now: now, into: &actions)
         case (.opening, .timerFired), (.streaming, .timerFired), (.checking, .timerFired):
             drive(.timerFired, now: now, into: &actions)
-        case (.opening, .linkLost), (.streaming, .linkLost), (.checking, .linkLost):
+        case (.pausing, .timerFired):
+            drive(.timerFired, now: now, into: &actions)
+            if case .pausing(let until, let resume) = state, now >= until { endPause(resume, now: now, into: &actions) }
+        case (.opening, .linkLost), (.streaming, .linkLost), (.checking, .linkLost), (.pausing, .linkLost):
             park(now: now, into: &actions)
         case (.parked(let until), .timerFired):
             if now >= until { fail(.linkNotRestored(after: configuration.linkRestoreTimeout), into: &actions) }
@@ -93,7 +105,7 @@ public struct ImageUploadCore: Sendable {
             if case .parked = state { restore(now: now, into: &actions) }
         case (.parked, .linkLost), (.ready, .timerFired), (.completed, _), (.failed, _):
             break
-        case (.ready, _), (.opening, _), (.streaming, _), (.parked, _), (.checking, _):
+        case (.ready, _), (.opening, _), (.streaming, _), (.pausing, _), (.parked, _), (.checking, _):
             fail(.localProtocolViolation(event: event.name, state: state.name), into: &actions)
         }
         if nextDeadline != announcedDeadline {
@@ -148,7 +160,7 @@ public struct ImageUploadCore: Sendable {
         switch result {
         case .success(let packet):
             if let slotHash = job.slotHash, let list = try? ImageStateResponse(body: packet.body),
-               list.secondarySlotHolds(slotHash) {
+               list.secondarySlotHolds(slotHash, image: job.imageNumber ?? 0) {
                 acknowledge(job.length, into: &actions)
                 state = .completed
                 actions.append(.completed(match: nil))
@@ -223,10 +235,56 @@ public struct ImageUploadCore: Sendable {
                 next = max(next, offset)
             }
             state = .streaming(nextOffset: next)
+        case .pausing:
+            // Replies to requests sent before the busy answer: the device's offset, never a rewind.
+            if offset > progress.acknowledged { acknowledge(offset, into: &actions) }
+            return
         case .ready, .parked, .checking, .completed, .failed:
             return
         }
         fillWindow(now: now, into: &actions)
+    }
+
+    /// The device answered `MGMT_ERR_EBUSY` (rc 10, "blocked by another command",
+    /// include/zephyr/mgmt/mcumgr/mgmt/mgmt_defines.h): it did not take the request, so ask again at
+    /// the same offset once the backoff is over. Busy answers to requests of an earlier epoch
+    /// repeat what the current one said and are not counted.
+    private mutating func busy(_ chunk: UploadWindow.Chunk, id: SMPRequestID, now: MonotonicInstant,
+                               into actions: inout [Action]) {
+        let resume: Resume
+        let offset: UInt64
+        switch state {
+        case .opening(let firstID, let kind):
+            guard id == firstID else { return }
+            (resume, offset) = (.firstPacket(kind), kind.failureOffset)
+        case .streaming:
+            guard window.isCurrent(chunk) else {
+                fillWindow(now: now, into: &actions)
+                return
+            }
+            (resume, offset) = (.chunks(from: progress.acknowledged), progress.acknowledged)
+        case .ready, .pausing, .parked, .checking, .completed, .failed:
+            return
+        }
+        switch busyBackoff.next(at: offset) {
+        case .failure(let exhausted):
+            fail(exhausted, into: &actions)
+        case .success(let delay):
+            statistics.busyPauses += 1
+            // Everything still in flight was sent before the device said busy: stale from now on.
+            window.startEpoch()
+            state = .pausing(until: now + delay, resume: resume)
+        }
+    }
+
+    private mutating func endPause(_ resume: Resume, now: MonotonicInstant, into actions: inout [Action]) {
+        switch resume {
+        case .firstPacket(let kind):
+            sendFirstPacket(kind, now: now, into: &actions)
+        case .chunks(let from):
+            state = .streaming(nextOffset: max(from, progress.acknowledged))
+            fillWindow(now: now, into: &actions)
+        }
     }
 
     private mutating func timedOut(_ chunk: UploadWindow.Chunk, id: SMPRequestID, now: MonotonicInstant,
@@ -246,7 +304,7 @@ public struct ImageUploadCore: Sendable {
                 state = .streaming(nextOffset: progress.acknowledged)
             }
             fillWindow(now: now, into: &actions)
-        case .ready, .parked, .checking, .completed, .failed:
+        case .ready, .pausing, .parked, .checking, .completed, .failed:
             return
         }
     }
@@ -352,6 +410,8 @@ public struct ImageUploadCore: Sendable {
             // The client found the link down (e.g. it was lost before we started): wait for a new one.
             if case .parked = state { return }
             park(now: now, into: &actions)
+        case .failure(.refused(let error)) where error.mcumgrError == .busy:
+            busy(chunk, id: id, now: now, into: &actions)
         case .failure(.refused(let error)):
             fail(.refused(error, offset: chunk.offset), into: &actions)
         case .failure(let error):

@@ -18,6 +18,8 @@ public enum ImageUploadError: Error, Sendable, Hashable, CustomStringConvertible
     case timeout(offset: UInt64, attempts: Int)
     /// The device kept asking for `offset` again, or kept losing its session, `attempts` times.
     case retriesExhausted(offset: UInt64, attempts: Int)
+    /// The device answered `MGMT_ERR_EBUSY` (rc 10) at `offset` `attempts` times, despite the waits.
+    case deviceBusy(offset: UInt64, attempts: Int)
     /// The link went down and no new one came within the configured time.
     case linkNotRestored(after: Duration)
     /// The SMP client failed for a reason that is not the device's (see `SMPClientError`).
@@ -41,6 +43,8 @@ public enum ImageUploadError: Error, Sendable, Hashable, CustomStringConvertible
             return "the device did not answer the upload at byte \(offset) (\(attempts) attempts). Check that it is in range and powered, then retry; the upload resumes."
         case .retriesExhausted(let offset, let attempts):
             return "the device asked for byte \(offset) again \(attempts) times without progress. Check the device's logs (flash errors, reboots), then retry."
+        case .deviceBusy(let offset, let attempts):
+            return "the device stayed busy (MGMT_ERR_EBUSY) at byte \(offset) through \(attempts) attempts with growing waits. Let it finish what it is doing (another transfer, a flash operation), then retry; the upload resumes."
         case .linkNotRestored(let after):
             return "the Bluetooth link was lost and not restored within \(after). Bring the device within range and retry; the upload resumes."
         case .client(let error):

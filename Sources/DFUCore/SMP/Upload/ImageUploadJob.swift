@@ -58,9 +58,16 @@ public struct ImageUploadJob: Sendable, Hashable {
 }
 
 extension ImageStateResponse {
-    /// Whether slot 1 (the one uploads write) holds the image whose SHA256 TLV is `slotHash`.
-    /// The one test both the engine's plan and the upload's post-reconnect check use.
-    func secondarySlotHolds(_ slotHash: [UInt8]) -> Bool {
-        slot(1)?.hash == slotHash
+    /// Whether slot 1 of `image` (the one uploads to that image write) holds the image whose
+    /// SHA256 TLV is `slotHash`. The one test both the engine's plan and the upload's
+    /// post-reconnect check use.
+    func secondarySlotHolds(_ slotHash: [UInt8], image: UInt64 = 0) -> Bool {
+        slot(1, image: image)?.hash == slotHash
+    }
+
+    /// The running image of `image`: its active entry, else its slot 0 (entries without `image`
+    /// belong to image 0).
+    func running(image: UInt64 = 0) -> ImageSlotState? {
+        images.first { $0.active && ($0.image ?? 0) == image } ?? slot(0, image: image)
     }
 }

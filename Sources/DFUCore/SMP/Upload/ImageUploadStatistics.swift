@@ -12,6 +12,8 @@ public struct ImageUploadStatistics: Sendable, Hashable {
     public var timeouts = 0
     /// Times the device reported `off == 0` mid-upload and the upload started over.
     public var sessionRestarts = 0
+    /// Busy answers (`MGMT_ERR_EBUSY`) that paused the upload.
+    public var busyPauses = 0
     /// Times the link was lost and the upload parked.
     public var linkLosses = 0
 

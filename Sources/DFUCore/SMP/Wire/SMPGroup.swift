@@ -20,6 +20,8 @@ public struct SMPGroup: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let zephyrBasic = SMPGroup(rawValue: 63)
     /// The first id of application-defined groups.
     public static let firstUserGroup = SMPGroup(rawValue: 64)
+    /// Nordic's SUIT management (user group 66): devices updated with SUIT envelopes, not MCUboot.
+    public static let suit = SMPGroup(rawValue: 66)
 
     public var description: String {
         let name: String
@@ -36,6 +38,7 @@ public struct SMPGroup: RawRepresentable, Sendable, Hashable, CustomStringConver
         case .shell: name = "shell"
         case .enumeration: name = "enumeration"
         case .zephyrBasic: name = "Zephyr basic"
+        case .suit: name = "SUIT"
         default: name = rawValue >= 64 ? "user" : "unassigned"
         }
         return "\(rawValue) (\(name))"

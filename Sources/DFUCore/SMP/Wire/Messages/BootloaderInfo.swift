@@ -57,7 +57,10 @@ public struct BootloaderInfoResponse: SMPBody {
     public var mcubootMode: MCUbootMode? { mode.flatMap(MCUbootMode.init(rawValue:)) }
 }
 
-/// MCUboot upgrade modes as bootloader info reports them (smp_group_0.rst).
+/// MCUboot upgrade modes as bootloader info reports them (smp_group_0.rst; 7, the firmware loader,
+/// is newer than that table: `MODE_FIRMWARE_LOADER = 7` in NordicSemiconductor/
+/// Android-nRF-Connect-Device-Manager McuMgrBootloaderInfoResponse.java, MCUboot's
+/// `MCUBOOT_FIRMWARE_LOADER` mode, a separate loader image updates the application).
 public enum MCUbootMode: Int64, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case unknown = -1
     case singleApplication = 0
@@ -67,6 +70,7 @@ public enum MCUbootMode: Int64, Sendable, Hashable, CaseIterable, CustomStringCo
     case directXIP = 4
     case directXIPWithRevert = 5
     case ramLoad = 6
+    case firmwareLoader = 7
 
     /// Whether a test boot that reverts unless confirmed exists in this mode (Nordic's apps skip
     /// test/confirm for DirectXIP without revert and for overwrite-only).
@@ -87,6 +91,7 @@ public enum MCUbootMode: Int64, Sendable, Hashable, CaseIterable, CustomStringCo
         case .directXIP: return "DirectXIP"
         case .directXIPWithRevert: return "DirectXIP with revert"
         case .ramLoad: return "RAM load"
+        case .firmwareLoader: return "firmware loader"
         }
     }
 }

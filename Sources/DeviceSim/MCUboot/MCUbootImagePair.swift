@@ -1,0 +1,87 @@
+import DFUCore
+
+/// One updatable image of MCUboot in swap mode: its primary and secondary slot and its trailer
+/// state. A multi-image MCUboot (`MCUBOOT_UPDATEABLE_IMAGE_NUMBER` > 1, an nRF5340's application
+/// and network core) keeps one such pair per image and handles each on its own at boot
+/// (mcu-tools/mcuboot docs/design.md "Multiple image boot").
+public struct MCUbootImagePair: Sendable {
+    public internal(set) var primary: FlashSlot
+    public internal(set) var secondary: FlashSlot
+    /// The trailer state: what the next boot will do with this image.
+    public internal(set) var swapType: MCUbootSwapType = .none
+
+    init(primary: FlashSlot, secondary: FlashSlot) {
+        self.primary = primary
+        self.secondary = secondary
+    }
+
+    public var primaryImage: SlotImage? { SlotImage(in: primary) }
+    public var secondaryImage: SlotImage? { SlotImage(in: secondary) }
+
+    /// The largest image the secondary slot takes: the slot minus what MCUboot reserves at its end.
+    func maxImageSize(_ mode: MCUbootSwapMode) -> Int {
+        max(0, primary.size - mode.reservedPages * primary.pageSize)
+    }
+
+    /// `boot_request_upgrade_multi` for this image: swap the secondary in at the next boot.
+    mutating func requestUpgrade(permanent: Bool) {
+        swapType = permanent ? .permanent : .test
+    }
+
+    /// `boot_write_img_confirmed` on the running image: cancels a pending revert.
+    mutating func confirmRunningImage() {
+        if swapType == .revert { swapType = .none }
+    }
+
+    /// What MCUboot does with this image at reset (see `MCUbootBootloader`), and the flash time.
+    mutating func boot(key: PublicKey) -> (BootReport.Outcome, Duration) {
+        switch swapType {
+        case .none:
+            return (.normal, .zero)
+        case .test, .permanent:
+            let permanent = swapType == .permanent
+            if let reason = secondaryRejection(key: key) {
+                swapType = .none
+                return (.rejected(reason: reason), secondary.eraseAll())
+            }
+            let time = swapSlots()
+            swapType = permanent ? .none : .revert
+            return (.swapped(permanent: permanent), time)
+        case .revert:
+            let time = swapSlots()
+            swapType = .none
+            return (.reverted, time)
+        }
+    }
+
+    /// Why MCUboot would refuse the secondary image, or nil if it boots.
+    func secondaryRejection(key: PublicKey) -> String? {
+        let report: VerificationReport
+        do {
+            report = try ImageVerifier.verify(bytes: secondary.bytes, key: key)
+        } catch {
+            return error.description
+        }
+        for check in [report.hash, report.signature, report.keyHash] {
+            switch check {
+            case .passed: continue
+            case .failed(let error): return error.description
+            // bootutil has no "not checked": a missing KEYHASH means no known key signed it.
+            case .notChecked(let reason): return reason
+            }
+        }
+        return nil
+    }
+
+    /// Exchanges the slots and returns the time MCUboot needs for it. Both swap modes move each
+    /// used sector three times (scratch: primary→scratch, secondary→primary, scratch→secondary;
+    /// move: shift up, then two copies), each move an erase plus a page program.
+    private mutating func swapSlots() -> Duration {
+        let used = max(primaryImage?.length ?? 0, secondaryImage?.length ?? 0)
+        // The trailer sector is rewritten too.
+        let sectors = primary.pages(covering: 0 ..< used).count + 1
+        primary.exchangeContents(with: &secondary)
+        let perSector = primary.timing.eraseTime(pages: 1) + primary.timing.writeTime(bytes: primary.pageSize)
+        return perSector * (3 * sectors)
+    }
+}
