@@ -7,7 +7,7 @@ import ExitCodes
 /// an nRF Connect SDK dfu_application.zip to `verifyNCSPackage` (VerifyCommand+NCS.swift).
 struct VerifyCommand: ParsableCommand {
     static let name = "verify"
-    static let abstract = "Check an MCUboot image, an nRF Connect SDK zip or a Nordic DFU package offline."
+    static let abstract = "Check an MCUboot image, NCS zip or Nordic DFU package offline."
     static let discussion = """
         Checks that the image is well-formed (header, TLV areas, every size inside the file), that \
         its SHA-256 matches its SHA256 TLV, and with --key that its signature (ECDSA P-256, Ed25519, \
