@@ -113,6 +113,22 @@ struct NCSPackageTests {
         #expect(refusal(zip(manifest: same, [("a.bin", [1])])) == .duplicateFile(name: "a.bin"))
     }
 
+    @Test func bootloaderEntriesNameTheirSlotNotADirectXIPVariant() throws {
+        let entry = #"{"type": "mcuboot", "board": "b", "soc": "s", "size": 1, "modtime": 1, "file": ""#
+        let manifest = #"{"format-version": 1, "time": 1, "files": ["# + entry + #"s0.bin", "slot": "0"}, "# + entry + #"s1.bin"}]}"#
+        let package = try NCSPackage(zipBytes: zip(manifest: manifest, [("s0.bin", [1]), ("s1.bin", [2])]))
+        #expect(package.images.map(\.role.description) == ["MCUboot (bootloader), for bootloader slot 0", "MCUboot (bootloader)"])
+        #expect(package.images.allSatisfy { $0.role.directXIP == nil })
+    }
+
+    @Test func imagesAreFoundByTheirImageIndex() throws {
+        let package = try package("nrf5340-1.1.0.zip")
+        #expect(package.imageIndexes == [0, 1])
+        #expect(package.images(forImageIndex: 1).map(\.file) == ["ipc_radio.bin"])
+        #expect(try self.package("direct-xip-1.1.0.zip").images(forImageIndex: 0).count == 2)
+        #expect(package.images(forImageIndex: 7).isEmpty)
+    }
+
     @Test func aManifestNamingAPathOutsideTheZipIsMissing() {
         let manifest = NCSManifestTests.single().replacingOccurrences(of: "app.signed.bin", with: "../app.signed.bin")
         #expect(refusal(zip(manifest: manifest, [("app.signed.bin", [UInt8](repeating: 0, count: 100))]))

@@ -48,11 +48,19 @@ public struct NCSPackage: Sendable {
         self.images = images
     }
 
-    /// Several entries may share an image index only as direct-XIP variants for different slots.
+    /// The images for MCUboot image `index`, in manifest order: one, or one direct-XIP variant per slot.
+    public func images(forImageIndex index: Int) -> [Image] { images.filter { $0.imageIndex == index } }
+
+    /// The image indexes the zip updates, ascending.
+    public var imageIndexes: [Int] { Array(Set(images.map(\.imageIndex))).sorted() }
+
+    /// Several entries may share an image index only as direct-XIP variants for different slots, or
+    /// as bootloader images (`type: mcuboot`, told apart by slot or by manifest order as Android does).
     private static func checkImageIndexes(_ images: [Image]) throws(NCSPackageError) {
-        for (position, image) in images.enumerated() {
+        for (position, image) in images.enumerated() where image.entry.type != "mcuboot" {
             let clashing = images[(position + 1)...].filter {
-                $0.imageIndex == image.imageIndex && ($0.entry.slot == nil || $0.entry.slot == image.entry.slot)
+                $0.entry.type != "mcuboot" && $0.imageIndex == image.imageIndex
+                    && ($0.entry.slot == nil || $0.entry.slot == image.entry.slot)
             }
             if let other = clashing.first {
                 throw .ambiguousImage(index: image.imageIndex, files: [image.file, other.file])
