@@ -16,7 +16,10 @@
 /// - `version_MCUBOOT` (swap builds), `version_MCUBOOT+XIP` (direct-XIP; iOS: supportsDirectXIP),
 ///   `version` (network core, zip.cmake), `version_B0` (NSIB images, `cmake/sysbuild/b0_packaging.cmake`).
 /// - `load_address`: optional (iOS: absent for SUIT).
-/// Other keys are ignored, as both phone libraries do.
+/// Other keys are ignored, as both phone libraries do. iOS also takes the image number from `image`
+/// or `partition` (SUIT) before `image_index`; no sdk-nrf generator writes those for MCUboot images,
+/// so dfu reads `image_index` only. iOS also strips an unquoted `"load_address":0x…` (not JSON) before
+/// decoding; generate_zip.py writes integers, so dfu refuses such a file as invalid JSON.
 public struct NCSManifestFile: Sendable, Equatable {
     public var file: String
     /// What the manifest says the file holds, in bytes.
