@@ -126,6 +126,7 @@ import Testing
         #expect(images.map { $0["load_address"] as? Int } == [0x10200, 0x0100_8800])
         #expect(images.allSatisfy { $0["signature"] as? String == "passed" && $0["hash"] as? String == "passed" })
         #expect(images.allSatisfy { ($0["sha256"] as? String)?.count == 64 })
+        #expect(images.allSatisfy { $0["manifest_version"] as? String == "1.1.0+0" && $0["manifest_version_agrees"] as? Bool == true })
     }
 
     @Test func jsonOfAFailingZipMarksTheImageAndTheZip() throws {

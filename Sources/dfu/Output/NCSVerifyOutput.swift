@@ -36,7 +36,10 @@ enum NCSVerifyOutput {
                 table.add("  slot indexes", "primary \(primary), secondary \(secondary)")
             }
             if let address = entry.loadAddress { table.add("  load address", "0x" + hex(address, width: 8)) }
-            if let stated = entry.statedVersion { table.add("  manifest version", "\(stated.value) (\(stated.key))") }
+            if let stated = entry.statedVersion {
+                let differs = image.manifestVersionAgrees == false ? "; differs from the image header" : ""
+                table.add("  manifest version", "\(stated.value) (\(stated.key)\(differs))")
+            }
             switch image.result {
             case .failure:
                 table.add("  size", "\(image.entry.size) bytes")
@@ -106,6 +109,7 @@ enum NCSVerifyOutput {
             JSONField("slot_index_secondary", entry.slotIndexSecondary.map { .int($0) } ?? .null),
             JSONField("load_address", entry.loadAddress.map { .int(Int($0)) } ?? .null),
             JSONField("manifest_version", optional(entry.statedVersion?.value)),
+            JSONField("manifest_version_agrees", image.manifestVersionAgrees.map { .bool($0) } ?? .null),
             JSONField("size", .int(entry.size)),
         ]
         switch image.result {

@@ -129,6 +129,19 @@ struct NCSPackageTests {
         #expect(package.images(forImageIndex: 7).isEmpty)
     }
 
+    @Test func aManifestVersionThatDiffersFromTheHeaderIsToldNotRefused() throws {
+        let image = try Samples.image("blinky-ecdsa-p256-1.1.0.signed.bin")
+        let manifest = NCSManifestTests.single(#""version_MCUBOOT": "1.2.0+0""#)
+            .replacingOccurrences(of: #""size": 100"#, with: #""size": \#(image.count)"#)
+        let report = NCSPackageVerifier.verify(try NCSPackage(zipBytes: zip(manifest: manifest, [("app.signed.bin", image)])), key: nil)
+        #expect(report.passed)
+        #expect(report.images[0].manifestVersionAgrees == false)
+        let plain = NCSManifestTests.single(#""version": "3""#).replacingOccurrences(of: #""size": 100"#, with: #""size": \#(image.count)"#)
+        #expect(NCSPackageVerifier.verify(try NCSPackage(zipBytes: zip(manifest: plain, [("app.signed.bin", image)])), key: nil)
+            .images[0].manifestVersionAgrees == nil)
+        #expect(NCSPackageVerifier.verify(try package("app-1.1.0.zip"), key: nil).images[0].manifestVersionAgrees == true)
+    }
+
     @Test func aManifestNamingAPathOutsideTheZipIsMissing() {
         let manifest = NCSManifestTests.single().replacingOccurrences(of: "app.signed.bin", with: "../app.signed.bin")
         #expect(refusal(zip(manifest: manifest, [("app.signed.bin", [UInt8](repeating: 0, count: 100))]))

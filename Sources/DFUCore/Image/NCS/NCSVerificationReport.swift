@@ -9,6 +9,16 @@ public struct NCSVerificationReport: Sendable {
 
         public var imageIndex: Int { entry.imageIndex }
 
+        /// Whether the version the manifest states is the image header's; nil when the manifest states
+        /// none, states one that is not `M.m.r[+b]` (a network core's NSIB firmware version is a plain
+        /// number), or the image could not be read. A difference is shown, not refused: the phone apps
+        /// do not compare them either.
+        public var manifestVersionAgrees: Bool? {
+            guard case .success(let checks) = result, let stated = entry.statedVersion,
+                  let version = ImageVersion(parsing: stated.value) else { return nil }
+            return version == checks.version
+        }
+
         /// Why this image fails, if it does: the parse error, or its first failed check.
         public var firstFailure: ImageError? {
             switch result {
