@@ -1,4 +1,5 @@
 import Foundation
+import NordicTestSupport
 import Testing
 
 /// `dfu verify` on the nRF Connect SDK zips in firmware-samples/ncs, held to firmware-samples/ncs-expected.tsv:
@@ -160,6 +161,18 @@ import Testing
         #expect(run.stdoutLines.contains("format                 nRF Connect SDK zip"))
         let nordic = try DFURun.run(["verify", "firmware-samples/nordic/app-signed-3.zip"])
         #expect(nordic.stdoutLines.contains("format            Nordic DFU package"))
+    }
+
+    /// A manifest cut short is still reported as an NCS zip's, not as a broken nrfutil package.
+    @Test func aDamagedNCSManifestIsReportedInNCSTerms() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-verify-ncs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("dfu_application.zip")
+        try Data(TestZip(files: [("manifest.json", #"{"format-version": 1, "time": 1, "files": [{"file": "#)]).bytes).write(to: file)
+        let run = try DFURun.run(["verify", file.path])
+        #expect(run.exitCode == 3)
+        #expect(run.stderr == "dfu: error: the zip's manifest.json is invalid: it is not valid JSON. Rebuild the zip with the nRF Connect SDK (west build).\n")
     }
 
     @Test func verboseSaysWhichImagesTheZipHolds() throws {

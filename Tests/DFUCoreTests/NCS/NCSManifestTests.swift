@@ -200,5 +200,8 @@ struct NCSManifestTests {
         #expect(!NCSManifest.describesNCSPackage(json: Array(#"{"manifest": {"application": {}}}"#.utf8)))
         #expect(!NCSManifest.describesNCSPackage(json: Array(#"{"manifest": {}, "files": []}"#.utf8)))
         #expect(!NCSManifest.describesNCSPackage(json: Array("not json".utf8)))
+        // A damaged NCS manifest is still an NCS one, so its error speaks of NCS zips.
+        #expect(NCSManifest.describesNCSPackage(json: Array(#"{"format-version": 1, "time": 1, "files": [{"#.utf8)))
+        #expect(!NCSManifest.describesNCSPackage(json: Array(#"{"manifest": {"format-version": 1"#.utf8)))
     }
 }

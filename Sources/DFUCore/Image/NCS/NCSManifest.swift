@@ -58,10 +58,16 @@ public struct NCSManifest: Sendable, Equatable {
     }
 
     /// Whether `json` is an NCS manifest rather than a Nordic DFU package's: an object with a `files`
-    /// array and no `manifest` key (pc-nrfutil's manifest.py puts everything under `manifest`).
+    /// array and no `manifest` key (pc-nrfutil's manifest.py puts everything under `manifest`). Text
+    /// that is not JSON counts as NCS when it names "format-version" and not "manifest", so that a
+    /// damaged NCS manifest is reported in NCS terms rather than as a broken nrfutil package.
     public static func describesNCSPackage(json: [UInt8]) -> Bool {
-        guard json.count <= maximumSize, case .object(let object)? = NCSJSONValue.parse(json),
-              case .array? = object["files"] else { return false }
+        guard json.count <= maximumSize else { return false }
+        guard let root = NCSJSONValue.parse(json) else {
+            return json.firstRange(of: Array(#""format-version""#.utf8)) != nil
+                && json.firstRange(of: Array(#""manifest""#.utf8)) == nil
+        }
+        guard case .object(let object) = root, case .array? = object["files"] else { return false }
         return object["manifest"] == nil
     }
 
