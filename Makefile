@@ -50,7 +50,8 @@ build: deps
 # test, reboot (MCUboot's swap takes a few seconds), version check, confirm. Then one line for
 # `dfu verify` over every sample: each image with the key firmware-samples/expected.tsv lists for
 # it, each broken sample (which must be refused, exit 3); then one for the Nordic DFU packages, each
-# held to the verdict firmware-samples/nordic-expected.tsv gives it.
+# held to the verdict firmware-samples/nordic-expected.tsv gives it, and one for the nRF Connect SDK
+# zips, held to firmware-samples/ncs-expected.tsv.
 DEMO_IMAGE := $(SAMPLES)/images/blinky-ecdsa-p256-1.1.0.signed.bin
 DEMO_KEY := $(SAMPLES)/keys/TEST-ONLY-ecdsa-p256.pub.pem
 demo: build
@@ -82,6 +83,17 @@ demo: build
 	done < $(SAMPLES)/nordic-expected.tsv; \
 	if [[ -z "$$wrong" ]]; then echo "demo: dfu verify: $$accepted Nordic package checks passed, $$refused refused as nordic-expected.tsv says"; \
 	else echo "demo: dfu verify gave the wrong verdict for Nordic packages:$$wrong" >&2; exit 1; fi
+	@accepted=0; refused=0; wrong=""; \
+	while IFS=$$'\t' read -r file key verdict problem; do \
+	    args=(verify "$(SAMPLES)/$$file"); \
+	    if [[ "$$key" != - ]]; then args+=(--key "$(SAMPLES)/$$key"); fi; \
+	    if $(DFU) "$${args[@]}" > /dev/null 2>&1; then status=0; else status=$$?; fi; \
+	    if [[ $$verdict == OK && $$status -eq 0 ]]; then accepted=$$((accepted + 1)); \
+	    elif [[ $$verdict == REFUSED && $$status -eq 3 ]]; then refused=$$((refused + 1)); \
+	    else wrong="$$wrong $$file($$key)"; fi; \
+	done < $(SAMPLES)/ncs-expected.tsv; \
+	if [[ -z "$$wrong" ]]; then echo "demo: dfu verify: $$accepted nRF Connect SDK zip checks passed, $$refused refused as ncs-expected.tsv says"; \
+	else echo "demo: dfu verify gave the wrong verdict for nRF Connect SDK zips:$$wrong" >&2; exit 1; fi
 
 # The last line says what ran and how it ended: swift test's summary, then each cross-check's. Each
 # step's full output stays above it and in $(LOGS).

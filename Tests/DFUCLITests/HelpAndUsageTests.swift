@@ -36,7 +36,7 @@ import Testing
             USAGE: dfu <command> [options]
 
             COMMANDS:
-              verify       Check an MCUboot image or a Nordic DFU package offline.
+              verify       Check an MCUboot image, NCS zip or Nordic DFU package offline.
               scan         List nearby Bluetooth LE devices that offer SMP or Nordic DFU.
               info         Show what a device reports: image slots or DFU state, battery,
                            MTU.
@@ -72,14 +72,14 @@ import Testing
         let run = try DFURun.run(["verify", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: Check an MCUboot image or a Nordic DFU package offline.
+            OVERVIEW: Check an MCUboot image, NCS zip or Nordic DFU package offline.
 
             USAGE: dfu verify <IMAGE> [--key <PUB.pem>] [--allow-unsigned] [--json]
                               [--verbose]
 
             ARGUMENTS:
-              <IMAGE>                 The image ('imgtool sign') or Nordic DFU package
-                                      (.zip) to check.
+              <IMAGE>                 The image ('imgtool sign'), nRF Connect SDK zip or
+                                      Nordic DFU package (.zip) to check.
 
             OPTIONS:
               --key <PUB.pem>         Public key (PEM; for a package also nrfutil's C array)
@@ -105,10 +105,18 @@ import Testing
             'nrfutil keys display --format code' prints. With --key an unsigned package is
             refused unless --allow-unsigned is given; without --key no signature is checked.
 
+            An nRF Connect SDK dfu_application.zip (a zip whose manifest.json lists MCUboot
+            images, as 'west build' writes it) is checked image by image like a single
+            image: each one the manifest names must be in the zip with the size it states,
+            and each is listed with its image index, its core or direct-XIP slot as the
+            manifest says, version, size, hash and with --key its signature. The zip passes
+            only if every image does.
+
             Examples:
               dfu verify app.signed.bin --key signing-pub.pem
               dfu verify app.signed.bin --key signing-pub.pem --json
               dfu verify app_dfu_package.zip --key public_key.pem
+              dfu verify build/dfu_application.zip --key signing-pub.pem
 
             Exit status:
               0    everything that was checked passed

@@ -45,6 +45,12 @@ final class LibZipArchive {
         return stat.size
     }
 
+    /// The index of the entry named `name` exactly (case and bytes), or nil.
+    func index(named name: String) -> Int? {
+        let found = zip_name_locate(archive, name, 0)
+        return found >= 0 ? Int(found) : nil
+    }
+
     /// Entry `index`'s bytes, reading at most `limit + 1` so a lying size is caught without inflating more.
     func contents(at index: Int, name: String, limit: Int) throws(ArchiveError) -> [UInt8] {
         guard let file = zip_fopen_index(archive, UInt64(index), 0) else {

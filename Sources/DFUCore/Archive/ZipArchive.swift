@@ -58,6 +58,17 @@ public struct ZipArchive: Sendable {
 
     public func entry(named name: String) -> ZipEntry? { entries.first { $0.name == name } }
 
+    /// The bytes of the one entry `name`, at most `limit` of them, without reading or checking the other
+    /// entries; nil if the archive cannot be opened, has no such entry, or it is larger. Only for telling
+    /// kinds of package apart: the package's reader then reads the archive with every check.
+    public static func peekEntry(named name: String, in bytes: [UInt8], limit: Int) -> [UInt8]? {
+        guard bytes.count >= 22, let archive = try? LibZipArchive(copying: bytes),
+              let index = archive.index(named: name), let size = try? archive.declaredSize(at: index),
+              size <= UInt64(limit), let contents = try? archive.contents(at: index, name: name, limit: limit),
+              contents.count <= limit else { return nil }
+        return contents
+    }
+
     /// Whether `bytes` begin like a zip archive (a local file header, or the end record of an empty one):
     /// how `dfu verify` tells a package from an image whatever the file is called.
     public static func looksLikeZip(_ bytes: [UInt8]) -> Bool {

@@ -3,7 +3,8 @@ import Transport
 
 /// Updates one device with one update file: the engine of `dfu flash`. The file says the protocol
 /// (`UpdateFileKind`): an MCUboot image goes over SMP (`SMPUpdateProtocol`), a Nordic DFU `.zip`
-/// package over Nordic Secure DFU (`NordicUpdateProtocol`); the stages know no protocol.
+/// package over Nordic Secure DFU (`NordicUpdateProtocol`); the stages know no protocol. An nRF
+/// Connect SDK zip is refused as a usage error before any stage (`ncsZipNotYetFlashable`).
 ///
 ///     let engine = UpdateEngine(image: bytes, imageName: "app.signed.bin", key: key, options: options,
 ///                               target: .init(connector: connector, peer: peer), hostPower: HostPowerReader().read())
@@ -72,8 +73,17 @@ public struct UpdateEngine: Sendable {
         case .nordicPackage:
             var procedure = UpdateProcedure(engine: self, protocol: NordicUpdateProtocol(), emit: serializedEmit)
             return await procedure.run()
+        case .ncsPackage:
+            return .failure(Self.ncsZipNotYetFlashable)
         }
     }
+
+    /// Flashing an NCS zip (several images, each to its image index) is the next step; until then the
+    /// zip must not reach the Nordic path, whose manifest it does not have.
+    public static let ncsZipNotYetFlashable = DFUError.usage(
+        "flashing NCS zips lands next: dfu cannot flash an nRF Connect SDK dfu_application.zip yet. "
+            + "'dfu verify FILE' checks it and lists its images; flash the signed image of the build "
+            + "(build/<app>/zephyr/zephyr.signed.bin) until then.")
 
     /// Runs the update in a new task: its events as a stream (finished when the run ends) and its
     /// result.

@@ -9,6 +9,8 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     case image(ImageError)
     /// The Nordic DFU package (or the key used to check it) is not acceptable.
     case package(NordicPackageError)
+    /// The nRF Connect SDK zip (or one of its images, or the key used to check them) is not acceptable.
+    case ncsPackage(NCSPackageError)
     /// A file could not be read.
     case fileUnreadable(path: String, reason: String)
     /// The update must not start (battery, power, version, size). Nothing was sent.
@@ -33,7 +35,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .deviceUnreachable(_, let cause), .transferInterrupted(_, let cause), .deviceRejected(_, let cause),
              .postRebootCheckFailed(_, let cause), .authenticationFailed(_, let cause), .internalError(_, let cause):
             return cause
-        case .usage, .image, .package, .fileUnreadable, .precondition:
+        case .usage, .image, .package, .ncsPackage, .fileUnreadable, .precondition:
             return nil
         }
     }
@@ -43,6 +45,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .usage(let message): return message
         case .image(let error): return error.description
         case .package(let error): return error.description
+        case .ncsPackage(let error): return error.description
         case .fileUnreadable(let path, let reason):
             return "cannot read \(path): \(reason). Check the path and its permissions."
         case .precondition(let failures):
@@ -65,7 +68,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .postRebootCheckFailed(let message, _): return .postRebootCheckFailed(message, cause: cause)
         case .authenticationFailed(let message, _): return .authenticationFailed(message, cause: cause)
         case .internalError(let message, _): return .internalError(message, cause: cause)
-        case .usage, .image, .package, .fileUnreadable, .precondition: return self
+        case .usage, .image, .package, .ncsPackage, .fileUnreadable, .precondition: return self
         }
     }
 }

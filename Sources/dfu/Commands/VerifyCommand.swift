@@ -3,10 +3,11 @@ import ExitCodes
 
 /// `dfu verify IMAGE [--key PUB.pem] [--json]`: everything about an image that can be checked without
 /// a device: format, version, sizes, the SHA-256 in its TLV, and with a key its signature and key hash.
-/// A Nordic DFU package (a zip, told by its content) goes to `verifyPackage` (VerifyCommand+Package.swift).
+/// A Nordic DFU package (a zip, told by its content) goes to `verifyPackage` (VerifyCommand+Package.swift),
+/// an nRF Connect SDK dfu_application.zip to `verifyNCSPackage` (VerifyCommand+NCS.swift).
 struct VerifyCommand: ParsableCommand {
     static let name = "verify"
-    static let abstract = "Check an MCUboot image or a Nordic DFU package offline."
+    static let abstract = "Check an MCUboot image, NCS zip or Nordic DFU package offline."
     static let discussion = """
         Checks that the image is well-formed (header, TLV areas, every size inside the file), that \
         its SHA-256 matches its SHA256 TLV, and with --key that its signature (ECDSA P-256, Ed25519, \
@@ -20,10 +21,17 @@ struct VerifyCommand: ParsableCommand {
         keys display --format code' prints. With --key an unsigned package is refused \
         unless --allow-unsigned is given; without --key no signature is checked.
 
+        An nRF Connect SDK dfu_application.zip (a zip whose manifest.json lists MCUboot images, \
+        as 'west build' writes it) is checked image by image like a single image: each one the \
+        manifest names must be in the zip with the size it states, and each is listed with its \
+        image index, its core or direct-XIP slot as the manifest says, version, size, hash and \
+        with --key its signature. The zip passes only if every image does.
+
         Examples:
           dfu verify app.signed.bin --key signing-pub.pem
           dfu verify app.signed.bin --key signing-pub.pem --json
           dfu verify app_dfu_package.zip --key public_key.pem
+          dfu verify build/dfu_application.zip --key signing-pub.pem
 
         Exit status:
           0    everything that was checked passed
@@ -33,7 +41,7 @@ struct VerifyCommand: ParsableCommand {
           130  interrupted by SIGINT or SIGTERM
         """
 
-    @Argument(valueName: "IMAGE", help: "The image ('imgtool sign') or Nordic DFU package (.zip) to check.")
+    @Argument(valueName: "IMAGE", help: "The image ('imgtool sign'), nRF Connect SDK zip or Nordic DFU package (.zip) to check.")
     var image: String
 
     @Option(valueName: "PUB.pem", help: "Public key (PEM; for a package also nrfutil's C array) it must be signed with.")
@@ -52,8 +60,12 @@ struct VerifyCommand: ParsableCommand {
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
         let console = console.verbose(common.verbose)
         let input = read(console)
-        if case .success(let bytes) = input, ZipArchive.looksLikeZip(bytes) {
-            return try verifyPackage(bytes, console)
+        if case .success(let bytes) = input {
+            switch UpdateFileKind(of: bytes) {
+            case .nordicPackage: return try verifyPackage(bytes, console)
+            case .ncsPackage: return try verifyNCSPackage(bytes, console)
+            case .mcubootImage: break
+            }
         }
         let result = input.flatMap { verify($0, console) }
         if common.json {
