@@ -31,9 +31,11 @@ struct BlueZInterruptTests {
                 ["flash", "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin", "--device", Self.address,
                  "--key", "firmware-samples/keys/TEST-ONLY-ecdsa-p256.pub.pem"],
                 bus: bench.busAddress) { pid in
-                // Interrupt once the upload has begun (chunks went through the AcquireWrite socket).
+                // Interrupt once the upload has begun (chunks went through the AcquireWrite socket):
+                // 7 writes read the device (parameters, the 2-write reassembly echo, the SUIT probe,
+                // image list, slot info, bootloader mode), then the first packet's 5 writes.
                 try await HangGuard.within("the upload to start", .seconds(30)) {
-                    while await standIn.statistics(address: Self.address).fdWrites < 3 {
+                    while await standIn.statistics(address: Self.address).fdWrites < 12 {
                         try await Task.sleep(for: .milliseconds(20))
                     }
                 }
