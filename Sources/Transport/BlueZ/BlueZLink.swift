@@ -86,8 +86,10 @@ public final class BlueZLink: Link {
         try await gatt.writeValue(bytes, to: info, type: "request")
     }
 
-    /// The longest a Write Request waits for bluetoothd to read the Write Commands before it.
-    static let commandsTakenLimit: Duration = .seconds(2)
+    /// The longest a Write Request waits for bluetoothd to read the Write Commands before it. It
+    /// reads them within milliseconds unless its main loop is busy; a request sent earlier would
+    /// overtake them, so the bound only guards against a socket that is never read.
+    static let commandsTakenLimit: Duration = .seconds(10)
 
     /// A Write Request must not overtake the Write Commands written before it through an acquired
     /// socket (a Nordic Control Point request after the Packet writes it checks): bluetoothd reads

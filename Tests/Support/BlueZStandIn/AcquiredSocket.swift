@@ -100,7 +100,11 @@ final class AcquiredSocket: Sendable {
                 Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
             }
             // Read before looking at HUP: datagrams written before the caller closed still count.
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            // Peeked, handed on, then taken: bluetoothd queues each datagram as it reads it
+            // (`sock_read`), so the caller's unread count (SIOCOUTQ) drops only once it is queued.
+            let count = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK))
+            }
             switch count {
             case 0:
                 break loop
@@ -112,14 +116,16 @@ final class AcquiredSocket: Sendable {
                 break loop
             default:
                 // The notify direction never carries data from the caller; ignore any.
-                guard direction == .write else { continue }
-                let datagram = Array(buffer[0 ..< count])
-                let done = DispatchSemaphore(value: 0)
-                Task {
-                    await onDatagram(datagram)
-                    done.signal()
+                if direction == .write {
+                    let datagram = Array(buffer[0 ..< count])
+                    let done = DispatchSemaphore(value: 0)
+                    Task {
+                        await onDatagram(datagram)
+                        done.signal()
+                    }
+                    done.wait()
                 }
-                done.wait()
+                _ = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             }
         }
         state.withLock { state in
