@@ -49,9 +49,9 @@ enum NCSVerifyOutput {
                 table.add("  size", "\(checks.fileSize) bytes (header \(checks.headerSize), body \(checks.bodySize))")
                 table.add("  SHA-256 (TLV)", hexString(checks.sha256))
                 table.add("  signature algorithm", checks.signatureAlgorithm ?? "none (image is not signed)")
-                table.add("  hash", text(checks.hash))
-                table.add("  signature", text(checks.signature))
-                table.add("  key hash", text(checks.keyHash))
+                table.add("  hash", checks.hash.tableText)
+                table.add("  signature", checks.signature.tableText)
+                table.add("  key hash", checks.keyHash.tableText)
             }
         }
         return table.rendered
@@ -121,9 +121,9 @@ enum NCSVerifyOutput {
                 JSONField("version", .string(checks.version.description)),
                 JSONField("sha256", .string(hexString(checks.sha256))),
                 JSONField("signature_algorithm", optional(checks.signatureAlgorithm)),
-                JSONField("hash", .string(jsonName(checks.hash))),
-                JSONField("signature", .string(jsonName(checks.signature))),
-                JSONField("key_hash", .string(jsonName(checks.keyHash))),
+                JSONField("hash", .string(checks.hash.jsonName)),
+                JSONField("signature", .string(checks.signature.jsonName)),
+                JSONField("key_hash", .string(checks.keyHash.jsonName)),
             ]
         }
         fields.append(JSONField("error", image.firstFailure.map { .string($0.description) } ?? .null))
@@ -132,21 +132,7 @@ enum NCSVerifyOutput {
 
     private static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
 
-    private static func text(_ check: VerificationReport.Check) -> String {
-        switch check {
-        case .passed: return "ok"
-        case .failed: return "FAILED"
-        case .notChecked(let reason): return "not checked (\(reason))"
-        }
-    }
 
-    private static func jsonName(_ check: VerificationReport.Check) -> String {
-        switch check {
-        case .passed: return "passed"
-        case .failed: return "failed"
-        case .notChecked: return "not-checked"
-        }
-    }
 
     private static func hexString(_ bytes: [UInt8]) -> String {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()

@@ -25,9 +25,9 @@ enum VerifyOutput {
         table.add("flags", flagsHex(report.flags))
         table.add("SHA-256 (TLV)", hex(report.sha256))
         table.add("signature algorithm", report.signatureAlgorithm ?? "none (image is not signed)")
-        table.add("hash", text(report.hash))
-        table.add("signature", text(report.signature))
-        table.add("key hash", text(report.keyHash))
+        table.add("hash", report.hash.tableText)
+        table.add("signature", report.signature.tableText)
+        table.add("key hash", report.keyHash.tableText)
         return table.rendered
     }
 
@@ -67,30 +67,16 @@ enum VerifyOutput {
                 JSONField("flags", .int(Int(report.flags))),
                 JSONField("sha256", .string(hex(report.sha256))),
                 JSONField("signature_algorithm", report.signatureAlgorithm.map { .string($0) } ?? .null),
-                JSONField("hash", .string(jsonName(report.hash))),
-                JSONField("signature", .string(jsonName(report.signature))),
-                JSONField("key_hash", .string(jsonName(report.keyHash))),
+                JSONField("hash", .string(report.hash.jsonName)),
+                JSONField("signature", .string(report.signature.jsonName)),
+                JSONField("key_hash", .string(report.keyHash.jsonName)),
                 JSONField("error", report.firstFailure.map { .string($0.description) } ?? .null),
             ]
         }
         return .object(fields)
     }
 
-    private static func text(_ check: VerificationReport.Check) -> String {
-        switch check {
-        case .passed: return "ok"
-        case .failed: return "FAILED"
-        case .notChecked(let reason): return "not checked (\(reason))"
-        }
-    }
 
-    private static func jsonName(_ check: VerificationReport.Check) -> String {
-        switch check {
-        case .passed: return "passed"
-        case .failed: return "failed"
-        case .notChecked: return "not-checked"
-        }
-    }
 
     private static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { byte in
