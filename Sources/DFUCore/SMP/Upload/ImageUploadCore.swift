@@ -52,20 +52,20 @@ public struct ImageUploadCore: Sendable {
     public let job: ImageUploadJob
     public let configuration: ImageUploadConfiguration
     /// The SMP client, handed back to the caller (with its sequence numbers) when the upload ends.
-    public private(set) var client: SMPClientCore
+    public internal(set) var client: SMPClientCore
     /// The id the next request will get; a caller sharing the client continues from it.
-    public private(set) var nextRequestID: SMPRequestID
-    public private(set) var statistics = ImageUploadStatistics()
+    public internal(set) var nextRequestID: SMPRequestID
+    public internal(set) var statistics = ImageUploadStatistics()
     /// The device's last reported offset.
-    public private(set) var progress: ImageUploadProgress
+    public internal(set) var progress: ImageUploadProgress
     /// Read by the state's own file (`ImageUploadCore+State.swift`); changed only here.
-    private(set) var state: State = .ready
-    private var window: UploadWindow
+    var state: State = .ready
+    var window: UploadWindow
     /// End of the furthest chunk ever sent: a reply claiming more is a lie.
-    private var highestSent: UInt64 = 0
-    private var failures: UploadFailureBudget
-    private var busyBackoff: UploadBusyBackoff
-    private var announcedDeadline: MonotonicInstant?
+    var highestSent: UInt64 = 0
+    var failures: UploadFailureBudget
+    var busyBackoff: UploadBusyBackoff
+    var announcedDeadline: MonotonicInstant?
 
     public init(job: ImageUploadJob, configuration: ImageUploadConfiguration, client: SMPClientCore,
                 firstRequestID: SMPRequestID = SMPRequestID(0)) {
@@ -117,7 +117,7 @@ public struct ImageUploadCore: Sendable {
 
     // MARK: - Transitions
 
-    private mutating func start(now: MonotonicInstant, into actions: inout [Action]) {
+    mutating func start(now: MonotonicInstant, into actions: inout [Action]) {
         if let problem = job.problem ?? configuration.problem {
             fail(.invalidJob(problem), into: &actions)
             return
@@ -133,7 +133,7 @@ public struct ImageUploadCore: Sendable {
         actions += first
     }
 
-    private mutating func park(now: MonotonicInstant, into actions: inout [Action]) {
+    mutating func park(now: MonotonicInstant, into actions: inout [Action]) {
         state = .parked(until: now + configuration.linkRestoreTimeout)
         statistics.linkLosses += 1
         drive(.linkLost, now: now, into: &actions)
@@ -142,7 +142,7 @@ public struct ImageUploadCore: Sendable {
 
     /// On a new link: ask whether slot 1 already holds the image when the job says how to tell,
     /// else resume with the probe.
-    private mutating func restore(now: MonotonicInstant, into actions: inout [Action]) {
+    mutating func restore(now: MonotonicInstant, into actions: inout [Action]) {
         guard job.slotHash != nil else {
             sendFirstPacket(.resume(from: progress.acknowledged), now: now, into: &actions)
             return
@@ -155,7 +155,7 @@ public struct ImageUploadCore: Sendable {
 
     /// The answer to the image state read after a link came back. Only an image list showing this
     /// image in slot 1 ends the upload; anything else resumes it as if no question had been asked.
-    private mutating func checked(_ result: Result<SMPPacket, SMPClientError>, now: MonotonicInstant,
+    mutating func checked(_ result: Result<SMPPacket, SMPClientError>, now: MonotonicInstant,
                                   into actions: inout [Action]) {
         switch result {
         case .success(let packet):
@@ -176,7 +176,7 @@ public struct ImageUploadCore: Sendable {
     }
 
     /// A reply to one of our requests, already decoded.
-    private mutating func replied(_ chunk: UploadWindow.Chunk, id: SMPRequestID, _ reply: ImageUploadResponse,
+    mutating func replied(_ chunk: UploadWindow.Chunk, id: SMPRequestID, _ reply: ImageUploadResponse,
                                   now: MonotonicInstant, into actions: inout [Action]) {
         let offset = reply.offset
         let length = job.length
@@ -249,7 +249,7 @@ public struct ImageUploadCore: Sendable {
     /// include/zephyr/mgmt/mcumgr/mgmt/mgmt_defines.h): it did not take the request, so ask again at
     /// the same offset once the backoff is over. Busy answers to requests of an earlier epoch
     /// repeat what the current one said and are not counted.
-    private mutating func busy(_ chunk: UploadWindow.Chunk, id: SMPRequestID, now: MonotonicInstant,
+    mutating func busy(_ chunk: UploadWindow.Chunk, id: SMPRequestID, now: MonotonicInstant,
                                into actions: inout [Action]) {
         let resume: Resume
         let offset: UInt64
@@ -277,7 +277,7 @@ public struct ImageUploadCore: Sendable {
         }
     }
 
-    private mutating func endPause(_ resume: Resume, now: MonotonicInstant, into actions: inout [Action]) {
+    mutating func endPause(_ resume: Resume, now: MonotonicInstant, into actions: inout [Action]) {
         switch resume {
         case .firstPacket(let kind):
             sendFirstPacket(kind, now: now, into: &actions)
@@ -287,7 +287,7 @@ public struct ImageUploadCore: Sendable {
         }
     }
 
-    private mutating func timedOut(_ chunk: UploadWindow.Chunk, id: SMPRequestID, now: MonotonicInstant,
+    mutating func timedOut(_ chunk: UploadWindow.Chunk, id: SMPRequestID, now: MonotonicInstant,
                                    into actions: inout [Action]) {
         statistics.timeouts += 1
         switch state {
@@ -307,142 +307,5 @@ public struct ImageUploadCore: Sendable {
         case .ready, .pausing, .parked, .checking, .completed, .failed:
             return
         }
-    }
-
-    // MARK: - Sending
-
-    private mutating func sendFirstPacket(_ kind: UploadFirstPacket, now: MonotonicInstant, into actions: inout [Action]) {
-        let minimum = ImageUploadJob.minimumFirstChunk
-        guard let fit = UploadChunkSizer.dataCount(for: job.firstPacketTemplate(), budget: client.budget,
-                                                   remaining: job.image.count),
-              fit >= minimum
-        else {
-            let needed = (try? SMPRequestMessage(job.firstPacketTemplate(data: Array(job.image.prefix(minimum))))
-                .packet(sequence: 0, version: client.version).encoded().count) ?? 0
-            fail(.packetTooSmall(packetSize: client.budget.maxPacketSize, needed: needed), into: &actions)
-            return
-        }
-        // The first packet opens a new epoch: nothing sent before it can move the upload backwards.
-        window.startEpoch()
-        let id = allocateID()
-        state = .opening(id, kind)
-        let count: Int
-        if case .resume = kind { count = minimum } else { count = fit }
-        send(id, offset: 0, count: count, timeout: configuration.firstChunkTimeout,
-             now: now, into: &actions)
-    }
-
-    /// Sends chunks from `nextOffset` while the window has room.
-    private mutating func fillWindow(now: MonotonicInstant, into actions: inout [Action]) {
-        while case .streaming(let next) = state, window.hasRoom, next < job.length {
-            let remaining = Int(job.length - next)
-            guard let count = UploadChunkSizer.dataCount(for: ImageUploadRequest(offset: next, data: []),
-                                                         budget: client.budget, remaining: remaining)
-            else {
-                fail(.packetTooSmall(packetSize: client.budget.maxPacketSize, needed: SMPHeader.size + 16),
-                     into: &actions)
-                return
-            }
-            let end = next + UInt64(count)
-            state = .streaming(nextOffset: end)
-            let timeout = end == job.length ? configuration.lastChunkTimeout : configuration.chunkTimeout
-            send(allocateID(), offset: next, count: count, timeout: timeout, now: now, into: &actions)
-        }
-        // Never wait on nothing: everything is sent and answered, yet the device has not reported
-        // the end (unreachable with a device that answers by the rules). Ask again from its offset.
-        if case .streaming(let next) = state, window.isEmpty, next >= job.length {
-            guard countFailure(at: progress.acknowledged, .retry, into: &actions) else { return }
-            window.startEpoch()
-            state = .streaming(nextOffset: progress.acknowledged)
-            fillWindow(now: now, into: &actions)
-        }
-    }
-
-    private mutating func send(_ id: SMPRequestID, offset: UInt64, count: Int, timeout: Duration,
-                               now: MonotonicInstant, into actions: inout [Action]) {
-        window.add(id, offset: offset, count: count, isFirstPacket: offset == 0)
-        highestSent = max(highestSent, offset + UInt64(count))
-        statistics.requestsSent += 1
-        statistics.dataBytesSent += UInt64(count)
-        let request = job.request(offset: offset, count: count)
-        drive(.send(id, SMPRequestMessage(request), timeout: timeout), now: now, into: &actions)
-    }
-
-    // MARK: - The client underneath
-
-    /// Feeds the client and turns its actions into ours.
-    private mutating func drive(_ event: SMPClientCore.Event, now: MonotonicInstant, into actions: inout [Action]) {
-        for action in client.handle(event, now: now) {
-            if isFinished { return }
-            switch action {
-            case .write(let bytes):
-                statistics.wireBytesSent += UInt64(bytes.count)
-                actions.append(.write(bytes))
-            case .timer:
-                break // folded into our own deadline at the end of `handle`
-            case .finished(let id, let result):
-                if case .checking(let checkID) = state, id == checkID {
-                    checked(result, now: now, into: &actions)
-                    continue
-                }
-                // Not in the window: a request from before the upload, or one we parked away.
-                guard let chunk = window.remove(id) else { continue }
-                finished(chunk, id: id, result, now: now, into: &actions)
-            case .failed(let error):
-                fail(ImageUploadError(error), into: &actions)
-            }
-        }
-    }
-
-    private mutating func finished(_ chunk: UploadWindow.Chunk, id: SMPRequestID, _ result: Result<SMPPacket, SMPClientError>,
-                                   now: MonotonicInstant, into actions: inout [Action]) {
-        switch result {
-        case .success(let packet):
-            do {
-                let reply = try ImageUploadResponse(body: packet.body)
-                replied(chunk, id: id, reply, now: now, into: &actions)
-            } catch {
-                fail(.remoteProtocolViolation(.malformedBody(packet.header, reason: error.description)), into: &actions)
-            }
-        case .failure(.timeout):
-            timedOut(chunk, id: id, now: now, into: &actions)
-        case .failure(.linkLost):
-            // The client found the link down (e.g. it was lost before we started): wait for a new one.
-            if case .parked = state { return }
-            park(now: now, into: &actions)
-        case .failure(.refused(let error)) where error.mcumgrError == .busy:
-            busy(chunk, id: id, now: now, into: &actions)
-        case .failure(.refused(let error)):
-            fail(.refused(error, offset: chunk.offset), into: &actions)
-        case .failure(let error):
-            fail(ImageUploadError(error), into: &actions)
-        }
-    }
-
-    // MARK: - Bookkeeping
-
-    private mutating func acknowledge(_ offset: UInt64, into actions: inout [Action]) {
-        guard offset != progress.acknowledged else { return }
-        progress.acknowledged = offset
-        actions.append(.progress(progress))
-    }
-
-    /// Counts a failure at `offset`; false (and the upload failed) at the configured maximum.
-    private mutating func countFailure(at offset: UInt64, _ kind: UploadFailureBudget.Kind,
-                                       into actions: inout [Action]) -> Bool {
-        guard let exhausted = failures.spend(at: offset, kind) else { return true }
-        fail(exhausted, into: &actions)
-        return false
-    }
-
-    private mutating func allocateID() -> SMPRequestID {
-        defer { nextRequestID = nextRequestID.next }
-        return nextRequestID
-    }
-
-    private mutating func fail(_ error: ImageUploadError, into actions: inout [Action]) {
-        guard !isFinished else { return }
-        state = .failed(error)
-        actions.append(.failed(error))
     }
 }
