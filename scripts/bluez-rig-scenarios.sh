@@ -503,10 +503,7 @@ fi
 # smpclient 7.3.0 on bleak, on B (scripts/bluez-rig-smpclient.py): a long echo (a reply of three
 # notifications), upload, test, reset, reconnect, confirm. The sim logs every packet (--verbose), so
 # the PASS line can say how large the writes and notifications were at the MTU bluetoothd chose.
-# Only when named (--only smpclient) for now: since the merges of 2026-12-02 bleak no longer
-# connects to the sim on the rig (2 runs of 2: "could not connect … within 60 s"), while dfu
-# does; to be found and fixed (the UDP cross-check in make test still passes).
-if [[ $ONLY == *",smpclient,"* ]]; then
+if wanted smpclient; then
     if [ -n "$SMPCLIENT" ] && [ -s "$SMPCLIENT/pythonpath" ]; then
         image_hash=$(awk -F '\t' -v f="images/$(basename "$IMAGE")" '$1 == f && $3 == "OK" { print $5; exit }' "$SAMPLES/expected.tsv")
         fresh_sim=("${SIM_ARGS[@]}" --verbose)
