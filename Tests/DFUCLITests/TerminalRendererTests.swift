@@ -220,7 +220,7 @@ import Testing
     @Test func otherModesEndWithTheirOwnOKLine() {
         var testOnly = ScriptedRun.fullFlash
         testOnly.steps = testOnly.steps.map { step in
-            if case .versionConfirmed(let version, _) = step.event {
+            if case .versionConfirmed(let version, _, _) = step.event {
                 return (step.at, .versionConfirmed(version: version, confirmed: false))
             }
             return step

@@ -181,18 +181,4 @@ import Testing
         #expect(run.stderr.contains("dfu: the file is a zip archive with an nRF Connect SDK manifest: reading its images"))
         #expect(run.stderr.contains("dfu: zip holds blinky.signed.bin (image 0), ipc_radio.bin (image 1)"))
     }
-
-    @Test(arguments: [[], ["--json"]])
-    func flashingAnNCSZipIsAUsageErrorForNow(extra: [String]) throws {
-        let run = try DFURun.run(["flash", "firmware-samples/ncs/nrf5340-1.1.0.zip", "--device", "sim"] + extra, timeout: 30)
-        #expect(run.exitCode == 2, "\(run.output)")
-        #expect(run.output.contains("flashing NCS zips lands next"))
-        #expect(!run.output.contains("Nordic"))
-        if extra.isEmpty {
-            #expect(run.stderr.hasPrefix("dfu: error: flashing NCS zips lands next"), "\(run.stderr)")
-        } else {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-            #expect(object["exit_code"] as? Int == 2)
-        }
-    }
 }

@@ -98,7 +98,7 @@ struct EngineOutcome {
 
     var versionReports: [(version: ImageVersion, confirmed: Bool)] {
         events.compactMap {
-            if case .versionConfirmed(let version, let confirmed) = $0 { (version, confirmed) } else { nil }
+            if case .versionConfirmed(let version, let confirmed, _) = $0 { (version, confirmed) } else { nil }
         }
     }
 }

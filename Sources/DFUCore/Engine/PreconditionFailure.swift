@@ -6,6 +6,14 @@ public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvert
     case hostOnBattery(level: Int?)
     /// The device updates in a way dfu does not support (`DeviceFacts.unsupported`).
     case unsupportedDevice(String)
+    /// A direct-XIP device runs from one slot, so the image goes to the other (`freeSlot`), and the
+    /// file has no variant linked for it.
+    case directXIPVariantMissing(freeSlot: Int)
+    /// The file is a direct-XIP build (a variant per slot) but the device's bootloader runs in
+    /// another mode (`mode`, as bootloader info names it).
+    case directXIPBuildOnOtherMode(mode: String)
+    /// A failure of one image of an update with several.
+    indirect case inImage(UpdateImageName, PreconditionFailure)
 
     public var description: String {
         switch self {
@@ -20,6 +28,14 @@ public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvert
             return "this computer runs on battery\(detail). Plug it in, or pass --allow-host-battery."
         case .unsupportedDevice(let what):
             return "\(what); dfu does not support updating it. Nothing was sent."
+        case .directXIPVariantMissing(let freeSlot):
+            return "the device runs from slot \(1 - freeSlot) in direct-XIP mode, so the update goes to slot \(freeSlot), but "
+                + "the zip has no variant linked for slot \(freeSlot). Use the build's dfu_application.zip, which holds both."
+        case .directXIPBuildOnOtherMode(let mode):
+            return "the zip is a direct-XIP build (one variant per slot), but the device's MCUboot runs in \(mode) mode. "
+                + "Use a build made for the device's bootloader configuration."
+        case .inImage(let image, let failure):
+            return "\(image): \(failure)"
         }
     }
 }

@@ -8,8 +8,36 @@ public enum Preconditions {
         public var passed: Bool { failures.isEmpty }
     }
 
+    /// One image the update sends, with what the device reports for its image index.
+    public struct ImageCheck: Sendable, Equatable {
+        /// Names the image in failures and warnings when the update sends several; nil for one.
+        public var name: UpdateImageName?
+        public var version: ImageVersion
+        public var size: Int
+        public var runningVersion: ImageVersion?
+        public var slotSize: Int?
+
+        public init(name: UpdateImageName? = nil, version: ImageVersion, size: Int, runningVersion: ImageVersion?,
+                    slotSize: Int?) {
+            self.name = name
+            self.version = version
+            self.size = size
+            self.runningVersion = runningVersion
+            self.slotSize = slotSize
+        }
+    }
+
+    /// An update of one image, checked against the device's running version and slot size.
     public static func check(imageVersion: ImageVersion, imageSize: Int, device: DeviceFacts,
                              host: HostPower, options: UpdateOptions) -> Verdict {
+        check(images: [ImageCheck(version: imageVersion, size: imageSize, runningVersion: device.runningVersion,
+                                  slotSize: device.slotSize)],
+              device: device, host: host, options: options)
+    }
+
+    /// An update of several images: each against its own image index's running version and slot.
+    public static func check(images: [ImageCheck], device: DeviceFacts, host: HostPower,
+                             options: UpdateOptions) -> Verdict {
         var failures: [PreconditionFailure] = []
         var warnings: [String] = []
 
@@ -26,16 +54,24 @@ public enum Preconditions {
 
         if options.requireNewer {
             warnings.append("the version is checked by the device (--require-newer): it refuses an image that is not newer")
-        } else if let running = device.runningVersion {
-            if !options.allowDowngrade && imageVersion <= running {
-                failures.append(.notNewer(image: imageVersion, running: running))
-            }
-        } else {
-            warnings.append("device did not report its running version; downgrade check skipped")
         }
-
-        if let slotSize = device.slotSize, imageSize > slotSize {
-            failures.append(.imageTooLarge(size: imageSize, slotSize: slotSize))
+        for image in images {
+            let named: (PreconditionFailure) -> PreconditionFailure = { failure in
+                image.name.map { .inImage($0, failure) } ?? failure
+            }
+            if !options.requireNewer {
+                if let running = image.runningVersion {
+                    if !options.allowDowngrade && image.version <= running {
+                        failures.append(named(.notNewer(image: image.version, running: running)))
+                    }
+                } else {
+                    warnings.append((image.name.map { "\($0): " } ?? "")
+                                    + "device did not report its running version; downgrade check skipped")
+                }
+            }
+            if let slotSize = image.slotSize, image.size > slotSize {
+                failures.append(named(.imageTooLarge(size: image.size, slotSize: slotSize)))
+            }
         }
 
         switch host {

@@ -2,9 +2,9 @@ import Synchronization
 import Transport
 
 /// Updates one device with one update file: the engine of `dfu flash`. The file says the protocol
-/// (`UpdateFileKind`): an MCUboot image goes over SMP (`SMPUpdateProtocol`), a Nordic DFU `.zip`
-/// package over Nordic Secure DFU (`NordicUpdateProtocol`); the stages know no protocol. An nRF
-/// Connect SDK zip is refused as a usage error before any stage (`ncsZipNotYetFlashable`).
+/// (`UpdateFileKind`): an MCUboot image or an nRF Connect SDK `dfu_application.zip` goes over SMP
+/// (`SMPUpdateProtocol`), a Nordic DFU `.zip` package over Nordic Secure DFU
+/// (`NordicUpdateProtocol`); the stages know no protocol.
 ///
 ///     let engine = UpdateEngine(image: bytes, imageName: "app.signed.bin", key: key, options: options,
 ///                               target: .init(connector: connector, peer: peer), hostPower: HostPowerReader().read())
@@ -67,23 +67,14 @@ public struct UpdateEngine: Sendable {
         let serialized = Locked(())
         let serializedEmit: @Sendable (UpdateEvent) -> Void = { event in serialized.withLock { _ in emit(event) } }
         switch UpdateFileKind(of: image) {
-        case .mcubootImage:
+        case .mcubootImage, .ncsPackage:
             var procedure = UpdateProcedure(engine: self, protocol: SMPUpdateProtocol(), emit: serializedEmit)
             return await procedure.run()
         case .nordicPackage:
             var procedure = UpdateProcedure(engine: self, protocol: NordicUpdateProtocol(), emit: serializedEmit)
             return await procedure.run()
-        case .ncsPackage:
-            return .failure(Self.ncsZipNotYetFlashable)
         }
     }
-
-    /// Flashing an NCS zip (several images, each to its image index) is the next step; until then the
-    /// zip must not reach the Nordic path, whose manifest it does not have.
-    public static let ncsZipNotYetFlashable = DFUError.usage(
-        "flashing NCS zips lands next: dfu cannot flash an nRF Connect SDK dfu_application.zip yet. "
-            + "'dfu verify FILE' checks it and lists its images; flash the signed image of the build "
-            + "(build/<app>/zephyr/zephyr.signed.bin) until then.")
 
     /// Runs the update in a new task: its events as a stream (finished when the run ends) and its
     /// result.

@@ -21,8 +21,9 @@ public enum UpdateEvent: Sendable, Equatable {
     case activated(ActivationMode)
     case rebooting
     case reconnected(ConnectionSummary)
-    /// The device reports the new image running (and confirmed, when the mode confirms).
-    case versionConfirmed(version: ImageVersion, confirmed: Bool)
+    /// The device reports the new image running (and confirmed, when the mode confirms). `image`
+    /// names it in an update of several images (one event each, the first image's last).
+    case versionConfirmed(version: ImageVersion, confirmed: Bool, image: UpdateImageName? = nil)
     case warning(String)
     /// A diagnostic line for `--verbose`.
     case log(String)
@@ -37,8 +38,12 @@ public struct ImageSummary: Sendable, Equatable {
     public var sha256: [UInt8]
     /// "ECDSA P-256", … or nil when no key was given.
     public var signatureChecked: String?
+    /// Which image of an update with several (one summary each); nil for an update of one image.
+    public var image: UpdateImageName?
 
-    public init(version: ImageVersion, versionText: String? = nil, size: Int, sha256: [UInt8], signatureChecked: String?) {
+    public init(version: ImageVersion, versionText: String? = nil, size: Int, sha256: [UInt8], signatureChecked: String?,
+                image: UpdateImageName? = nil) {
+        self.image = image
         self.version = version
         self.versionText = versionText ?? version.description
         self.size = size

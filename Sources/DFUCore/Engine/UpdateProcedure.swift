@@ -13,9 +13,10 @@ import Transport
 ///   sent (it is confirmed if the mode confirms and it is not yet).
 /// - check-preconditions: `Preconditions.check`; any failure is exit 4 before the first byte.
 /// - transfer (`TransferStage`), skipped when the device already holds the update; part by part
-///   when the update has several (each part's end activates it, the device resets, `RebootWait`
-///   reconnects where it comes back, then the next part; a part the device declines as already
-///   installed is skipped with a warning), from the part the device says it is at.
+///   when the update has several (a Nordic part's end activates it, the device resets, `RebootWait`
+///   reconnects where it comes back, then the next part; MCUboot images all go first and the one
+///   activation installs them together; a part the device declines or already holds is skipped
+///   with a warning), from the part the device says it is at.
 /// - `upload-only` ends here. activate: the protocol's activation up to the reset. reconnect: wait
 ///   for the drop, reconnect within `deadlines.reboot` (`RebootWait`). confirm-version: the
 ///   protocol's check.
@@ -52,8 +53,8 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
 
     private mutating func stages() async throws(DFUError) -> ImageVersion {
         var started = begin(.verifyImage)
-        let update = try updateProtocol.prepare(engine.image, key: engine.key, options: options)
-        emit(.imageChecked(update.summary))
+        var update = try updateProtocol.prepare(engine.image, key: engine.key, options: options)
+        for summary in update.summaries { emit(.imageChecked(summary)) }
         if let warning = update.signatureWarning { emit(.warning(warning)) }
         end(.verifyImage, started)
 
@@ -65,7 +66,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         end(.connect, started)
 
         started = begin(.readDeviceState)
-        var state = try await session.readState(for: update)
+        var state = try await session.readState(for: &update)
         state.facts = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).fill(state.facts)
         emit(.deviceState(state.facts))
         end(.readDeviceState, started)
@@ -80,8 +81,10 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         }
 
         started = begin(.checkPreconditions)
-        let verdict = Preconditions.check(imageVersion: update.version, imageSize: update.size,
-                                          device: state.facts, host: engine.hostPower, options: options)
+        let checks = state.imageChecks ?? [Preconditions.ImageCheck(version: update.version, size: update.size,
+                                                                   runningVersion: state.facts.runningVersion,
+                                                                   slotSize: state.facts.slotSize)]
+        let verdict = Preconditions.check(images: checks, device: state.facts, host: engine.hostPower, options: options)
         guard verdict.passed else { throw .precondition(verdict.failures) }
         emit(.preconditionsPassed(verdict))
         if let warning = state.revertWarning, options.mode == .testConfirm || options.mode == .testOnly {
@@ -142,7 +145,8 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
                 continue
             }
             if part.isLast { return }
-            let lossesBefore = try await session.partActivated(update, part: part)
+            // Held by the device until the one activation after the last part: the next follows.
+            guard let lossesBefore = try await session.partActivated(update, part: part) else { continue }
             let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
             emit(.rebooting)
             _ = try await RebootWait(connection: connection, session: session, context: context)

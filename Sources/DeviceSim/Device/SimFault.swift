@@ -3,11 +3,14 @@
 public enum FaultTrigger: Sendable, Hashable, CustomStringConvertible {
     case percent(Double)
     case bytes(Int)
+    /// Only in the upload to image index `image` (`image1/50%`: half way through image 1).
+    indirect case inImage(Int, FaultTrigger)
 
     public func isReached(by progress: UploadProgress) -> Bool {
         switch self {
         case .percent(let share): return Double(progress.offset) * 100 >= share * Double(progress.length)
         case .bytes(let count): return progress.offset >= count
+        case .inImage(let image, let trigger): return progress.image == image && trigger.isReached(by: progress)
         }
     }
 
@@ -17,6 +20,8 @@ public enum FaultTrigger: Sendable, Hashable, CustomStringConvertible {
             return share == share.rounded() ? "\(Int(share))%" : "\(share)%"
         case .bytes(let count):
             return "\(count)"
+        case .inImage(let image, let trigger):
+            return "image\(image)/\(trigger)"
         }
     }
 }

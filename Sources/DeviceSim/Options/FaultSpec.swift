@@ -3,7 +3,8 @@
 /// Syntax: `KIND@WHERE`, for delay `delay@WHERE[:DURATION]`, for busy `busy@WHERE[:COUNT]`:
 /// - KIND: `disconnect`, `reboot`, `stall`, `corrupt`, `duplicate`, `delay`, `busy`;
 /// - WHERE: `N%` (a share of the image, decimals allowed), `N` (bytes; `K` suffix for KiB), or
-///   `random` (a point between 5 % and 95 % drawn from `seed`);
+///   `random` (a point between 5 % and 95 % drawn from `seed`); `imageI/` before `N%` or `N`
+///   limits it to the upload to image index I (`disconnect@image1/50%`);
 /// - DURATION: `1500ms` or `2s`; default 1 s.
 /// - COUNT: how many upload requests in a row are answered busy, 1…1000; default 1.
 struct FaultSpec: Sendable, Hashable {
@@ -24,7 +25,7 @@ struct FaultSpec: Sendable, Hashable {
     /// Busy answers in a row (busy only).
     let count: Int
 
-    static let expected = "KIND@N% or KIND@BYTES or KIND@random (KIND: disconnect, reboot, stall, corrupt, "
+    static let expected = "KIND@N% or KIND@BYTES or KIND@random, optionally KIND@imageI/N% (KIND: disconnect, reboot, stall, corrupt, "
         + "duplicate, delay, busy; delay takes :MS like delay@50%:1500ms, busy a count like busy@50%:3), "
         + "several joined with '+'"
 
@@ -90,6 +91,11 @@ struct FaultSpec: Sendable, Hashable {
     }
 
     private static func point(_ text: Substring) -> Point? {
+        if text.lowercased().hasPrefix("image"), let slash = text.firstIndex(of: "/"),
+           let image = Int(text[text.index(text.startIndex, offsetBy: 5) ..< slash]), (0 ... 15).contains(image) {
+            guard case .fixed(let trigger) = point(text[text.index(after: slash)...]) else { return nil }
+            return .fixed(.inImage(image, trigger))
+        }
         if text.lowercased() == "random" { return .random }
         if text.hasSuffix("%") {
             guard let share = Double(text.dropLast()), share.isFinite, (0 ... 100).contains(share) else { return nil }

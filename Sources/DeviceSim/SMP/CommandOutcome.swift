@@ -36,10 +36,13 @@ public struct UploadProgress: Sendable, Hashable, CustomStringConvertible {
     public var offset: Int
     /// The session's `len`.
     public var length: Int
+    /// The image index the upload goes to.
+    public var image: Int
 
-    public init(offset: Int, length: Int) {
+    public init(offset: Int, length: Int, image: Int = 0) {
         self.offset = offset
         self.length = length
+        self.image = image
     }
 
     public var description: String { "\(offset)/\(length) bytes" }

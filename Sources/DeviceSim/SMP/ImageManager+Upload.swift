@@ -111,7 +111,7 @@ extension ImageManager {
             }
             current.offset += request.data.count
         }
-        let progress = UploadProgress(offset: current.offset, length: current.length)
+        let progress = UploadProgress(offset: current.offset, length: current.length, image: current.image)
         var response = ImageUploadResponse(offset: UInt64(current.offset))
         if current.offset == current.length {
             if imageCheck, current.sha.count == SHA256.byteCount {

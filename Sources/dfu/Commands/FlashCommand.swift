@@ -201,7 +201,7 @@ struct FlashCommand: ParsableCommand {
     /// permanent is allowed by default. Nordic's libraries use confirm-only on the nRF5340 for
     /// the same reason (Android-nRF-Connect-Device-Manager README, "Firmware Upgrade Mode").
     static func effectiveMode(_ mode: ActivationMode, image: Int?) -> ActivationMode {
-        (image ?? 0) > 0 && mode == .testConfirm ? .confirmOnly : mode
+        mode.forImage(UInt64(clamping: image ?? 0))
     }
 
     static func modeWarning(_ mode: ActivationMode, image: Int?) -> String? {

@@ -54,6 +54,8 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     let configuration: Configuration
 
     private var image: ImageSummary?
+    /// Every image the verify-image stage reported (one, or each image of an update with several).
+    private var imagesChecked: [ImageSummary] = []
     private var device: DeviceFacts?
     private var connection: ConnectionSummary?
     private var transfer = Transfer.notStarted
@@ -84,8 +86,11 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             timings.record(stage, duration)
             if stage == .transfer { finishTransfer(after: duration) }
         case .imageChecked(let summary):
-            image = summary
-            line("image checked: \(configuration.imageName) \(summary.versionText), \(HumanUnits.bytes(summary.size)), "
+            // An update of several images: the first (the application) is the one the run is about.
+            if image == nil { image = summary }
+            imagesChecked.append(summary)
+            let which = summary.image.map { " \($0)" } ?? ""
+            line("image checked: \(configuration.imageName)\(which) \(summary.versionText), \(HumanUnits.bytes(summary.size)), "
                  + (summary.signatureChecked.map { "\($0) signature ok" } ?? "SHA-256 ok, signature not checked (no --key)"))
         case .connected(let summary):
             connection = summary
@@ -115,9 +120,10 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
                 rebootingSince = nil
             }
             line("reconnected")
-        case .versionConfirmed(let version, let confirmed):
+        case .versionConfirmed(let version, let confirmed, let which):
+            // With several images the first image's comes last: it is the one the result names.
             reportedVersion = (version, confirmed)
-            line("device reports \(version), active")
+            line("device reports \(which.map { "\($0) " } ?? "")\(version), active")
             line(confirmed ? "confirmed" : "not confirmed: the device goes back to its previous image on the next reset")
         case .warning(let message):
             warn(message)
@@ -152,7 +158,12 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
 
     private mutating func startTransfer() {
         transfer = .running(last: nil)
-        line("uploading " + (image.map { HumanUnits.bytes($0.size) } ?? "the image"))
+        line("uploading " + (uploadSize.map(HumanUnits.bytes) ?? "the image"))
+    }
+
+    /// Bytes the update uploads: every image of an update with several.
+    private var uploadSize: Int? {
+        imagesChecked.isEmpty ? nil : imagesChecked.reduce(0) { $0 + $1.size }
     }
 
     private mutating func finishTransfer(after duration: Duration) {
@@ -160,11 +171,14 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         if case .running(let progress) = transfer { last = progress }
         transfer = .finished
         clearBar()
-        let size = image?.size ?? last?.total
+        let size = uploadSize ?? last?.total
         var text = "uploaded " + (size.map(HumanUnits.bytes) ?? "the image") + " in " + HumanUnits.duration(duration)
-        if let last, last.rate > 0 {
-            text += ", " + HumanUnits.rate(last.rate)
-            if let share = ceilingShare(last.rate) { text += " (\(share) % of ceiling)" }
+        // Several images: the last one's rate is not the whole transfer's.
+        let seconds = HumanUnits.seconds(duration)
+        let rate = imagesChecked.count > 1 ? (size.map { seconds > 0 ? Double($0) / seconds : 0 } ?? 0) : last?.rate ?? 0
+        if rate > 0, rate.isFinite {
+            text += ", " + HumanUnits.rate(rate)
+            if let share = ceilingShare(rate) { text += " (\(share) % of ceiling)" }
         }
         line(text)
     }

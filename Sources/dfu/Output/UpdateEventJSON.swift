@@ -19,7 +19,7 @@ enum UpdateEventJSON {
                 ("size", .int(summary.size)),
                 ("sha256", .string(hex(summary.sha256))),
                 ("signature", summary.signatureChecked.map { .string($0) } ?? .null),
-            ])
+            ] + imageFields(summary.image))
         case .connected(let summary):
             return object("connected", connectionFields(summary))
         case .deviceState(let facts):
@@ -38,7 +38,7 @@ enum UpdateEventJSON {
                                             ("warnings", .array(verdict.warnings.map { .string($0) }))])
         case .partStarted(let part):
             return object("part", [("part", .string(part.name)), ("number", .int(part.number)),
-                                   ("count", .int(part.count)), ("size", .int(part.size))])
+                                   ("count", .int(part.count)), ("size", .int(part.size))] + imageFields(part.image))
         case .progress(let progress):
             return object("progress", [
                 ("bytes", .int(progress.acknowledged)),
@@ -55,8 +55,9 @@ enum UpdateEventJSON {
             return object("rebooting", [])
         case .reconnected(let summary):
             return object("reconnected", connectionFields(summary))
-        case .versionConfirmed(let version, let confirmed):
-            return object("version", [("version", .string(version.description)), ("confirmed", .bool(confirmed))])
+        case .versionConfirmed(let version, let confirmed, let image):
+            return object("version", [("version", .string(version.description)), ("confirmed", .bool(confirmed))]
+                          + imageFields(image))
         case .warning(let message):
             return object("warning", [("message", .string(message))])
         case .log(let message):
@@ -89,6 +90,13 @@ enum UpdateEventJSON {
         return object("result", fields)
     }
 
+    /// `image_index` and `role` of an event about one image of an update with several; nothing
+    /// for an update of one image.
+    private static func imageFields(_ image: UpdateImageName?) -> [(String, JSONValue)] {
+        guard let image else { return [] }
+        return [("image_index", .int(image.index)), ("role", image.role.map { .string($0) } ?? .null)]
+    }
+
     /// A stable name per precondition, for scripts that react to one of them (charge, then retry).
     static func checkName(_ failure: PreconditionFailure) -> String {
         switch failure {
@@ -97,6 +105,8 @@ enum UpdateEventJSON {
         case .imageTooLarge: return "slot-size"
         case .hostOnBattery: return "host-power"
         case .unsupportedDevice: return "device-kind"
+        case .directXIPVariantMissing, .directXIPBuildOnOtherMode: return "direct-xip-variant"
+        case .inImage(_, let failure): return checkName(failure)
         }
     }
 

@@ -7,8 +7,11 @@ protocol PreparedUpdate: Sendable {
     var signatureWarning: String? { get }
     /// The parts in the order they are sent, each activated before the next (most updates: one).
     var parts: [UpdatePart] { get }
+    /// What the verify-image stage reports: one summary per image (most updates: `summary`).
+    var summaries: [ImageSummary] { get }
 }
 
 extension PreparedUpdate {
     var parts: [UpdatePart] { [UpdatePart(name: "image", number: 1, count: 1, size: size)] }
+    var summaries: [ImageSummary] { [summary] }
 }

@@ -7,8 +7,9 @@ protocol UpdateSession: Sendable {
     /// protocol keeps one).
     var window: Int { get }
     /// The read-device-state stage: what the device runs, holds and allows, and what that means for
-    /// this update.
-    func readState(for update: Update) async throws(DFUError) -> SessionState
+    /// this update. The device's state may settle what the file left open (which direct-XIP
+    /// variant goes to the free slot), so the update comes back as it is to be sent.
+    func readState(for update: inout Update) async throws(DFUError) -> SessionState
     /// The start of the transfer stage, before anything is sent: switch the device into the mode
     /// that takes the update (an application that resets into its bootloader); nothing for a
     /// device that takes it as it is.
@@ -27,10 +28,12 @@ protocol UpdateSession: Sendable {
     /// The activate stage up to and including the reset. Returns the link losses counted before
     /// the reset went out, so the wait for the reboot counts only the drop the reset causes.
     func activate(_ update: Update, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int
-    /// After a part that is not the last was sent: its end activated it and the device resets.
-    /// Points the connection at where the device comes back to take the next part; returns the
-    /// link losses counted before that reset (as `activate`).
-    func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int
+    /// After a part that is not the last was sent. When its end activated it and the device
+    /// resets (a Nordic system part): points the connection at where the device comes back to take
+    /// the next part and returns the link losses counted before that reset (as `activate`). nil:
+    /// the device holds the part until the one activation after the last (MCUboot images), and the
+    /// next part follows on the same link.
+    func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int?
     /// Over a link that cannot report the drop (UDP): whether the device answers now.
     func probe(timeout: Duration) async -> ProbeResult
     /// The confirm-version stage after the reboot (or at once when the device already runs the
@@ -42,7 +45,7 @@ protocol UpdateSession: Sendable {
 
 extension UpdateSession {
     /// A protocol whose updates are one part never gets here.
-    func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int {
+    func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int? {
         throw .internalError("\(part.label) is not the last part, but this protocol sends one")
     }
 }

@@ -23,7 +23,7 @@ struct NordicUpdateSession: UpdateSession {
     /// `M.m.p` for fw_version M·10000 + m·100 + p), it is the running version the downgrade check
     /// compares with the package's. An application that reports the expected version already runs
     /// the update.
-    func readState(for update: NordicPreparedPackage) async throws(DFUError) -> SessionState {
+    func readState(for update: inout NordicPreparedPackage) async throws(DFUError) -> SessionState {
         let revision = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).firmwareRevision()
         var facts = DeviceFacts()
         facts.runningVersion = revision.flatMap { ImageVersion(parsing: $0) }
@@ -200,7 +200,7 @@ struct NordicUpdateSession: UpdateSession {
     /// that is still valid, which the next part switches into DFU mode again (buttonless). So the
     /// reconnect looks for either, where each answers, the one expected first (a connector tries
     /// several addresses in turns).
-    func partActivated(_ update: NordicPreparedPackage, part: UpdatePart) async throws(DFUError) -> Int {
+    func partActivated(_ update: NordicPreparedPackage, part: UpdatePart) async throws(DFUError) -> Int? {
         let bootloaderComesBack = update.image(for: part)?.kind != .bootloader
         let expected = bootloaderComesBack ? [connection.peer] : applicationPeers
         let other = bootloaderComesBack ? applicationPeers : [connection.peer]

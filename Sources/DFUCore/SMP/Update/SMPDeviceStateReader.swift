@@ -8,6 +8,10 @@ struct SMPDeviceSnapshot: Sendable {
     /// Upload requests in flight: `buf_count − 1`, or 1 when the device does not say.
     var window: Int
     var bootloaderMode: MCUbootMode?
+    /// The largest image each image index takes, from slot info (empty when the device has none).
+    var slotSizes: [UInt64: Int] = [:]
+    /// The image indexes slot info lists; nil when the device does not answer it.
+    var slotInfoIndexes: Set<UInt64>?
 }
 
 /// What the engine asks an SMP device before the transfer: at connect time the MCUmgr parameters
@@ -85,11 +89,16 @@ struct SMPDeviceStateReader {
         facts.runningVersion = running?.imageVersion
         facts.runningHash = running?.hash
 
+        var slotSizes: [UInt64: Int] = [:]
+        var slotInfoIndexes: Set<UInt64>?
         if let info = try await optional(ImageSlotInfoRequest(), "slot info") {
-            let image = info.images.first { $0.image == index }
-            let target = image?.slots.first { $0.slot == 1 }
-            // The largest image the device accepts, which may be less than the slot (trailer, swap).
-            facts.slotSize = (image?.maxImageSize ?? target?.size).map { Int(clamping: $0) }
+            for image in info.images {
+                let target = image.slots.first { $0.slot == 1 }
+                // The largest image the device accepts, which may be less than the slot (trailer, swap).
+                slotSizes[image.image] = (image.maxImageSize ?? target?.size).map { Int(clamping: $0) }
+            }
+            slotInfoIndexes = Set(info.images.map(\.image))
+            facts.slotSize = slotSizes[index]
         }
         var mode: MCUbootMode?
         if let info = try await optional(BootloaderInfoRequest.mode, "bootloader mode") {
@@ -100,7 +109,8 @@ struct SMPDeviceStateReader {
                     + "separate loader image takes updates, not the application's secondary slot"
             }
         }
-        return SMPDeviceSnapshot(facts: facts, images: images, window: negotiated.window, bootloaderMode: mode)
+        return SMPDeviceSnapshot(facts: facts, images: images, window: negotiated.window, bootloaderMode: mode,
+                                 slotSizes: slotSizes, slotInfoIndexes: slotInfoIndexes)
     }
 
     // MARK: - Requests

@@ -2,7 +2,8 @@ import Transport
 
 /// MCUmgr SMP with MCUboot images: the first `UpdateProtocol` (smp-mcuboot.md).
 ///
-/// - verify-image: `ImageVerifier` as `dfu verify` (`PreparedImage`).
+/// - verify-image: `ImageVerifier` as `dfu verify` (`PreparedImage`), for one image or every image
+///   of an nRF Connect SDK zip (`SMPUpdate`).
 /// - connect: the SMP service and characteristic (`SMPGATT`), an `SMPSession` on the link (it
 ///   subscribes), then the MCUmgr parameters size the packets and the window (`buf_count − 1`),
 ///   and an echo finds out whether the device reassembles (`SMPDeviceStateReader.negotiate`).
@@ -12,8 +13,17 @@ struct SMPUpdateProtocol: UpdateProtocol {
 
     func peers(for peer: PeerIdentity) -> [PeerIdentity] { [peer] }
 
-    func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> PreparedImage {
-        try PreparedImage(bytes: bytes, key: key)
+    /// An MCUboot image to `--image N` (0 by default), or an nRF Connect SDK zip's images each to
+    /// the index its manifest gives.
+    func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> SMPUpdate {
+        guard UpdateFileKind(of: bytes) == .ncsPackage else {
+            return SMPUpdate(image: try PreparedImage(bytes: bytes, key: key), index: options.imageIndex ?? 0)
+        }
+        if options.imageIndex != nil {
+            throw .usage("--image is for a single MCUboot image; an nRF Connect SDK zip gives each image's index in its "
+                         + "manifest. Leave --image out.")
+        }
+        return try SMPUpdate(ncsZip: bytes, key: key)
     }
 
     func client(on link: any Link, context: SessionContext) async throws(LinkError) -> SMPSession {
@@ -31,7 +41,3 @@ struct SMPUpdateProtocol: UpdateProtocol {
 }
 
 extension SMPSession: LinkClient {}
-
-extension PreparedImage: PreparedUpdate {
-    var size: Int { bytes.count }
-}

@@ -1,8 +1,9 @@
 import Transport
 
-/// SMP on one device for the rest of a run: the image list and slot facts, the upload, mark and
-/// reset, and the check after the reboot. Each stage's details are in its own type
-/// (`SMPDeviceStateReader`, `SMPTransfer`, `SMPActivation`, `SMPVersionCheck`).
+/// SMP on one device for the rest of a run: the image list and slot facts, the upload of each
+/// image to its index, marking them and the one reset, and the check after the reboot. Each stage's
+/// details are in its own type (`SMPDeviceStateReader`, `SMPTransfer`, `SMPActivation`,
+/// `SMPVersionCheck`).
 struct SMPUpdateSession: UpdateSession {
     let connection: DeviceConnection<SMPSession>
     let context: SessionContext
@@ -11,41 +12,80 @@ struct SMPUpdateSession: UpdateSession {
     var window: Int { negotiated.window }
     private var session: SMPSession { connection.client }
     private var deadlines: UpdateOptions.Deadlines { context.deadlines }
-    /// The image index this run updates (0 unless the user asked for another).
-    private var imageIndex: UInt64 { context.options.imageIndex ?? 0 }
 
-    func readState(for update: PreparedImage) async throws(DFUError) -> SessionState {
+    func readState(for update: inout SMPUpdate) async throws(DFUError) -> SessionState {
         let reader = SMPDeviceStateReader(connection: connection, device: context.device, requestTimeout: deadlines.request,
                                           log: context.log, warn: context.warn)
-        let snapshot = try await reader.readImageState(negotiated, image: imageIndex)
-        if imageIndex > 0, snapshot.facts.unsupported == nil, !snapshot.images.images.contains(where: { ($0.image ?? 0) == imageIndex }) {
-            throw .deviceRejected("\(context.device) lists no image \(imageIndex) (its image list has "
-                                  + "\(Set(snapshot.images.images.map { $0.image ?? 0 }).count) image index(es)); "
-                                  + "check --image against 'dfu info'.")
+        let snapshot = try await reader.readImageState(negotiated, image: update.main.index)
+        if snapshot.facts.unsupported == nil { try checkImageIndexes(of: update, snapshot) }
+        try update.settle(against: snapshot.images, mode: snapshot.bootloaderMode)
+        var state = SessionState(facts: snapshot.facts, plan: update.plan)
+        if update.hasSeveralImages {
+            state.imageChecks = update.images.filter { $0.plan == .upload }.map { entry in
+                Preconditions.ImageCheck(name: entry.name, version: entry.image.version, size: entry.image.bytes.count,
+                                         runningVersion: snapshot.images.running(image: entry.index)?.imageVersion,
+                                         slotSize: snapshot.slotSizes[entry.index])
+            }
         }
-        var state = SessionState(facts: snapshot.facts,
-                                 plan: .decide(slotHash: update.slotHash, state: snapshot.images, image: imageIndex))
+        let madePermanent = update.images.filter { !$0.isRunning && context.options.mode.forImage($0.index) != context.options.mode }
+        if update.hasSeveralImages, !madePermanent.isEmpty {
+            context.warn("\(madePermanent.map(\.name.description).joined(separator: ", ")) will be made permanent before "
+                         + "the reset (confirm-only, no revert): Zephyr does not confirm the running image of an index "
+                         + "other than 0 after the reboot")
+        }
         if let mode = snapshot.bootloaderMode, !mode.supportsRevert {
             state.revertWarning = "the bootloader runs in \(mode) mode, which cannot roll back: the test boot makes the image permanent"
         }
         return state
     }
 
-    /// SMP's application takes the upload itself.
-    func enterUpdateMode(for update: PreparedImage) async throws(DFUError) {}
+    /// An image index the device does not have is refused before anything is sent. `--image N`
+    /// is held to the image list; a zip's images to slot info when the device answers it (an
+    /// nRF5340's network core need not list a slot: its image is copied into that core).
+    private func checkImageIndexes(of update: SMPUpdate, _ snapshot: SMPDeviceSnapshot) throws(DFUError) {
+        let listed = Set(snapshot.images.images.map { $0.image ?? 0 })
+        for entry in update.images where entry.index > 0 {
+            let known = update.hasSeveralImages ? snapshot.slotInfoIndexes.map { $0.contains(entry.index) } ?? true
+                : listed.contains(entry.index)
+            guard !known else { continue }
+            let source = update.hasSeveralImages ? "the zip has \(entry.name)" : "check --image against 'dfu info'"
+            throw .deviceRejected("\(context.device) lists no image \(entry.index) (its image list has "
+                                  + "\(listed.count) image index(es)); \(source).")
+        }
+    }
 
-    /// An MCUboot image is one part.
-    func transfer(_ update: PreparedImage, part: UpdatePart,
+    /// SMP's application takes the upload itself.
+    func enterUpdateMode(for update: SMPUpdate) async throws(DFUError) {}
+
+    /// One image to its index; one the device already runs or holds is not sent again.
+    func transfer(_ update: SMPUpdate, part: UpdatePart,
                   progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer {
+        let entry = try image(of: update, for: part)
+        switch entry.plan {
+        case .alreadyRunning:
+            return .skipped("\(context.device) already runs \(entry.name) \(entry.image.version); not sending it")
+        case .alreadyUploaded:
+            return .skipped("\(context.device) already holds \(entry.name) \(entry.image.version) in its free slot "
+                            + "(an earlier run uploaded it); not sending it again")
+        case .upload:
+            break
+        }
+        let bytes = entry.image.bytes.count
         let configuration = ImageUploadConfiguration(
-            window: window, firstChunkTimeout: deadlines.firstChunk(forImageOf: update.bytes.count),
+            window: window, firstChunkTimeout: deadlines.firstChunk(forImageOf: bytes),
             chunkTimeout: deadlines.chunk,
             lastChunkTimeout: deadlines.lastChunk, linkRestoreTimeout: deadlines.connect)
-        context.log("uploading \(update.bytes.count) bytes, \(window) request\(window == 1 ? "" : "s") in flight")
-        try await SMPTransfer(session: session, image: update, imageNumber: context.options.imageIndex,
+        context.log("uploading \(update.hasSeveralImages ? "\(entry.name), " : "")\(bytes) bytes, "
+                    + "\(window) request\(window == 1 ? "" : "s") in flight")
+        // A zip names every index it sends; a single image only the one the user gave (`--image`).
+        let number: UInt64? = update.hasSeveralImages ? entry.index : context.options.imageIndex
+        try await SMPTransfer(session: session, image: entry.image, imageNumber: number,
                               upgradeOnly: context.options.requireNewer, configuration: configuration).run(progress: progress)
         return .sent
     }
+
+    /// MCUboot takes every image before the one reset that installs them together.
+    func partActivated(_ update: SMPUpdate, part: UpdatePart) async throws(DFUError) -> Int? { nil }
 
     func abandonTransfer() async {
         await session.close()
@@ -54,10 +94,19 @@ struct SMPUpdateSession: UpdateSession {
     /// Mark and reset are requests.
     var activationNeedsLink: Bool { true }
 
-    func activate(_ update: PreparedImage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
-        let activation = SMPActivation(session: session, image: update, mode: mode, device: context.device,
-                                       requestTimeout: deadlines.request, log: context.log)
-        try await activation.mark()
+    /// Marks each image the device does not already run (in the mode its index allows), then one
+    /// reset.
+    func activate(_ update: SMPUpdate, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
+        var activation: SMPActivation?
+        for entry in update.images where !entry.isRunning {
+            let marking = SMPActivation(session: session, image: entry.image, mode: mode.forImage(entry.index),
+                                        device: context.device, requestTimeout: deadlines.request, log: context.log)
+            try await marking.mark()
+            activation = marking
+        }
+        guard let activation else {
+            throw .internalError("activating an update whose every image already runs")
+        }
         let lossesBefore = await losses.count
         try await activation.reset()
         return lossesBefore
@@ -77,12 +126,29 @@ struct SMPUpdateSession: UpdateSession {
         }
     }
 
-    func confirm(_ update: PreparedImage, mode: ActivationMode, before: SessionState,
+    /// Every image checked (and confirmed as its index's mode asks); the first image's last, whose
+    /// version is the run's result.
+    func confirm(_ update: SMPUpdate, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
-        try await SMPVersionCheck(session: session, clock: context.clock, image: update, mode: mode,
-                                  imageIndex: imageIndex,
-                                  previousHash: before.facts.runningHash, previousVersion: before.facts.runningVersion,
-                                  device: context.device, requestTimeout: deadlines.request, emit: context.emit)
-            .run(readUntil: readUntil)
+        var version = update.version
+        for entry in update.images.dropFirst() + [update.main] {
+            let isMain = entry.index == update.main.index
+            version = try await SMPVersionCheck(
+                session: session, clock: context.clock, image: entry.image, mode: mode.forImage(entry.index),
+                imageIndex: entry.index, name: update.hasSeveralImages ? entry.name : nil,
+                previousHash: isMain ? before.facts.runningHash : entry.runningBefore?.hash,
+                previousVersion: isMain ? before.facts.runningVersion : entry.runningBefore?.imageVersion,
+                mayBeUnlisted: update.hasSeveralImages && entry.index > 0, runsFromEitherSlot: entry.isDirectXIP,
+                device: context.device, requestTimeout: deadlines.request, emit: context.emit, warn: context.warn)
+                .run(readUntil: readUntil)
+        }
+        return version
+    }
+
+    private func image(of update: SMPUpdate, for part: UpdatePart) throws(DFUError) -> SMPUpdateImage {
+        guard update.images.indices.contains(part.number - 1) else {
+            throw .internalError("\(part.label) is not an image of this update")
+        }
+        return update.images[part.number - 1]
     }
 }

@@ -9,35 +9,55 @@ struct SMPVersionCheck: Sendable {
     let mode: ActivationMode
     /// The image index updated: its slot 0 must run the new image.
     let imageIndex: UInt64
+    /// Names the image in messages and events, in an update of several images.
+    var name: UpdateImageName? = nil
     /// The hash slot 0 held before the update, to tell "rolled back" from "something else runs".
     let previousHash: [UInt8]?
     let previousVersion: ImageVersion?
+    /// A device may list no slot for this index after the reboot (an nRF5340 copies the network
+    /// core's image into that core, whose slot it does not list): then it is not checked, with a
+    /// warning, unless the image still waits in the secondary slot.
+    var mayBeUnlisted = false
+    /// Direct-XIP: MCUboot runs the image from whichever slot holds it.
+    var runsFromEitherSlot = false
     let device: String
     let requestTimeout: Duration
     let emit: @Sendable (UpdateEvent) -> Void
+    var warn: @Sendable (String) -> Void = { _ in }
 
     /// Checks, confirms when the mode wants it, and returns the version the device reports.
     /// `readUntil` (real time) bounds the retries of the first read: a device that just rebooted
     /// may need a moment before it answers (over UDP nothing else tells that it is back).
     func run(readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
         let state = try await readImages(until: readUntil)
+        if mayBeUnlisted, !state.images.contains(where: { ($0.image ?? 0) == imageIndex }) {
+            warn("\(device) lists no slot of image \(imageIndex) after the reboot (as an nRF5340's network core does, "
+                 + "its image copied into that core): \(subject) \(image.version) cannot be checked there")
+            return image.version
+        }
         let running = try runningNewImage(in: state)
         let version = running.imageVersion ?? image.version
         switch mode {
         case .testConfirm:
             if !running.confirmed { try await confirm() }
-            emit(.versionConfirmed(version: version, confirmed: true))
+            emit(.versionConfirmed(version: version, confirmed: true, image: name))
         case .confirmOnly:
             guard running.confirmed else {
-                throw .postRebootCheckFailed("\(device) runs \(version) but does not report it confirmed, although it was "
-                                             + "marked permanent before the reset. Check the device's MCUboot configuration.")
+                throw .postRebootCheckFailed("\(device) runs \(version)\(inImage) but does not report it confirmed, although "
+                                             + "it was marked permanent before the reset. Check the device's MCUboot configuration.")
             }
-            emit(.versionConfirmed(version: version, confirmed: true))
+            emit(.versionConfirmed(version: version, confirmed: true, image: name))
         case .testOnly, .uploadOnly:
-            emit(.versionConfirmed(version: version, confirmed: running.confirmed))
+            emit(.versionConfirmed(version: version, confirmed: running.confirmed, image: name))
         }
         return version
     }
+
+    /// "the new image", or "image 1 (network core)".
+    private var subject: String { name?.description ?? "the new image" }
+    private var inImage: String { name.map { " as \($0)" } ?? "" }
+    /// The device, and the image when the update has several: "…:EE:FF's image 1 (network core)".
+    private var who: String { name.map { "\(device)'s \($0)" } ?? device }
 
     /// Confirms the running image (`{confirm: true}`, no hash: the running application's; another
     /// image index is named by its hash, which Zephyr refuses by default, error 32), then reads
@@ -68,14 +88,14 @@ struct SMPVersionCheck: Sendable {
         if running.hash != image.slotHash {
             if let previousHash, running.hash == previousHash {
                 let running = previousVersion?.description ?? shown
-                throw .postRebootCheckFailed("\(device) came back running \(running): it rolled back or refused the image "
+                throw .postRebootCheckFailed("\(who) came back running \(running): it rolled back or refused the image "
                                              + "(its bootloader did not boot \(image.version)). Check that the image is "
                                              + "signed with the key the device's MCUboot was built with.")
             }
-            throw .postRebootCheckFailed("\(device) came back running \(shown), which is neither the new image \(image.version) nor the one it ran before.")
+            throw .postRebootCheckFailed("\(who) came back running \(shown), which is neither the new image \(image.version) nor the one it ran before.")
         }
-        guard running.active, running.slot == 0 else {
-            throw .postRebootCheckFailed("\(device) holds \(image.version) in slot \(running.slot) but does not run it (active: \(running.active)).")
+        guard running.active, running.slot == 0 || runsFromEitherSlot else {
+            throw .postRebootCheckFailed("\(who) holds \(image.version) in slot \(running.slot) but does not run it (active: \(running.active)).")
         }
         return running
     }
