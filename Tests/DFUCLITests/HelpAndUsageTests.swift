@@ -40,7 +40,8 @@ import Testing
               scan         List nearby Bluetooth LE devices that offer SMP or Nordic DFU.
               info         Show what a device reports: image slots or DFU state, battery,
                            MTU.
-              flash        Update a device with an MCUboot image or a Nordic DFU package.
+              flash        Update a device with an MCUboot image, NCS zip or Nordic DFU
+                           package.
               pair         Pair and bond with a Bluetooth device (once), with its passkey.
               unpair       Forget a Bluetooth device's bond (bluetoothd removes its keys).
               sim          Serve the virtual device over UDP or BLE for others to update.
@@ -132,13 +133,14 @@ import Testing
         let run = try DFURun.run(["flash", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: Update a device with an MCUboot image or a Nordic DFU package.
+            OVERVIEW: Update a device with an MCUboot image, NCS zip or Nordic DFU package.
 
             USAGE: dfu flash <FILE> --device <DEVICE> [options]
 
             ARGUMENTS:
-              <FILE>                  The signed image ('imgtool sign') or Nordic DFU
-                                      package ('nrfutil pkg generate').
+              <FILE>                  The signed image ('imgtool sign'), an NCS build's
+                                      dfu_application.zip, or a Nordic DFU package ('nrfutil
+                                      pkg generate').
 
             OPTIONS:
               --key <PUB.pem>         Public key (PEM, or nrfutil's C array) the file must
@@ -222,6 +224,12 @@ import Testing
             reset; test-only leaves it unconfirmed (the device reverts on its next reset);
             upload-only stops after the upload. An interrupted run resumes when run again.
 
+            An nRF Connect SDK dfu_application.zip is verified whole, then each image goes
+            to its image index (an nRF5340's network core is image 1) and one reset installs
+            them all; each image is checked after the reboot. Images other than 0 are made
+            permanent before the reset. A direct-XIP build sends the variant for the slot
+            the device does not run from.
+
             A Nordic DFU package (a .zip made by nrfutil pkg generate, told by its content)
             goes to an nRF5 SDK secure bootloader: an application with buttonless DFU is
             asked to restart into it (the bootloader then answers at the address + 1); the
@@ -252,6 +260,7 @@ import Testing
               dfu flash app.signed.bin --device sim --key signing-pub.pem
               dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
               dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+              dfu flash build/dfu_application.zip --device name:my-nrf5340 --key pub.pem
               dfu flash net.signed.bin --device name:my-nrf5340 --image 1
               dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
 

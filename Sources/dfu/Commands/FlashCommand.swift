@@ -1,13 +1,13 @@
 import DFUCore
 import ExitCodes
 
-/// `dfu flash FILE --device SPEC`: update one device with a signed MCUboot image over SMP, or with a
-/// Nordic DFU package over Nordic Secure DFU, from the file check to the device reporting the new
+/// `dfu flash FILE --device SPEC`: update one device with a signed MCUboot image or an nRF Connect
+/// SDK zip over SMP, or with a Nordic DFU package over Nordic Secure DFU, from the file check to the device reporting the new
 /// version. The work is `UpdateEngine`'s (the file's content picks the protocol); this command turns
 /// options into the engine's input and renders its events (terminal or `--json`).
 struct FlashCommand: ParsableCommand {
     static let name = "flash"
-    static let abstract = "Update a device with an MCUboot image or a Nordic DFU package."
+    static let abstract = "Update a device with an MCUboot image, NCS zip or Nordic DFU package."
     static let discussion = """
         Checks the image (and with --key its signature), connects, reads the device's images, \
         battery and slot size, and refuses before the first byte when a precondition fails. Then it \
@@ -16,6 +16,11 @@ struct FlashCommand: ParsableCommand {
         reconnects, checks that slot 0 runs it and confirms it; confirm-only makes it permanent before \
         the reset; test-only leaves it unconfirmed (the device reverts on its next reset); \
         upload-only stops after the upload. An interrupted run resumes when run again.
+
+        An nRF Connect SDK dfu_application.zip is verified whole, then each image goes to its image \
+        index (an nRF5340's network core is image 1) and one reset installs them all; each image is \
+        checked after the reboot. Images other than 0 are made permanent before the reset. A \
+        direct-XIP build sends the variant for the slot the device does not run from.
 
         A Nordic DFU package (a .zip made by nrfutil pkg generate, told by its content) goes to an \
         nRF5 SDK secure bootloader: an application with buttonless DFU is asked to restart into it \
@@ -44,6 +49,7 @@ struct FlashCommand: ParsableCommand {
           dfu flash app.signed.bin --device sim --key signing-pub.pem
           dfu flash app.signed.bin --device 'sim:battery=15' --key signing-pub.pem
           dfu flash app.signed.bin --device udp:192.0.2.7:1337 --mode test-only --json
+          dfu flash build/dfu_application.zip --device name:my-nrf5340 --key pub.pem
           dfu flash net.signed.bin --device name:my-nrf5340 --image 1
           dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
 
@@ -61,7 +67,7 @@ struct FlashCommand: ParsableCommand {
           130  interrupted by SIGINT or SIGTERM
         """
 
-    @Argument(valueName: "FILE", help: "The signed image ('imgtool sign') or Nordic DFU package ('nrfutil pkg generate').")
+    @Argument(valueName: "FILE", help: "The signed image ('imgtool sign'), an NCS build's dfu_application.zip, or a Nordic DFU package ('nrfutil pkg generate').")
     var image: String
 
     @Option(valueName: "PUB.pem", help: "Public key (PEM, or nrfutil's C array) the file must be signed with; without it the signature is not checked.")
