@@ -37,6 +37,28 @@ import Testing
         #expect(lines.last == "image 1 slot 1       empty")
     }
 
+    @Test func infoNamesTheCoreOfEachImageFromTheBoardTheDeviceReports() throws {
+        let run = try DFURun.run(["info", "--device", "sim:images=2,timescale=0"], timeout: 30)
+        #expect(run.exitCode == 0, "\(run.output)")
+        let lines = run.stdoutLines
+        #expect(lines.contains("board                nrf5340dk"), "\(lines)")
+        let app = try #require(lines.firstIndex(of: "image 0              application core"))
+        let net = try #require(lines.firstIndex(of: "image 1              network core"))
+        #expect(lines[app + 1].hasPrefix("image 0 slot 0") && lines[net + 1].hasPrefix("image 1 slot 0"))
+        let json = try DFURun.run(["info", "--device", "sim:images=2,timescale=0", "--json"], timeout: 30)
+        let object = try FlashCLITests.object(try #require(json.stdoutLines.last))
+        let slots = try #require(object["slots"] as? [[String: Any]])
+        #expect(slots.map { $0["core"] as? String } == ["application core", "network core"])
+        #expect(object["board"] as? String == "nrf5340dk")
+    }
+
+    @Test func aOneImageDeviceIsNotAskedItsBoard() throws {
+        let run = try DFURun.run(["info", "--device", "sim:timescale=0"], timeout: 30)
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(!run.stdout.contains("board"))
+        #expect(!run.stdout.contains("application core"))
+    }
+
     @Test func busyDeviceMidUploadIsWaitedForAndTheUpdateCompletes() throws {
         let run = try FlashCLITests.flash(["--json"], sim: "fault=busy@40%:3")
         #expect(run.exitCode == 0, "\(run.output)")

@@ -7,6 +7,7 @@ enum SMPCommand: Sendable, Hashable, CaseIterable {
     case osReset
     case osParameters
     case osBootloaderInfo
+    case osInfo
     case imageStateRead
     case imageStateWrite
     case imageUpload
@@ -23,6 +24,7 @@ enum SMPCommand: Sendable, Hashable, CaseIterable {
         case (.os, OSMgmtCommand.reset.rawValue) where write: self = .osReset
         case (.os, OSMgmtCommand.mcumgrParameters.rawValue) where read: self = .osParameters
         case (.os, OSMgmtCommand.bootloaderInfo.rawValue) where read: self = .osBootloaderInfo
+        case (.os, OSMgmtCommand.info.rawValue) where read: self = .osInfo
         case (.image, ImageMgmtCommand.state.rawValue) where read: self = .imageStateRead
         case (.image, ImageMgmtCommand.state.rawValue) where write: self = .imageStateWrite
         case (.image, ImageMgmtCommand.upload.rawValue) where write: self = .imageUpload
@@ -37,7 +39,7 @@ enum SMPCommand: Sendable, Hashable, CaseIterable {
     /// not a map, which is EINVAL); the others never look at the body.
     var readsBody: Bool {
         switch self {
-        case .osEcho, .osBootloaderInfo, .imageStateWrite, .imageUpload, .imageErase: return true
+        case .osEcho, .osBootloaderInfo, .osInfo, .imageStateWrite, .imageUpload, .imageErase: return true
         case .osReset, .osParameters, .imageStateRead, .imageSlotInfo, .suitManifestList: return false
         }
     }

@@ -91,6 +91,7 @@ extension SMPServer {
         case .osBootloaderInfo:
             let mode = configuration.kind == .firmwareLoader ? MCUbootMode.firmwareLoader : bootloader.swapMode.reportedMode
             return OSManager.bootloaderInfo(body, mode: mode)
+        case .osInfo: return OSInfo(imageCount: bootloader.images.count).answer(body)
         case .suitManifestList:
             // Only that the group answers is modelled, not the manifests a SUIT device lists.
             return configuration.kind == .suit ? .body([:]) : .rc(.notSupported)

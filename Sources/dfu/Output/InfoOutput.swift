@@ -39,11 +39,13 @@ enum InfoOutput {
         table.add("slot size", facts.slotSize.map { "\(HumanUnits.bytes($0)) (\($0) bytes)" } ?? "not reported")
         table.add("battery", facts.batteryLevel.map { "\($0) %" } ?? "not reported (no Battery Service)")
         table.add("firmware revision", facts.firmwareRevision.map(TerminalText.sanitized) ?? "not reported")
+        if let board = info.board { table.add("board", TerminalText.sanitized(board)) }
         let numbered = info.slots.contains { ($0.image ?? 0) != 0 }
         var indexes: [UInt64] = []
         for slot in info.slots where !indexes.contains(slot.image ?? 0) { indexes.append(slot.image ?? 0) }
         for index in indexes {
             let slots = info.slots.filter { ($0.image ?? 0) == index }
+            if let core = info.imageCores[index] { table.add("image \(index)", core) }
             for slot in slots {
                 let label = slotLabel(slot.image, slot.slot, numbered: numbered)
                 table.add(label, TerminalText.sanitized(slot.version) + ": " + flags(slot))
@@ -97,7 +99,8 @@ enum InfoOutput {
                 JSONField("firmware_revision", facts.firmwareRevision.map { .string($0) } ?? .null),
                 JSONField("running_version", facts.runningVersion.map { .string($0.description) } ?? .null),
                 JSONField("running_sha256", facts.runningHash.map { .string(hex($0)) } ?? .null),
-                JSONField("slots", .array(info.slots.map(slotJSON))),
+                JSONField("board", info.board.map { .string($0) } ?? .null),
+                JSONField("slots", .array(info.slots.map { slotJSON($0, core: info.imageCores[$0.image ?? 0]) })),
                 JSONField("nordic", info.nordic.map(NordicInfoOutput.json) ?? .null),
                 JSONField("warnings", .array(warnings.map { .string($0) })),
                 JSONField("error", .null),
@@ -106,7 +109,7 @@ enum InfoOutput {
         return .object(fields)
     }
 
-    private static func slotJSON(_ slot: ImageSlotState) -> JSONValue {
+    private static func slotJSON(_ slot: ImageSlotState, core: String?) -> JSONValue {
         .object([
             JSONField("image", .int(Int(clamping: slot.image ?? 0))),
             JSONField("slot", .int(Int(clamping: slot.slot))),
@@ -117,6 +120,7 @@ enum InfoOutput {
             JSONField("confirmed", .bool(slot.confirmed)),
             JSONField("permanent", .bool(slot.permanent)),
             JSONField("bootable", .bool(slot.bootable)),
+            JSONField("core", core.map { .string($0) } ?? .null),
         ])
     }
 

@@ -14,6 +14,10 @@ public struct DeviceInfo: Sendable, Equatable {
     public var slots: [ImageSlotState]
     /// Nordic Secure DFU: what the device is and, for a bootloader, what it holds.
     public var nordic: NordicDeviceInfo?
+    /// SMP with several image indexes: the board the device reports (OS info), when it does.
+    public var board: String?
+    /// SMP: the core each image index updates, where the board tells (`ImageCores`).
+    public var imageCores: [UInt64: String] = [:]
 
     public init(connection: ConnectionSummary, updateProtocol: UpdateProtocolName = .smp, facts: DeviceFacts,
                 slots: [ImageSlotState], nordic: NordicDeviceInfo? = nil) {

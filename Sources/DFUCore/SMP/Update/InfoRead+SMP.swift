@@ -1,6 +1,6 @@
 extension InfoRead {
     /// SMP: the MCUmgr parameters (as the connect stage negotiates them), the image list, slot size,
-    /// bootloader mode.
+    /// bootloader mode, and for a device of several images its board and the core of each.
     func smp() async throws(DFUError) -> DeviceInfo {
         try await with(SMPUpdateProtocol()) { connection async throws(DFUError) in
             let reader = SMPDeviceStateReader(connection: connection, device: context.device,
@@ -8,8 +8,15 @@ extension InfoRead {
             let negotiated = try await reader.negotiate()
             let snapshot = try await reader.readImageState(negotiated)
             let facts = await standardFacts(connection.link, snapshot.facts)
-            return DeviceInfo(connection: summary(connection.link, window: negotiated.window), updateProtocol: .smp,
-                              facts: facts, slots: snapshot.images.images)
+            var info = DeviceInfo(connection: summary(connection.link, window: negotiated.window), updateProtocol: .smp,
+                                  facts: facts, slots: snapshot.images.images)
+            // Only a device of several images needs its cores named: one request more, then.
+            let indexes = Set(snapshot.images.images.map { $0.image ?? 0 }).union(snapshot.slotInfoIndexes ?? [])
+            if indexes.count > 1, let board = await reader.board() {
+                info.board = board
+                info.imageCores = (ImageCores.named(byBoard: board) ?? [:]).filter { indexes.contains($0.key) }
+            }
+            return info
         }
     }
 }

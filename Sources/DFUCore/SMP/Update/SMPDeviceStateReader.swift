@@ -113,6 +113,15 @@ struct SMPDeviceStateReader {
                                  slotSizes: slotSizes, slotInfoIndexes: slotInfoIndexes)
     }
 
+    /// The board the device was built for (OS info, format `i`), when it answers: Zephyr leaves
+    /// the command out unless `CONFIG_MCUMGR_GRP_OS_INFO`. Never fails the read.
+    func board() async -> String? {
+        guard case .success(let info) = await request(OSInfoRequest(format: "i"), timeout: min(Self.probeTimeout, requestTimeout))
+        else { return nil }
+        let board = info.output.trimmingCharacters(in: .whitespaces)
+        return board.isEmpty ? nil : board
+    }
+
     // MARK: - Requests
 
     private func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async -> Result<R.Response, SMPClientError> {
