@@ -44,6 +44,8 @@ struct Scenario: Sendable {
                  fault: "delay@random:1500ms", otherBootloaderKey: false, expectation: .completes),
         Scenario(name: "duplicate", summary: "the reply to one chunk at a random point is sent twice",
                  fault: "duplicate@random", otherBootloaderKey: false, expectation: .completes),
+        Scenario(name: "busy", summary: "three upload requests in a row at a random point are answered busy (rc 10, MGMT_ERR_EBUSY) and not written; the session stays",
+                 fault: "busy@random:3", otherBootloaderKey: false, expectation: .completes),
         Scenario(name: "corrupt", summary: "the reply to one chunk at a random point arrives with its last byte inverted (a hostile notification)",
                  fault: "corrupt@random", otherBootloaderKey: false, expectation: .failsThenRerunCompletes(.deviceRejected)),
         Scenario(name: "wrong-key", summary: "no fault on the link; the device's MCUboot trusts another key, so it refuses the image at the test boot",
