@@ -54,13 +54,17 @@ class Signer:
     def __init__(self, imgtool: str, keys: str, work: str):
         self.imgtool, self.keys, self.work = imgtool, keys, work
 
-    def sign(self, body: bytes, name: str, version: str, slot_size: str, key: str = "ecdsa-p256") -> str:
+    def sign(self, body: bytes, name: str, version: str, slot_size: str, key: str = "ecdsa-p256",
+             rom_fixed: str = "") -> str:
+        """rom_fixed: the slot address a direct-XIP variant runs from, as Zephyr's sysbuild signs it
+        (cmake/sysbuild/image_signing.cmake: --rom-fixed with the slot's address)."""
         source = os.path.join(self.work, name + ".body")
         with open(source, "wb") as f:
             f.write(body)
         out = os.path.join(self.work, name)
+        extra = ["--rom-fixed", rom_fixed] if rom_fixed else []
         subprocess.run([self.imgtool, "sign", "--header-size", "0x200", "--align", "4", "--pad-header",
-                        "--slot-size", slot_size, "--version", version,
+                        "--slot-size", slot_size, "--version", version, *extra,
                         "-k", os.path.join(self.keys, f"TEST-ONLY-{key}.pem"), source, out],
                        check=True, stdout=subprocess.DEVNULL)
         return out
@@ -146,10 +150,13 @@ def main(argv):
     net = signer.sign(fake_body(32768, "ipc-radio-32k-v1"), "ipc_radio.bin", "1.1.0+0", "0x30000")
     net_other = signer.sign(read(net + ".body"), "ipc_radio.other-key.bin", "1.1.0+0", "0x30000",
                             key="other-ecdsa-p256")
+    # Direct-XIP variants are linked for their slot and say so (ROM_FIXED, the slot's address as
+    # ih_load_addr): the primary at 0xc000, the secondary right after its 0x60000 bytes.
+    xip0 = signer.sign(app_body, "blinky.xip.signed.bin", "1.1.0+0", "0x60000", rom_fixed="0xc000")
     xip1 = signer.sign(fake_body(49152, "blinky-48k-slot1-v1"), "mcuboot_secondary_app.signed.bin",
-                       "1.1.0+0", "0x60000")
+                       "1.1.0+0", "0x60000", rom_fixed="0x6c000")
     legacy = signer.sign(app_body, "app_update.bin", "1.0.0+0", "0x60000")
-    for path in (app, net, xip1, legacy):
+    for path in (app, net, xip0, xip1, legacy):
         expect(path, "OK")
     expect(net_other, "OK", key="other-ecdsa-p256")
 
@@ -179,16 +186,16 @@ def main(argv):
               [("blinky.signed.bin", read(app)), ("ipc_radio.bin", read(net)), ("manifest.json", ncs_manifest)])
 
     # Direct-XIP: one variant per slot, `slot` = image * 2 (+ 1 for the secondary), version_MCUBOOT+XIP.
-    xip_files = [("blinky.signed.bin", app), ("mcuboot_secondary_app.signed.bin", xip1)]
+    xip_files = [("blinky.signed.bin", xip0), ("mcuboot_secondary_app.signed.bin", xip1)]
     xip_params = ["blinky.signed.binload_address=0xc200", "blinky.signed.binversion_MCUBOOT+XIP=1.1.0+0",
                   "blinky.signed.binimage_index=0", "blinky.signed.binslot=0",
-                  "mcuboot_secondary_app.signed.binload_address=0x82200",
+                  "mcuboot_secondary_app.signed.binload_address=0x6c200",
                   "mcuboot_secondary_app.signed.binimage_index=0", "mcuboot_secondary_app.signed.binslot=1",
                   "mcuboot_secondary_app.signed.binversion_MCUBOOT+XIP=1.1.0+0",
                   "type=application", "board=nrf52840dk/nrf52840", "soc=nrf52840"]
     xip_manifest = manifest(xip_files, xip_params, name="blinky")
     write_zip(f"{out_dir}/direct-xip-1.1.0.zip",
-              [("blinky.signed.bin", read(app)), ("mcuboot_secondary_app.signed.bin", read(xip1)),
+              [("blinky.signed.bin", read(xip0)), ("mcuboot_secondary_app.signed.bin", read(xip1)),
                ("manifest.json", xip_manifest)])
 
     # Before sysbuild (modules/mcuboot/CMakeLists.txt, generate_zip.py writing format-version 0): one
