@@ -1,3 +1,4 @@
+import DFUCore
 import Foundation
 import Testing
 
@@ -86,6 +87,32 @@ import Testing
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stdout.contains("device reports 1.1.0+0, active"))
         #expect(!run.stdout.contains("sending image"), "one image: no parts")
+    }
+
+    // The sim's MCUboot skips an image linked for the other slot (ROM_FIXED), so a confirmed
+    // update proves the variant for the free slot went: the secondary's, 49,816 bytes.
+    @Test(arguments: ["direct-xip", "direct-xip-revert"])
+    func aDirectXIPDeviceGetsTheVariantForTheSlotItDoesNotRunFrom(bootloader: String) throws {
+        let run = try FlashCLITests.flash(["--json"], sim: "bootloader=\(bootloader)",
+                                          image: "firmware-samples/ncs/direct-xip-1.1.0.zip")
+        #expect(run.exitCode == 0, "\(run.output)")
+        let last = try #require(try Self.events(run, "progress").last)
+        #expect(last["total"] as? Int == 49816, "the secondary slot's variant")
+        let versions = try Self.events(run, "version")
+        #expect(versions.count == 1 && versions.first?["confirmed"] as? Bool == true)
+    }
+
+    @Test func theVariantForTheWrongSlotIsSkippedByTheBootloaderAndReportedAsNotBooted() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-xip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The primary slot's variant flashed as a single image lands in slot 1, where it cannot run.
+        let zip = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "firmware-samples/ncs/direct-xip-1.1.0.zip")))
+        let variant = try #require(try NCSPackage(zipBytes: zip).images.first { $0.entry.slot == 0 })
+        try Data(variant.bytes).write(to: directory.appendingPathComponent("slot0.bin"))
+        let run = try FlashCLITests.flash([], sim: "bootloader=direct-xip", image: directory.appendingPathComponent("slot0.bin").path)
+        #expect(run.exitCode == 8, "\(run.output)")
+        #expect(run.stderr.contains("came back running 1.0.0+0"), "\(run.stderr)")
     }
 
     @Test func aDirectXIPBuildOnASwappingDeviceExitsFour() throws {

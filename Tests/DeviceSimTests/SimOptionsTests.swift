@@ -158,3 +158,18 @@ import Transport
         #expect(throws: Never.self) { try options.makeDevice() }
     }
 }
+
+@Suite struct SimOptionsDirectXIPTests {
+    @Test(arguments: [("direct-xip", MCUbootSwapMode.directXIP), ("direct-xip-revert", .directXIPWithRevert)])
+    func bootloaderNamesTheDirectXIPModes(value: String, mode: MCUbootSwapMode) throws {
+        var options = SimOptions()
+        try options.set("bootloader", to: value)
+        #expect(options.swapMode == mode)
+        #expect(try options.deviceConfiguration().swapMode == mode)
+    }
+
+    @Test func anUnknownBootloaderSaysWhatItTakes() {
+        var options = SimOptions()
+        #expect(throws: SimOptionsError.self) { try options.set("bootloader", to: "ram-load") }
+    }
+}

@@ -103,7 +103,7 @@ public struct VirtualDevice: Sendable {
     public var isConnected: Bool { connection != nil }
 
     /// The image the application runs, as Device Information reports it.
-    public var runningImage: SlotImage? { server.bootloader.primaryImage }
+    public var runningImage: SlotImage? { server.bootloader.runningImage }
 
     /// Device Information firmware revision (0x2A26): the running version, Zephyr-style.
     public var firmwareRevision: String { runningImage?.versionString ?? "" }

@@ -1,7 +1,7 @@
 import DFUCore
 
-/// MCUboot in swap mode with two slots per updatable image (one image, or an nRF5340's two), as
-/// the application and the boot ROM see it.
+/// MCUboot with two slots per updatable image (one image, or an nRF5340's two), as the application
+/// and the boot ROM see it: in swap mode (below), or in direct-XIP (`MCUbootImagePair+DirectXIP`).
 ///
 /// Flash contents are real bytes (`FlashSlot`); the trailer is modelled by its meaning, one
 /// `MCUbootSwapType`, instead of magic and flag bytes at the end of each slot. `boot()` does what
@@ -40,12 +40,14 @@ public struct MCUbootBootloader: Sendable {
         images = []
         for running in [runningImage] + otherImages {
             var pair = MCUbootImagePair(primary: FlashSlot(size: slotSize, pageSize: pageSize, timing: timing),
-                                        secondary: FlashSlot(size: slotSize, pageSize: pageSize, timing: timing))
+                                        secondary: FlashSlot(size: slotSize, pageSize: pageSize, timing: timing),
+                                        mode: swapMode)
             let maximum = pair.maxImageSize(swapMode)
             guard running.count <= maximum else { throw .imageTooLarge(size: running.count, maximum: maximum) }
-            guard case .success = pair.primary.write(running, at: 0), pair.primaryImage != nil else {
+            guard case .success = pair.primary.write(running, at: 0), let factory = pair.primaryImage else {
                 throw .runningImageInvalid
             }
+            pair.validatedHashes.insert(factory.hash)
             images.append(pair)
         }
     }
@@ -56,6 +58,10 @@ public struct MCUbootBootloader: Sendable {
     public var swapType: MCUbootSwapType { images[0].swapType }
     public var primaryImage: SlotImage? { images[0].primaryImage }
     public var secondaryImage: SlotImage? { images[0].secondaryImage }
+    /// Image 0's running image: slot 0's in swap modes, either slot's in direct-XIP.
+    public var runningImage: SlotImage? { images[0].runningImage }
+    /// Image 0's image in the slot uploads go to (the secondary; direct-XIP: the inactive one).
+    public var uploadedImage: SlotImage? { images[0].image(inSlot: images[0].uploadSlot) }
 
     /// The largest image a slot takes: the slot minus what MCUboot reserves at its end.
     public var maxImageSize: Int { images[0].maxImageSize(swapMode) }
@@ -82,7 +88,7 @@ public struct MCUbootBootloader: Sendable {
             outcomes.append(outcome)
             duration += time
         }
-        var report = BootReport(outcome: outcomes.first ?? .normal, duration: duration, running: primaryImage)
+        var report = BootReport(outcome: outcomes.first ?? .normal, duration: duration, running: runningImage)
         report.otherImages = Array(outcomes.dropFirst())
         return report
     }

@@ -7,13 +7,37 @@ import DFUCore
 public struct MCUbootImagePair: Sendable {
     public internal(set) var primary: FlashSlot
     public internal(set) var secondary: FlashSlot
-    /// The trailer state: what the next boot will do with this image.
+    /// The trailer state: what the next boot will do with this image (swap modes).
     public internal(set) var swapType: MCUbootSwapType = .none
+    let mode: MCUbootSwapMode
+    /// The slot the image runs from: 0 in swap modes; either in direct-XIP.
+    public internal(set) var activeSlot = 0
+    /// Direct-XIP: each slot's trailer (the factory image's is confirmed).
+    var trailers = [XIPTrailer.confirmed, XIPTrailer()]
+    /// Direct-XIP: the SHA256 TLVs of images that passed validation (or were programmed at the
+    /// factory), so booting back to one does not re-validate the synthetic factory image.
+    var validatedHashes: Set<[UInt8]> = []
 
-    init(primary: FlashSlot, secondary: FlashSlot) {
+    init(primary: FlashSlot, secondary: FlashSlot, mode: MCUbootSwapMode = .withoutScratch) {
         self.primary = primary
         self.secondary = secondary
+        self.mode = mode
     }
+
+    /// Slot 0 or 1.
+    func slot(_ number: Int) -> FlashSlot { number == 0 ? primary : secondary }
+
+    /// Runs `change` on slot 0 or 1.
+    mutating func withSlot<T>(_ number: Int, _ change: (inout FlashSlot) -> T) -> T {
+        number == 0 ? change(&primary) : change(&secondary)
+    }
+
+    public func image(inSlot number: Int) -> SlotImage? { SlotImage(in: slot(number)) }
+    /// The image the application runs.
+    public var runningImage: SlotImage? { image(inSlot: activeSlot) }
+    /// Where an upload goes: the secondary slot, or in direct-XIP the one the image does not run
+    /// from (zephyr_img_mgmt.c: the opposite of the active slot).
+    var uploadSlot: Int { mode.isDirectXIP ? 1 - activeSlot : 1 }
 
     public var primaryImage: SlotImage? { SlotImage(in: primary) }
     public var secondaryImage: SlotImage? { SlotImage(in: secondary) }
@@ -23,18 +47,29 @@ public struct MCUbootImagePair: Sendable {
         max(0, primary.size - mode.reservedPages * primary.pageSize)
     }
 
-    /// `boot_request_upgrade_multi` for this image: swap the secondary in at the next boot.
+    /// `boot_request_upgrade_multi` for this image: swap the secondary in at the next boot. In
+    /// direct-XIP `boot_set_next` writes the other slot's magic (and image_ok when permanent).
     mutating func requestUpgrade(permanent: Bool) {
+        if mode.isDirectXIP {
+            trailers[1 - activeSlot] = XIPTrailer(magic: true, imageOK: permanent, copyDone: false)
+            return
+        }
         swapType = permanent ? .permanent : .test
     }
 
     /// `boot_write_img_confirmed` on the running image: cancels a pending revert.
     mutating func confirmRunningImage() {
+        if mode.isDirectXIP {
+            trailers[activeSlot].magic = true
+            trailers[activeSlot].imageOK = true
+            return
+        }
         if swapType == .revert { swapType = .none }
     }
 
     /// What MCUboot does with this image at reset (see `MCUbootBootloader`), and the flash time.
     mutating func boot(key: PublicKey) -> (BootReport.Outcome, Duration) {
+        if mode.isDirectXIP { return directXIPBoot(key: key) }
         switch swapType {
         case .none:
             return (.normal, .zero)
@@ -56,9 +91,14 @@ public struct MCUbootImagePair: Sendable {
 
     /// Why MCUboot would refuse the secondary image, or nil if it boots.
     func secondaryRejection(key: PublicKey) -> String? {
+        rejection(of: secondary, key: key)
+    }
+
+    /// Why MCUboot would refuse the image in `slot`, or nil if it boots.
+    func rejection(of slot: FlashSlot, key: PublicKey) -> String? {
         let report: VerificationReport
         do {
-            report = try ImageVerifier.verify(bytes: secondary.bytes, key: key)
+            report = try ImageVerifier.verify(bytes: slot.bytes, key: key)
         } catch {
             return error.description
         }

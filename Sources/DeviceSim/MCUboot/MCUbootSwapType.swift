@@ -23,28 +23,39 @@ public enum MCUbootSwapType: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// How the bootloader swaps images. Both do the same thing as far as SMP can see; they differ in the
-/// mode number bootloader info reports and in the flash they reserve.
+/// How the bootloader installs images (its upgrade strategy). The two swap modes do the same thing
+/// as far as SMP can see; they differ in the mode number bootloader info reports and in the flash
+/// they reserve. Direct-XIP does not move images: MCUboot runs the newest valid image from
+/// whichever slot holds it (design.md "Equal slots (direct-xip)"), with or without the revert
+/// mechanism (`MCUBOOT_DIRECT_XIP_REVERT`, "Revert mechanism in direct-xip and ram-load mode").
 public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
     /// Swap through a scratch area (`MCUBOOT_SWAP_USING_SCRATCH`); mode 1.
     case usingScratch
     /// Swap by moving the primary up one sector (`MCUBOOT_SWAP_USING_MOVE`, the Zephyr default);
     /// mode 3, "swap without scratch".
     case withoutScratch
+    /// `MCUBOOT_DIRECT_XIP`; mode 4.
+    case directXIP
+    /// `MCUBOOT_DIRECT_XIP` with `MCUBOOT_DIRECT_XIP_REVERT`; mode 5.
+    case directXIPWithRevert
 
     /// The number SMP bootloader info reports for `{"query": "mode"}`.
     public var reportedMode: MCUbootMode {
         switch self {
         case .usingScratch: return .swapUsingScratch
         case .withoutScratch: return .swapWithoutScratch
+        case .directXIP: return .directXIP
+        case .directXIPWithRevert: return .directXIPWithRevert
         }
     }
+
+    public var isDirectXIP: Bool { self == .directXIP || self == .directXIPWithRevert }
 
     /// Pages at the end of each slot the bootloader keeps for itself: the trailer, plus the spare
     /// sector swap-using-move needs to shift the primary image.
     var reservedPages: Int {
         switch self {
-        case .usingScratch: return 1
+        case .usingScratch, .directXIP, .directXIPWithRevert: return 1
         case .withoutScratch: return 2
         }
     }
@@ -53,6 +64,8 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .usingScratch: return "swap using scratch"
         case .withoutScratch: return "swap without scratch"
+        case .directXIP: return "direct-XIP"
+        case .directXIPWithRevert: return "direct-XIP with revert"
         }
     }
 }

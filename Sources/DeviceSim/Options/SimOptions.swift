@@ -18,7 +18,7 @@ import Transport
 /// | `buf_count` | MCUmgr buffer count 2…64 | 4 |
 /// | `slot_size` | slot bytes: decimal, `0x` hex or `K`/`M` suffix; whole 4 KiB pages, 64 KiB…16 MiB | 0x60000 |
 /// | `reassembly` | `on`/`off`: packets may span writes | on |
-/// | `bootloader` | `mcuboot`, or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
+/// | `bootloader` | `mcuboot` (swap without scratch), `direct-xip` or `direct-xip-revert` (MCUboot runs the newest image from either slot; mode 4 or 5), or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
 /// | `images` | updatable images, 1 or 2 (2: nRF5340-like, image 1 the network core, own slot pair) | 1 |
 /// | `reset_ms` | ms from the reset reply to the reset (Zephyr's `CONFIG_MCUMGR_GRP_OS_RESET_MS`), 0…60000 | 250 |
 /// | `seed` | seed for `@random` fault points | 0 |
@@ -55,6 +55,8 @@ public struct SimOptions: Sendable, Hashable {
     public var imageCount = 1
     /// What updates the device (`SMPServerConfiguration.kind`).
     public var deviceKind: SMPServerConfiguration.DeviceKind = .mcuboot
+    /// MCUboot's upgrade strategy (`bootloader=direct-xip…`).
+    public var swapMode: MCUbootSwapMode = .withoutScratch
     /// How long, in ms, the device keeps running after answering a reset request.
     public var resetMilliseconds = 250
     public var seed: UInt64 = 0
@@ -156,10 +158,15 @@ public struct SimOptions: Sendable, Hashable {
             guard let n = Int(value), (1 ... 2).contains(n) else { throw bad("1 or 2 updatable images") }
             imageCount = n
         case "bootloader":
-            guard let kind = SMPServerConfiguration.DeviceKind(rawValue: value.lowercased()) else {
-                throw bad("mcuboot, firmware-loader or suit")
+            switch value.lowercased() {
+            case "direct-xip": (deviceKind, swapMode) = (.mcuboot, .directXIP)
+            case "direct-xip-revert": (deviceKind, swapMode) = (.mcuboot, .directXIPWithRevert)
+            default:
+                guard let kind = SMPServerConfiguration.DeviceKind(rawValue: value.lowercased()) else {
+                    throw bad("mcuboot, direct-xip, direct-xip-revert, firmware-loader or suit")
+                }
+                deviceKind = kind
             }
-            deviceKind = kind
         case "reset_ms":
             guard let ms = Int(value), (0 ... 60_000).contains(ms) else { throw bad("milliseconds from 0 to 60000") }
             resetMilliseconds = ms
@@ -209,6 +216,8 @@ public struct SimOptions: Sendable, Hashable {
         // Only when changed, so the identities derived before the key existed stay the same.
         if imageCount != 1 { items.append("images=\(imageCount)") }
         if deviceKind != .mcuboot { items.append("bootloader=\(deviceKind.rawValue)") }
+        if swapMode == .directXIP { items.append("bootloader=direct-xip") }
+        if swapMode == .directXIPWithRevert { items.append("bootloader=direct-xip-revert") }
         if resetMilliseconds != 250 { items.append("reset_ms=\(resetMilliseconds)") }
         if !faultSpecs.isEmpty { items.append("fault=" + faultSpecs.map(\.text).joined(separator: "+")) }
         if simProtocol == .nordic {

@@ -63,9 +63,9 @@ extension ImageManager {
             let image = boot.images.count > 1 ? Int(clamping: request.image ?? 0) : 0
             guard boot.images.indices.contains(image) else { return .refuse(.noFreeSlot) }
             let pair = boot.images[image]
-            guard !NextBoot(pair.swapType).isInUse(1) else { return .refuse(.noFreeSlot) }
+            guard !NextBoot(pair).isInUse(pair.uploadSlot) else { return .refuse(.noFreeSlot) }
             guard requestedLength <= UInt64(pair.maxImageSize(boot.swapMode)) else { return .refuse(.imageTooLarge) }
-            if request.upgrade == true, let running = boot.primaryImage?.version,
+            if request.upgrade == true, let running = boot.runningImage?.version,
                !isNewer(headerVersion(request.data), than: running) {
                 return .refuse(.currentVersionIsNewer)
             }
@@ -86,7 +86,8 @@ extension ImageManager {
         var duration: Duration = .zero
         if let newSession {
             session = newSession
-            let slot = boot.images[newSession.image].secondary
+            let target = boot.images[newSession.image].uploadSlot
+            let slot = boot.images[newSession.image].slot(target)
             if imageCheck, newSession.sha.count == SHA256.byteCount,
                slotMatches(slot, length: newSession.length, sha: newSession.sha) {
                 // The data is already there: report the upload finished without a transfer.
@@ -96,13 +97,15 @@ extension ImageManager {
             if !slot.isErased {
                 // Zephyr erases the page-rounded image region and the trailer before it answers,
                 // which is why the first reply can take seconds.
-                duration += boot.images[newSession.image].secondary.erase(0 ..< newSession.length)
-                duration += boot.images[newSession.image].secondary.erase(slot.size - slot.pageSize ..< slot.size)
+                duration += boot.images[newSession.image].withSlot(target) {
+                    $0.erase(0 ..< newSession.length) + $0.erase(slot.size - slot.pageSize ..< slot.size)
+                }
             }
         }
         guard var current = session, boot.images.indices.contains(current.image) else { return .image(.unknown) }
+        let target = boot.images[current.image].uploadSlot
         if !request.data.isEmpty {
-            switch boot.images[current.image].secondary.write(request.data, at: current.offset) {
+            switch boot.images[current.image].withSlot(target, { $0.write(request.data, at: current.offset) }) {
             case .success(let time):
                 duration += time
             case .failure:
@@ -115,7 +118,7 @@ extension ImageManager {
         var response = ImageUploadResponse(offset: UInt64(current.offset))
         if current.offset == current.length {
             if imageCheck, current.sha.count == SHA256.byteCount {
-                response.match = slotMatches(boot.images[current.image].secondary, length: current.length, sha: current.sha)
+                response.match = slotMatches(boot.images[current.image].slot(target), length: current.length, sha: current.sha)
             }
             session = nil
         } else {

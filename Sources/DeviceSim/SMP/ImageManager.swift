@@ -31,7 +31,7 @@ struct ImageManager: Sendable {
         let numbered = boot.images.count > 1
         var images: [ImageSlotState] = []
         for (index, pair) in boot.images.enumerated() {
-            let next = NextBoot(pair.swapType)
+            let next = NextBoot(pair)
             for (slot, image) in [(0, pair.primaryImage), (1, pair.secondaryImage)] {
                 guard let image else { continue }
                 let flags = next.flags(for: slot)
@@ -54,7 +54,7 @@ struct ImageManager: Sendable {
         let target: (image: Int, slot: Int)
         if hash.isEmpty {
             guard confirm else { return .image(.invalidHash) }
-            target = (0, NextBoot.activeSlot)
+            target = (0, boot.images[0].activeSlot)
         } else {
             guard hash.count == SHA256.byteCount else { return .image(.invalidHash) }
             guard let found = Self.find(hash, in: boot) else { return .image(.hashNotFound) }
@@ -83,9 +83,15 @@ struct ImageManager: Sendable {
     private func setNextBootSlot(_ slot: Int, of image: Int, confirm: Bool,
                                  _ boot: inout MCUbootBootloader) -> ImageMgmtError? {
         guard boot.images.indices.contains(image) else { return .invalidSlot }
-        let active = NextBoot.activeSlot
+        let next = NextBoot(boot.images[image])
+        let active = next.active
+        // With direct-XIP's revert Zephyr only refuses a test of the running slot; the trailer
+        // states decide the rest at boot.
+        if boot.swapMode == .directXIPWithRevert {
+            if !confirm && slot == active { return .settingTestToActiveDenied }
+            return applyNextBoot(slot, of: image, active: active, confirm: confirm, &boot)
+        }
         if confirm && image != 0 && slot == active { return .imageConfirmationDenied }
-        let next = NextBoot(boot.images[image].swapType)
         if !confirm && slot == active { return .settingTestToActiveDenied }
         switch next.kind {
         case .test:
@@ -100,8 +106,13 @@ struct ImageManager: Sendable {
             if confirm && slot == next.slot { return nil }
             if !confirm { return .imageAlreadyPending }
         }
-        // boot_set_next: the active slot can only be confirmed; the other slot gets its magic and
-        // swap info, TEST or PERM.
+        return applyNextBoot(slot, of: image, active: active, confirm: confirm, &boot)
+    }
+
+    /// boot_set_next: the active slot can only be confirmed; the other slot gets its magic and
+    /// swap info, TEST or PERM.
+    private func applyNextBoot(_ slot: Int, of image: Int, active: Int, confirm: Bool,
+                               _ boot: inout MCUbootBootloader) -> ImageMgmtError? {
         if slot == active {
             boot.images[image].confirmRunningImage()
         } else {
@@ -124,10 +135,10 @@ struct ImageManager: Sendable {
             return .image(.invalidSlot)
         }
         let pair = boot.images[image]
-        let held = slot == 0 ? pair.primaryImage : pair.secondaryImage
-        if held != nil && NextBoot(pair.swapType).isInUse(slot) { return .image(.noFreeSlot) }
+        let held = pair.image(inSlot: slot)
+        if held != nil && NextBoot(pair).isInUse(slot) { return .image(.noFreeSlot) }
         session = nil
-        let time = slot == 0 ? boot.images[image].primary.eraseAll() : boot.images[image].secondary.eraseAll()
+        let time = boot.images[image].withSlot(slot) { $0.eraseAll() }
         return .body([:], duration: time)
     }
 

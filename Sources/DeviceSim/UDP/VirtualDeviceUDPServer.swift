@@ -208,7 +208,7 @@ public actor VirtualDeviceUDPServer {
         switch change {
         case .started(let length): observer(.uploadStarted(length: length, from: sender))
         case .completed(let length):
-            observer(.uploadCompleted(length: length, image: device.server.bootloader.secondaryImage))
+            observer(.uploadCompleted(length: length, image: device.server.bootloader.uploadedImage))
         case .lost(let offset, let length): observer(.uploadLost(offset: offset, length: length))
         }
     }

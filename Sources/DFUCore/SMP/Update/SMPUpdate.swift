@@ -6,6 +6,8 @@ struct SMPUpdate: Sendable {
     /// Ascending by image index, at least one; the first is the one the device's facts (running
     /// version, slot size) and the run's result are about.
     var images: [SMPUpdateImage]
+    /// The bootloader's mode, as the read-device-state stage found it.
+    var bootloaderMode: MCUbootMode?
 
     /// A single image file, to image index `index` (`--image N`; 0 by default).
     init(image: PreparedImage, index: UInt64) {

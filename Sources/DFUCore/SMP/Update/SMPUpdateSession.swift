@@ -19,6 +19,7 @@ struct SMPUpdateSession: UpdateSession {
         let snapshot = try await reader.readImageState(negotiated, image: update.main.index)
         if snapshot.facts.unsupported == nil { try checkImageIndexes(of: update, snapshot) }
         try update.settle(against: snapshot.images, mode: snapshot.bootloaderMode)
+        update.bootloaderMode = snapshot.bootloaderMode
         var state = SessionState(facts: snapshot.facts, plan: update.plan)
         if update.hasSeveralImages {
             state.imageChecks = update.images.filter { $0.plan == .upload }.map { entry in
@@ -98,10 +99,14 @@ struct SMPUpdateSession: UpdateSession {
     /// reset.
     func activate(_ update: SMPUpdate, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
         var activation: SMPActivation?
+        // Direct-XIP without revert boots the newest image for good: Zephyr refuses a test of it
+        // (IMAGE_ALREADY_PENDING, img_mgmt_set_next_boot_slot), so nothing is marked.
+        let marks = update.bootloaderMode != .directXIP
+        if !marks { context.log("direct-XIP without revert: MCUboot boots the newest image; nothing to mark") }
         for entry in update.images where !entry.isRunning {
             let marking = SMPActivation(session: session, image: entry.image, mode: mode.forImage(entry.index),
                                         device: context.device, requestTimeout: deadlines.request, log: context.log)
-            try await marking.mark()
+            if marks { try await marking.mark() }
             activation = marking
         }
         guard let activation else {

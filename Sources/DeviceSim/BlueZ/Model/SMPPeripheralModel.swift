@@ -81,7 +81,7 @@ public struct SMPPeripheralModel: PeripheralModel {
         switch change {
         case .started(let length): return .report(.uploadStarted(length: length))
         case .completed(let length):
-            return .report(.uploadCompleted(length: length, image: device.server.bootloader.secondaryImage))
+            return .report(.uploadCompleted(length: length, image: device.server.bootloader.uploadedImage))
         case .lost(let offset, let length): return .report(.uploadLost(offset: offset, length: length))
         }
     }

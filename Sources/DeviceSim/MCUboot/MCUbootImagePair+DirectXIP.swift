@@ -1,0 +1,76 @@
+import DFUCore
+
+/// MCUboot's direct-XIP boot for one image (design.md "Equal slots (direct-xip)" and "Revert
+/// mechanism in direct-xip and ram-load mode"; bootutil loader.c): nothing is moved. Among the
+/// slots that hold an image, the newest (by version; the primary on a tie) is tried:
+/// - an image linked for the other slot (ROM_FIXED with a load address that is not this slot's,
+///   `boot_rom_address_check`) is skipped;
+/// - with revert: an image without magic, or one that was booted once (copy_done) and never
+///   confirmed (image_ok), is erased; otherwise copy_done is set the first time it is selected;
+/// - an image that fails validation (hash, signature, key hash) is erased;
+/// then the next newest is tried. An image validated before is not validated again (the virtual
+/// device starts from a synthetic unsigned image, as in swap mode the primary is not validated).
+extension MCUbootImagePair {
+    /// Where the slots are in flash, for the ROM_FIXED check: the primary at 0xc000 (after a
+    /// 48 KiB MCUboot, Zephyr's nRF52840 DK layout), the secondary right after it.
+    static let primaryAddress: UInt32 = 0xc000
+
+    func address(ofSlot number: Int) -> UInt32 {
+        Self.primaryAddress + (number == 0 ? 0 : UInt32(clamping: primary.size))
+    }
+
+    mutating func directXIPBoot(key: PublicKey) -> (BootReport.Outcome, Duration) {
+        let before = activeSlot
+        var duration: Duration = .zero
+        var tried: Set<Int> = []
+        var revertedTest = false
+        var refusals: [String] = []
+        while let candidate = newestUntried(excluding: tried) {
+            tried.insert(candidate)
+            let slot = self.slot(candidate)
+            if let header = try? MCUbootHeader(bytes: slot.bytes), header.flags.contains(.romFixed),
+               header.loadAddress != address(ofSlot: candidate) {
+                continue // built for the other slot: skipped, not erased
+            }
+            if mode == .directXIPWithRevert {
+                let trailer = trailers[candidate]
+                if !trailer.magic || (trailer.copyDone && !trailer.imageOK) {
+                    if trailer.magic { revertedTest = true } else { refusals.append("no trailer magic") }
+                    duration += erase(candidate)
+                    continue
+                }
+                trailers[candidate].copyDone = true
+            }
+            if let held = image(inSlot: candidate), !validatedHashes.contains(held.hash) {
+                if let reason = rejection(of: slot, key: key) {
+                    refusals.append(reason)
+                    duration += erase(candidate)
+                    continue
+                }
+                validatedHashes.insert(held.hash)
+            }
+            activeSlot = candidate
+            if candidate != before {
+                return (.swapped(permanent: mode == .directXIP || trailers[candidate].imageOK), duration)
+            }
+            if revertedTest { return (.reverted, duration) }
+            return (refusals.isEmpty ? .normal : .rejected(reason: refusals.joined(separator: "; ")), duration)
+        }
+        // Nothing bootable: MCUboot stops; the model keeps the slot it ran from.
+        refusals.insert("no bootable image", at: 0)
+        return (.rejected(reason: refusals.joined(separator: "; ")), duration)
+    }
+
+    /// The untried slot with the newest image (the primary wins a tie, as bootutil compares).
+    private func newestUntried(excluding tried: Set<Int>) -> Int? {
+        let held = [0, 1].filter { !tried.contains($0) }.compactMap { number in image(inSlot: number).map { (number, $0) } }
+        return held.max { lhs, rhs in
+            lhs.1.version != rhs.1.version ? lhs.1.version < rhs.1.version : lhs.0 > rhs.0
+        }?.0
+    }
+
+    private mutating func erase(_ number: Int) -> Duration {
+        trailers[number] = XIPTrailer()
+        return withSlot(number) { $0.eraseAll() }
+    }
+}
