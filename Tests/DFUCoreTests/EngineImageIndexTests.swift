@@ -60,15 +60,15 @@ extension EngineTests {
             #expect(await bench.device.server.bootloader.images[1].swapType == .revert)
         }
 
-        @Test func testConfirmOnImageOneIsRefusedByTheDeviceAfterTheReboot() async throws {
-            // What the CLI avoids by turning test-confirm into confirm-only for N > 0.
+        @Test func testConfirmOnImageOneIsMadePermanentBeforeTheReset() async throws {
+            // Zephyr refuses to confirm image 1's running image after the reboot (32,
+            // IMAGE_CONFIRMATION_DENIED), so the engine marks it permanent instead
+            // (ActivationMode.forImage) and the device reports it confirmed.
             let bench = try await EngineTestBench.make("sim:images=2")
             let outcome = try await bench.flash { options in options.imageIndex = 1 }
-            guard case .failure(let error) = outcome.result else {
-                Issue.record("expected a failure, got \(outcome.result)")
-                return
-            }
-            #expect(error.description.contains("IMAGE_CONFIRMATION_DENIED"), "\(error)")
+            #expect(outcome.result == .success(v110))
+            #expect(outcome.versionReports.map(\.confirmed) == [true])
+            #expect(await bench.device.server.bootloader.images[1].swapType == .none)
         }
 
         @Test func anImageIndexTheDeviceDoesNotListIsRefusedBeforeTheUpload() async throws {
