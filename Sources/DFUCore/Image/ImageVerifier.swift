@@ -5,14 +5,15 @@
 /// - hash: SHA-256 over header, body and protected TLVs against the SHA256 TLV (imgtool INVALID_HASH);
 /// - signature: the key's signature TLV over the image digest (imgtool INVALID_SIGNATURE);
 /// - key hash: the KEYHASH TLV (or a full PUBKEY TLV) against the key. imgtool does not check this but
-///   MCUboot does at boot: an image whose KEYHASH names another key does not boot.
+///   MCUboot does at boot: an image whose KEYHASH names another key does not boot;
+/// - for a compressed image, the image MCUboot installs from it (`CompressionCheck`).
 public enum ImageVerifier {
     public static func verify(bytes: [UInt8], key: PublicKey?) throws(ImageError) -> VerificationReport {
         let image = try MCUbootImage(bytes: bytes)
         let digest = try requireSHA256(image)
 
         let hash = try hashCheck(image, digest: digest)
-        let report = VerificationReport(
+        var report = VerificationReport(
             format: "MCUboot",
             version: image.version,
             headerSize: image.header.headerSize,
@@ -24,6 +25,9 @@ public enum ImageVerifier {
             hash: hash,
             signature: try signatureCheck(image, digest: digest, hash: hash, key: key),
             keyHash: keyHashCheck(image, key: key))
+        if let compression = try ImageCompression(image: image) {
+            report.compression = try CompressionCheck.report(image, compression, key: key)
+        }
         return report
     }
 
