@@ -11,6 +11,9 @@ import DFUCore
 ///   signature TLV of that key's type must verify). Valid: swap the slots (slot 0 new, slot 1 old);
 ///   a test swap leaves the new image unconfirmed, a permanent one confirmed. Invalid: erase the
 ///   secondary slot and boot the old image, as `boot_validate_slot` does.
+/// - overwrite-only (`swapMode` `.overwriteOnly`): a valid image is written over the primary slot
+///   instead (decompressed first when it is compressed, as only overwrite-only MCUboot builds can)
+///   and the secondary slot's header erased; nothing can revert.
 /// - `.revert`: the running test image was never confirmed, so swap the old image back (and mark it
 ///   confirmed, as MCUboot does after a revert).
 /// - `.none`: boot the primary slot.
@@ -78,7 +81,7 @@ public struct MCUbootBootloader: Sendable {
         var duration = startupTime
         var outcomes: [BootReport.Outcome] = []
         for index in images.indices {
-            let (outcome, time) = images[index].boot(key: key)
+            let (outcome, time) = images[index].boot(key: key, mode: swapMode)
             outcomes.append(outcome)
             duration += time
         }
@@ -89,7 +92,7 @@ public struct MCUbootBootloader: Sendable {
 
     /// Why MCUboot would refuse image 0's secondary image, or nil if it boots.
     public func secondaryRejection() -> String? {
-        images[0].secondaryRejection(key: key)
+        images[0].secondaryRejection(key: key, mode: swapMode)
     }
 }
 

@@ -23,20 +23,44 @@ public enum MCUbootSwapType: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// How the bootloader swaps images. Both do the same thing as far as SMP can see; they differ in the
-/// mode number bootloader info reports and in the flash they reserve.
+/// How the bootloader installs images. The two swap modes do the same thing as far as SMP can see;
+/// they differ in the mode number bootloader info reports and in the flash they reserve.
+/// Overwrite-only copies the new image over the old one and cannot revert; it is the only mode in
+/// which MCUboot decompresses compressed images (sdk-mcuboot `boot/zephyr/Kconfig`:
+/// BOOT_DECOMPRESSION_SUPPORT depends on BOOT_UPGRADE_ONLY).
 public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
     /// Swap through a scratch area (`MCUBOOT_SWAP_USING_SCRATCH`); mode 1.
     case usingScratch
     /// Swap by moving the primary up one sector (`MCUBOOT_SWAP_USING_MOVE`, the Zephyr default);
     /// mode 3, "swap without scratch".
     case withoutScratch
+    /// Copy the secondary over the primary (`MCUBOOT_OVERWRITE_ONLY`); mode 2.
+    case overwriteOnly
+
+    /// The `swap` option's spellings, for `sim:swap=…` and `dfu sim --swap`.
+    public init?(optionValue: String) {
+        switch optionValue.lowercased() {
+        case "move": self = .withoutScratch
+        case "scratch": self = .usingScratch
+        case "overwrite": self = .overwriteOnly
+        default: return nil
+        }
+    }
+
+    public var optionValue: String {
+        switch self {
+        case .withoutScratch: return "move"
+        case .usingScratch: return "scratch"
+        case .overwriteOnly: return "overwrite"
+        }
+    }
 
     /// The number SMP bootloader info reports for `{"query": "mode"}`.
     public var reportedMode: MCUbootMode {
         switch self {
         case .usingScratch: return .swapUsingScratch
         case .withoutScratch: return .swapWithoutScratch
+        case .overwriteOnly: return .overwriteOnly
         }
     }
 
@@ -44,7 +68,7 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
     /// sector swap-using-move needs to shift the primary image.
     var reservedPages: Int {
         switch self {
-        case .usingScratch: return 1
+        case .usingScratch, .overwriteOnly: return 1
         case .withoutScratch: return 2
         }
     }
@@ -53,6 +77,7 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .usingScratch: return "swap using scratch"
         case .withoutScratch: return "swap without scratch"
+        case .overwriteOnly: return "overwrite only"
         }
     }
 }

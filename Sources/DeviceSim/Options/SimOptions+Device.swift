@@ -49,7 +49,7 @@ extension SimOptions {
         var server = serverConfiguration
         if let framing { server.framing = framing }
         return DeviceConfiguration(identity: identity, runningVersion: version, bootloaderKey: key,
-                                   slotSize: slotSize, server: server, batteryLevel: battery, faults: faults,
+                                   slotSize: slotSize, swapMode: swapMode, server: server, batteryLevel: battery, faults: faults,
                                    imageCount: imageCount)
     }
 

@@ -19,6 +19,7 @@ import Transport
 /// | `slot_size` | slot bytes: decimal, `0x` hex or `K`/`M` suffix; whole 4 KiB pages, 64 KiB…16 MiB | 0x60000 |
 /// | `reassembly` | `on`/`off`: packets may span writes | on |
 /// | `bootloader` | `mcuboot`, or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
+/// | `swap` | how MCUboot installs an image: `move` (swap using move), `scratch` (swap using scratch), `overwrite` (overwrite-only: no revert; the only mode that decompresses compressed images) | move |
 /// | `images` | updatable images, 1 or 2 (2: nRF5340-like, image 1 the network core, own slot pair) | 1 |
 /// | `reset_ms` | ms from the reset reply to the reset (Zephyr's `CONFIG_MCUMGR_GRP_OS_RESET_MS`), 0…60000 | 250 |
 /// | `seed` | seed for `@random` fault points | 0 |
@@ -53,6 +54,8 @@ public struct SimOptions: Sendable, Hashable {
     public var reassembly = true
     /// Updatable images: 1, or 2 for an nRF5340-like device (image 1 the network core).
     public var imageCount = 1
+    /// How MCUboot installs an update (`swap`).
+    public var swapMode: MCUbootSwapMode = .withoutScratch
     /// What updates the device (`SMPServerConfiguration.kind`).
     public var deviceKind: SMPServerConfiguration.DeviceKind = .mcuboot
     /// How long, in ms, the device keeps running after answering a reset request.
@@ -68,7 +71,7 @@ public struct SimOptions: Sendable, Hashable {
     public init() {}
 
     public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
-                                   "buf_size", "buf_count", "slot_size", "reassembly", "images", "bootloader", "reset_ms", "seed", "fault",
+                                   "buf_size", "buf_count", "slot_size", "reassembly", "swap", "images", "bootloader", "reset_ms", "seed", "fault",
                                    "timescale"] + NordicSimOptions.keys
 
     /// Parses `sim` or `sim:key=value,…`.
@@ -152,6 +155,9 @@ public struct SimOptions: Sendable, Hashable {
             case "off", "no", "false", "0": reassembly = false
             default: throw bad("on or off")
             }
+        case "swap":
+            guard let mode = MCUbootSwapMode(optionValue: value) else { throw bad("move, scratch or overwrite") }
+            swapMode = mode
         case "images":
             guard let n = Int(value), (1 ... 2).contains(n) else { throw bad("1 or 2 updatable images") }
             imageCount = n
@@ -207,6 +213,7 @@ public struct SimOptions: Sendable, Hashable {
             "seed=\(seed)",
         ]
         // Only when changed, so the identities derived before the key existed stay the same.
+        if swapMode != .withoutScratch { items.append("swap=\(swapMode.optionValue)") }
         if imageCount != 1 { items.append("images=\(imageCount)") }
         if deviceKind != .mcuboot { items.append("bootloader=\(deviceKind.rawValue)") }
         if resetMilliseconds != 250 { items.append("reset_ms=\(resetMilliseconds)") }

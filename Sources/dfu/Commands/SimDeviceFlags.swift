@@ -40,6 +40,9 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "on|off", help: "Whether packets may span BLE writes. BLE only: UDP is one packet per datagram. (default: on)")
     var reassembly: String?
 
+    @Option(valueName: "move|scratch|overwrite", help: "How MCUboot installs an update: swap using move, swap using scratch, or overwrite-only (no revert; the only mode that decompresses compressed images). (default: move)")
+    var swap: String?
+
     @Option(valueName: "1|2", help: "Updatable images: 2 makes an nRF5340-like device whose image 1 (the network core) has its own slots and version. (default: 1)")
     var images: String?
 
@@ -87,7 +90,7 @@ struct SimDeviceFlags: ParsableArguments {
             ("mtu", "mtu", mtu.list), ("phy", "phy", phy.list), ("interval", "interval", interval.list),
             ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
-            ("images", "images", images.list), ("bootloader", "bootloader", bootloader.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
+            ("swap", "swap", swap.list), ("images", "images", images.list), ("bootloader", "bootloader", bootloader.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
             ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
             ("bl-version", "bl_version", blVersion.list), ("prn-drop", "prn_drop", prnDrop.list),
             ("inactivity", "inactivity", inactivity.list), ("buttonless", "buttonless", buttonless.list),

@@ -2,12 +2,15 @@
 ///
 /// - `slotHash`, the SHA256 TLV, is what the device reports for a slot (image state `hash`); it
 ///   names the image in state writes and proves, after the reboot, that the new image runs.
+/// - `installedHash` is what slot 0 reports once the device runs it: DECOMP_SHA for a compressed
+///   image (MCUboot installs the decompressed image), else `slotHash`.
 /// - `fileSHA256`, the SHA-256 of the whole file, is the upload's session id (`sha` in the first
 ///   packet), so a second run resumes the device's session instead of starting over.
 struct PreparedImage: Sendable {
     let bytes: [UInt8]
     let version: ImageVersion
     let slotHash: [UInt8]
+    let installedHash: [UInt8]
     let fileSHA256: [UInt8]
     let summary: ImageSummary
     /// Set when the image was accepted without its signature checked (no key given).
@@ -40,6 +43,7 @@ struct PreparedImage: Sendable {
         self.bytes = bytes
         self.version = report.version
         self.slotHash = report.sha256
+        self.installedHash = report.installedHash
         self.fileSHA256 = fileSHA256
         self.signatureWarning = warning
         summary = ImageSummary(version: report.version, size: bytes.count, sha256: report.sha256,
