@@ -3,22 +3,39 @@ import DFUCore
 /// What MCUboot makes of a pending secondary image at boot: refused (and why), or how it goes into
 /// the primary slot. Validation is `bootutil_img_validate`'s, through `ImageVerifier` with the
 /// device's key: SHA256 TLV, signature, KEYHASH, and for a compressed image the dry-run
-/// decompression against DECOMP_SHA and DECOMP_SIGNATURE (sdk-mcuboot `image_validate.c`).
+/// decompression against DECOMP_SHA and DECOMP_SIGNATURE (sdk-mcuboot `image_validate.c`). An
+/// encrypted image is decrypted first with the device's decryption key (`ImageDecryption`), as
+/// MCUboot decrypts before it hashes; without that key MCUboot cannot validate it and refuses it.
 enum BootValidation {
     enum Install: Sendable, Equatable {
-        /// Swap modes: the slots are exchanged as they are.
-        case swap
+        /// Swap modes: the slots are exchanged; an encrypted image goes in as this plaintext (MCUboot
+        /// decrypts while it copies into the primary slot).
+        case swap(decrypted: [UInt8]?)
         /// Overwrite-only: these bytes are written to the erased primary slot (the image itself, or
         /// for a compressed one the image decompressed as `boot_copy_region_decompress` writes it).
         case overwrite([UInt8], decompressed: Bool)
     }
 
-    static func check(_ slot: [UInt8], key: PublicKey, mode: MCUbootSwapMode) -> Result<Install, Rejection> {
+    static func check(_ slot: [UInt8], key: PublicKey, decryptionKey: ImageDecryptionKey?,
+                      mode: MCUbootSwapMode) -> Result<Install, Rejection> {
         let report: VerificationReport
-        let image: MCUbootImage
+        var image: MCUbootImage
+        var plaintext: [UInt8]?
         do {
             image = try MCUbootImage(bytes: slot)
-            report = try ImageVerifier.verify(bytes: slot, key: key)
+            if image.header.flags.isEncrypted {
+                guard let decryptionKey else {
+                    return .failure(Rejection("the image is encrypted and the device holds no decryption key "
+                                              + "(give the virtual device one: sim:enc_key=PRIV.pem, dfu sim --enc-key)"))
+                }
+                switch ImageDecryption.decrypt(image, with: decryptionKey) {
+                case .failure(let error): return .failure(Rejection(error.description))
+                case .success(let bytes):
+                    image = try MCUbootImage(bytes: bytes)
+                    plaintext = bytes
+                }
+            }
+            report = try ImageVerifier.verify(bytes: image.bytes, key: key, decrypted: plaintext != nil)
         } catch {
             return .failure(Rejection(error.description))
         }
@@ -38,9 +55,9 @@ enum BootValidation {
                 return .failure(Rejection("the image is compressed, and MCUboot decompresses only in overwrite-only "
                                           + "builds (this one swaps; sim:swap=overwrite models one that overwrites)"))
             }
-            return .success(.swap)
+            return .success(.swap(decrypted: plaintext.map { Array($0[0 ..< image.imageLength]) }))
         }
-        guard let compression else { return .success(.overwrite(Array(slot[0 ..< image.imageLength]), decompressed: false)) }
+        guard let compression else { return .success(.overwrite(Array(image.bytes[0 ..< image.imageLength]), decompressed: false)) }
         switch InstalledImage.decompressing(image, compression) {
         case .success(let installed): return .success(.overwrite(installed, decompressed: true))
         case .failure(let error): return .failure(Rejection(ImageError.decompressionFailed(error).description))

@@ -24,6 +24,9 @@ public struct MCUbootBootloader: Sendable {
     /// The one key MCUboot was built with.
     public let key: PublicKey
     public let swapMode: MCUbootSwapMode
+    /// The private key MCUboot decrypts encrypted images with (`MCUBOOT_ENCRYPT_*`); nil: a build
+    /// without encryption support, which refuses encrypted images.
+    public let decryptionKey: ImageDecryptionKey?
     /// From the end of the bootloader to the application advertising again.
     public var startupTime: Duration
     /// One slot pair per updatable image; image 0 (the application) always exists, image 1 is an
@@ -34,10 +37,11 @@ public struct MCUbootBootloader: Sendable {
     /// primary ones (as a factory programmer would: confirmed, no trailer): `runningImage` for
     /// image 0, then one pair for each of `otherImages`.
     public init(slotSize: Int, pageSize: Int = FlashSlot.defaultPageSize, timing: FlashTiming = .nRF52840,
-                key: PublicKey, swapMode: MCUbootSwapMode = .withoutScratch,
+                key: PublicKey, decryptionKey: ImageDecryptionKey? = nil, swapMode: MCUbootSwapMode = .withoutScratch,
                 startupTime: Duration = .milliseconds(300), runningImage: [UInt8],
                 otherImages: [[UInt8]] = []) throws(BootloaderSetupError) {
         self.key = key
+        self.decryptionKey = decryptionKey
         self.swapMode = swapMode
         self.startupTime = startupTime
         images = []
@@ -81,7 +85,7 @@ public struct MCUbootBootloader: Sendable {
         var duration = startupTime
         var outcomes: [BootReport.Outcome] = []
         for index in images.indices {
-            let (outcome, time) = images[index].boot(key: key, mode: swapMode)
+            let (outcome, time) = images[index].boot(key: key, decryptionKey: decryptionKey, mode: swapMode)
             outcomes.append(outcome)
             duration += time
         }
@@ -92,7 +96,7 @@ public struct MCUbootBootloader: Sendable {
 
     /// Why MCUboot would refuse image 0's secondary image, or nil if it boots.
     public func secondaryRejection() -> String? {
-        images[0].secondaryRejection(key: key, mode: swapMode)
+        images[0].secondaryRejection(key: key, decryptionKey: decryptionKey, mode: swapMode)
     }
 }
 

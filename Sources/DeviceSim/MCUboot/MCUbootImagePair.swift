@@ -34,13 +34,13 @@ public struct MCUbootImagePair: Sendable {
     }
 
     /// What MCUboot does with this image at reset (see `MCUbootBootloader`), and the flash time.
-    mutating func boot(key: PublicKey, mode: MCUbootSwapMode) -> (BootReport.Outcome, Duration) {
+    mutating func boot(key: PublicKey, decryptionKey: ImageDecryptionKey?, mode: MCUbootSwapMode) -> (BootReport.Outcome, Duration) {
         switch swapType {
         case .none:
             return (.normal, .zero)
         case .test, .permanent:
             let permanent = swapType == .permanent
-            switch BootValidation.check(secondary.bytes, key: key, mode: mode) {
+            switch BootValidation.check(secondary.bytes, key: key, decryptionKey: decryptionKey, mode: mode) {
             case .failure(let rejection):
                 swapType = .none
                 return (.rejected(reason: rejection.reason), secondary.eraseAll())
@@ -48,8 +48,15 @@ public struct MCUbootImagePair: Sendable {
                 // Overwrite-only has no way back: the new image is the only one, confirmed.
                 swapType = .none
                 return (.overwritten(decompressed: decompressed), overwritePrimary(with: installed))
-            case .success(.swap):
-                let time = swapSlots()
+            case .success(.swap(let decrypted)):
+                // The model keeps the old image plaintext in the secondary slot after the swap;
+                // MCUboot re-encrypts it, but what SMP shows (its SHA256 TLV) is the same.
+                var time = Duration.zero
+                if let decrypted {
+                    time += secondary.eraseAll()
+                    if case .success(let written) = secondary.write(decrypted, at: 0) { time += written }
+                }
+                time += swapSlots()
                 swapType = permanent ? .none : .revert
                 return (.swapped(permanent: permanent), time)
             }
@@ -61,8 +68,9 @@ public struct MCUbootImagePair: Sendable {
     }
 
     /// Why MCUboot would refuse the secondary image, or nil if it boots.
-    func secondaryRejection(key: PublicKey, mode: MCUbootSwapMode) -> String? {
-        if case .failure(let rejection) = BootValidation.check(secondary.bytes, key: key, mode: mode) {
+    func secondaryRejection(key: PublicKey, decryptionKey: ImageDecryptionKey?, mode: MCUbootSwapMode) -> String? {
+        if case .failure(let rejection) = BootValidation.check(secondary.bytes, key: key, decryptionKey: decryptionKey,
+                                                               mode: mode) {
             return rejection.reason
         }
         return nil

@@ -10,6 +10,7 @@ import Transport
 /// | `version` | running version `M.m.r` or `M.m.r+build` | 1.0.0 |
 /// | `battery` | percent 0…100 (`%` optional) | 80 |
 /// | `key` | bootloader public key PEM path | the built-in test key |
+/// | `enc_key` | private key PEM path MCUboot decrypts encrypted images with (P-256, X25519 or RSA-2048) | none: encrypted images are refused at boot |
 /// | `id` | identity, as an address would be | derived from the other options |
 /// | `mtu` | ATT MTU 23…517 | 498 |
 /// | `phy` | `1M` or `2M` | 2M |
@@ -43,6 +44,8 @@ public struct SimOptions: Sendable, Hashable {
     public var battery: UInt8 = 80
     /// nil: `DefaultBootloaderKey`.
     public var keyPath: String?
+    /// nil: MCUboot without encryption support.
+    public var encryptionKeyPath: String?
     /// nil: derived, see `identity`.
     public var id: String?
     public var mtu = 498
@@ -70,7 +73,7 @@ public struct SimOptions: Sendable, Hashable {
 
     public init() {}
 
-    public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
+    public static let knownKeys = ["protocol", "version", "battery", "key", "enc_key", "id", "mtu", "phy", "interval",
                                    "buf_size", "buf_count", "slot_size", "reassembly", "swap", "images", "bootloader", "reset_ms", "seed", "fault",
                                    "timescale"] + NordicSimOptions.keys
 
@@ -118,6 +121,9 @@ public struct SimOptions: Sendable, Hashable {
         case "key":
             guard !value.isEmpty else { throw bad("the path of a PEM public key") }
             keyPath = value
+        case "enc_key":
+            guard !value.isEmpty else { throw bad("the path of a PEM private key") }
+            encryptionKeyPath = value
         case "id":
             guard !value.isEmpty, !value.contains(where: \.isWhitespace) else {
                 throw bad("an identity without spaces, such as C0:11:22:33:44:55")
@@ -206,6 +212,7 @@ public struct SimOptions: Sendable, Hashable {
             "protocol=\(simProtocol.rawValue)", "version=\(versionText)", "battery=\(battery)",
         ]
         if let keyPath { items.append("key=\(keyPath)") }
+        if let encryptionKeyPath { items.append("enc_key=\(encryptionKeyPath)") }
         let ms = Double(interval.components.attoseconds) / 1e15 + Double(interval.components.seconds) * 1000
         items += [
             "mtu=\(mtu)", "phy=\(phy.rawValue)", "interval=\(ms)", "buf_size=\(bufferSize)",

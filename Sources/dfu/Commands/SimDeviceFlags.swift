@@ -16,6 +16,9 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "PUB.pem", help: "The bootloader's public key: an image signed with another key is refused at boot. (default: the sample test key)")
     var key: String?
 
+    @Option(valueName: "PRIV.pem", help: "The private key MCUboot decrypts encrypted images with (P-256, X25519 or RSA-2048, as imgtool sign -E encrypted for); without it an encrypted image is refused at boot.")
+    var encKey: String?
+
     @Option(valueName: "ID", help: "Device identity, as an address would be. (default: derived from the other options)")
     var id: String?
 
@@ -86,7 +89,8 @@ struct SimDeviceFlags: ParsableArguments {
     private var flags: [(flag: String, key: String, values: [String])] {
         [
             ("protocol", "protocol", simProtocol.list), ("version", "version", version.list),
-            ("battery", "battery", battery.list), ("key", "key", key.list), ("id", "id", id.list),
+            ("battery", "battery", battery.list), ("key", "key", key.list),
+            ("enc-key", "enc_key", encKey.list), ("id", "id", id.list),
             ("mtu", "mtu", mtu.list), ("phy", "phy", phy.list), ("interval", "interval", interval.list),
             ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),

@@ -4,16 +4,16 @@
 /// verifies DECOMP_SIGNATURE over it with the key the image's KEYHASH names.
 enum CompressionCheck {
     static func report(_ image: MCUbootImage, _ compression: ImageCompression,
-                       key: PublicKey?) throws(ImageError) -> CompressionReport {
-        let hash = try decompressedHashCheck(image, compression)
+                       key: PublicKey?, decrypted: Bool) throws(ImageError) -> CompressionReport {
+        let hash = try decompressedHashCheck(image, compression, decrypted: decrypted)
         return CompressionReport(method: compression.method, decompressedSize: compression.decompressedSize,
                                  decompressedSHA256: compression.decompressedSHA256, decompressedHash: hash,
                                  decompressedSignature: try signatureCheck(compression, hash: hash, key: key))
     }
 
     private static func decompressedHashCheck(_ image: MCUbootImage,
-                                              _ compression: ImageCompression) throws(ImageError) -> VerificationReport.Check {
-        if image.header.flags.isEncrypted {
+                                              _ compression: ImageCompression, decrypted: Bool) throws(ImageError) -> VerificationReport.Check {
+        if image.header.flags.isEncrypted && !decrypted {
             return .notChecked(reason: "the image is encrypted; only the device can decompress it")
         }
         let installed: MCUbootImage

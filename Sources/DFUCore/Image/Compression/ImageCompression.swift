@@ -15,6 +15,7 @@ public struct ImageCompression: Sendable, Equatable {
         case lzma2ARMThumb = "LZMA2 with ARM Thumb filter"
     }
 
+    public static let maximumDecompressedSize = 64 * 1_048_576
     public static let flags: MCUbootHeader.Flags = [.compressedLZMA1, .compressedLZMA2, .compressedARMThumb]
 
     public let method: Method
@@ -22,6 +23,9 @@ public struct ImageCompression: Sendable, Equatable {
     public let decompressedSHA256: [UInt8]
     /// nil when the image has none (imgtool without a key): MCUboot then refuses it.
     public let decompressedSignature: [UInt8]?
+    /// The compressed stream's length inside the body. An encrypted body is padded to whole AES
+    /// blocks, so there it is COMP_DEC_SIZE (0x73), which MCUboot then requires; otherwise the body.
+    public let compressedSize: Int
 
     /// nil for an image whose header has no compression flag.
     public init?(image: MCUbootImage) throws(ImageError) {
@@ -51,8 +55,23 @@ public struct ImageCompression: Sendable, Equatable {
         }
         // Little-endian, as the rest of the image (imgtool packs it with the header's byte order).
         decompressedSize = size.reversed().reduce(0) { $0 << 8 | Int($1) }
+        // The slot is at most 16 MiB in the sim and a few MiB on devices; a larger claim is a lie.
+        guard decompressedSize <= Self.maximumDecompressedSize else {
+            throw .invalidCompression(reason: "its DECOMP_SIZE (\(decompressedSize) bytes) is larger than any slot dfu knows (\(Self.maximumDecompressedSize / 1_048_576) MiB)")
+        }
         decompressedSHA256 = sha
         decompressedSignature = try only(.decompressedSignature, size: nil)
+        if image.header.flags.isEncrypted {
+            guard let size = try only(.compressedDecryptedSize, size: 4) else {
+                throw .invalidCompression(reason: "it is encrypted but has no COMP_DEC_SIZE TLV in its protected area")
+            }
+            compressedSize = size.reversed().reduce(0) { $0 << 8 | Int($1) }
+            guard compressedSize <= image.header.imageSize else {
+                throw .invalidField(field: "COMP_DEC_SIZE", value: compressedSize, reason: "is larger than the body (\(image.header.imageSize) bytes)")
+            }
+        } else {
+            compressedSize = image.header.imageSize
+        }
     }
 
     /// The TLVs that describe the compressed file only; MCUboot leaves them out of the installed image.

@@ -11,7 +11,7 @@
 public enum InstalledImage {
     public static func decompressing(_ image: MCUbootImage,
                                      _ compression: ImageCompression) -> Result<[UInt8], DecompressionError> {
-        let bodyRange = image.header.headerSize ..< image.header.headerSize + image.header.imageSize
+        let bodyRange = image.header.headerSize ..< image.header.headerSize + compression.compressedSize
         let propertiesEnd = bodyRange.lowerBound + LZMA2Properties.encodedSize
         guard propertiesEnd <= bodyRange.upperBound else { return .failure(.truncated) }
         guard let properties = LZMA2Properties(image.bytes[bodyRange.lowerBound ..< propertiesEnd]) else {
