@@ -49,7 +49,7 @@ IMAGE_MAGIC = 0x96F3B83D
 TLV_INFO_MAGIC = 0x6907
 TLV_PROT_INFO_MAGIC = 0x6908
 SIG_TLVS = {0x20, 0x22, 0x23, 0x24, 0x25}  # RSA2048_PSS, ECDSA_SIG, RSA3072_PSS, ED25519, SIG_PURE
-SHA256_TLV, KEYHASH_TLV, ECDSA_SIG_TLV, DECOMP_SHA_TLV = 0x10, 0x01, 0x22, 0x71
+SHA256_TLV, KEYHASH_TLV, ECDSA_SIG_TLV, ED25519_TLV, DECOMP_SHA_TLV = 0x10, 0x01, 0x22, 0x24, 0x71
 
 
 def prng(seed: bytes, n: int) -> bytes:
@@ -99,11 +99,18 @@ def compressible_body(size: int, seed: str) -> bytes:
     return bytes(out)
 
 
-def rehash(b: bytearray, lay: dict) -> None:
-    """Rewrites the SHA256 TLV for the bytes as they now are (the signature is left stale)."""
+def rehash(b: bytearray, lay: dict, keyfile: str) -> None:
+    """Rewrites the SHA256 TLV for the bytes as they now are, and the Ed25519 signature over it with
+    imgtool's own signer (deterministic), so only what the body decompresses to is wrong."""
+    from imgtool import keys
     off, ln = tlv(b, lay, SHA256_TLV)
     assert ln == 32
-    b[off + 4:off + 4 + ln] = hashlib.sha256(bytes(b[:lay["unprot_off"]])).digest()
+    digest = hashlib.sha256(bytes(b[:lay["unprot_off"]])).digest()
+    b[off + 4:off + 4 + ln] = digest
+    off, ln = tlv(b, lay, ED25519_TLV)
+    signature = keys.load(keyfile).sign_digest(digest)
+    assert len(signature) == ln
+    b[off + 4:off + 4 + ln] = signature
 
 
 def protected_tlv(b: bytes, lay: dict, wanted: int):
@@ -157,7 +164,7 @@ def equivalent(old: bytes, new: bytes) -> bool:
     return True
 
 
-def derive(src: bytes, kind: str) -> bytes:
+def derive(src: bytes, kind: str, keyfile: str = "") -> bytes:
     lay = layout(src)
     b = bytearray(src)
     if kind == "tampered-body":  # one body bit flipped, well inside the body
@@ -189,13 +196,13 @@ def derive(src: bytes, kind: str) -> bytes:
     elif kind == "wrong-keyhash":  # one KEYHASH bit flipped (unprotected: sig stays valid)
         off, _ = tlv(src, lay, KEYHASH_TLV)
         b[off + 4] ^= 0x01
-    elif kind == "compressed-wrong-decomp-sha":  # DECOMP_SHA bit flipped, file hash made right again
+    elif kind == "compressed-wrong-decomp-sha":  # DECOMP_SHA bit flipped, file re-hashed and re-signed
         off, _ = protected_tlv(src, lay, DECOMP_SHA_TLV)
         b[off + 4] ^= 0x01
-        rehash(b, lay)
-    elif kind == "compressed-bad-stream":  # a byte of the LZMA2 stream changed, file hash made right again
+        rehash(b, lay, keyfile)
+    elif kind == "compressed-bad-stream":  # a byte of the LZMA2 stream changed, file re-hashed and re-signed
         b[lay["hdr"] + lay["img"] // 2] ^= 0xFF
-        rehash(b, lay)
+        rehash(b, lay, keyfile)
     else:
         raise SystemExit(f"unknown derivation {kind}")
     return bytes(b)
@@ -212,11 +219,11 @@ def main(argv):
     elif cmd == "equivalent":  # equivalent OLD NEW -> exit 0 if equivalent
         with open(argv[2], "rb") as f1, open(argv[3], "rb") as f2:
             sys.exit(0 if equivalent(f1.read(), f2.read()) else 1)
-    elif cmd == "derive":  # derive KIND SRC OUT
+    elif cmd == "derive":  # derive KIND SRC OUT [SIGNING_KEY]
         with open(argv[3], "rb") as f:
             src = f.read()
         with open(argv[4], "wb") as f:
-            f.write(derive(src, argv[2]))
+            f.write(derive(src, argv[2], argv[5] if len(argv) > 5 else ""))
     else:
         raise SystemExit(f"unknown command {cmd}")
 
@@ -383,9 +390,10 @@ broken_kinds=(tampered-body tampered-version truncated-tlv truncated-header lyin
 for kind in "${broken_kinds[@]}"; do
     helper derive "$kind" "$src" "$stage/broken/$kind.bin"
 done
-# From the compressed image: the file's hash and structure stay valid, what it decompresses to does not.
+# From the compressed image: the file's hash and signature stay valid, what it decompresses to does not.
 for kind in compressed-wrong-decomp-sha compressed-bad-stream; do
-    helper derive "$kind" "$stage/images/blinky-lzma2-ed25519-1.1.0.signed.bin" "$stage/broken/$kind.bin"
+    helper derive "$kind" "$stage/images/blinky-lzma2-ed25519-1.1.0.signed.bin" "$stage/broken/$kind.bin" \
+        "$here/keys/TEST-ONLY-ed25519.pem"
 done
 # A valid image, but signed with the other ECDSA key: verifying with TEST-ONLY-ecdsa-p256 must fail.
 sign "broken/signed-with-other-key.bin" "$body48" other-ecdsa-p256 0x60000 1.1.0
@@ -397,8 +405,8 @@ sign "broken/signed-with-other-key.bin" "$body48" other-ecdsa-p256 0x60000 1.1.0
 declare -A mcuboot_reason=(
     [broken/missing-hash.bin]="no SHA256 TLV: with a key imgtool checks the ECDSA signature over the image bytes and says OK; bootutil requires the hash TLV"
     [broken/wrong-keyhash.bin]="KEYHASH TLV is not the hash of the key: imgtool never reads KEYHASH; bootutil finds no key with that hash and refuses (without a key there is nothing to compare, so OK)"
-    [broken/compressed-wrong-decomp-sha.bin]="DECOMP_SHA is not the hash of the decompressed image: imgtool checks the file's hash only; sdk-mcuboot's dry-run decompression compares it and refuses"
-    [broken/compressed-bad-stream.bin]="the LZMA2 stream is damaged (file hash recomputed): imgtool checks the file's hash only; sdk-mcuboot's dry-run decompression fails and refuses"
+    [broken/compressed-wrong-decomp-sha.bin]="DECOMP_SHA is not the hash of the decompressed image (file re-hashed and re-signed): imgtool checks the file only; sdk-mcuboot's dry-run decompression compares it and refuses"
+    [broken/compressed-bad-stream.bin]="the LZMA2 stream is damaged (file re-hashed and re-signed): imgtool checks the file only; sdk-mcuboot's dry-run decompression fails and refuses"
     [images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
     [images/blinky-enc-x25519-ed25519-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
     [images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
