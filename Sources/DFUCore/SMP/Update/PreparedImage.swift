@@ -15,6 +15,9 @@ struct PreparedImage: Sendable {
     let summary: ImageSummary
     /// Set when the image was accepted without its signature checked (no key given).
     let signatureWarning: String?
+    /// What to check when the device boots its old image instead: the signing key, and what an
+    /// encrypted or compressed image also needs from the bootloader.
+    let rollbackHint: String
 
     /// Checks `bytes` as `dfu verify` does. A malformed image or a failed check is
     /// `DFUError.image` (exit 3): nothing has been connected to yet.
@@ -46,6 +49,14 @@ struct PreparedImage: Sendable {
         self.installedHash = report.installedHash
         self.fileSHA256 = fileSHA256
         self.signatureWarning = warning
+        var needs = ["signed with the key the device's MCUboot was built with"]
+        if MCUbootHeader.Flags(rawValue: report.flags).isEncrypted {
+            needs.append("encrypted for the key it decrypts with")
+        }
+        if report.compression != nil {
+            needs.append("that its MCUboot decompresses (an overwrite-only build with decompression)")
+        }
+        rollbackHint = "Check that the image is " + needs.joined(separator: ", and ") + "."
         summary = ImageSummary(version: report.version, size: bytes.count, sha256: report.sha256,
                                signatureChecked: checkedWith)
     }

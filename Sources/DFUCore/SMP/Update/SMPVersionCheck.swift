@@ -70,8 +70,7 @@ struct SMPVersionCheck: Sendable {
             if let previousHash, running.hash == previousHash {
                 let running = previousVersion?.description ?? shown
                 throw .postRebootCheckFailed("\(device) came back running \(running): it rolled back or refused the image "
-                                             + "(its bootloader did not boot \(image.version)). Check that the image is "
-                                             + "signed with the key the device's MCUboot was built with.")
+                                             + "(its bootloader did not boot \(image.version)). \(image.rollbackHint)")
             }
             throw .postRebootCheckFailed("\(device) came back running \(shown), which is neither the new image \(image.version) nor the one it ran before.")
         }
