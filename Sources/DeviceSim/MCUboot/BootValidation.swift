@@ -16,8 +16,9 @@ enum BootValidation {
         case overwrite([UInt8], decompressed: Bool)
     }
 
+    /// `primarySize`: what the primary slot holds, its trailer left out.
     static func check(_ slot: [UInt8], key: PublicKey, decryptionKey: ImageDecryptionKey?,
-                      mode: MCUbootSwapMode) -> Result<Install, Rejection> {
+                      mode: MCUbootSwapMode, primarySize: Int) -> Result<Install, Rejection> {
         let report: VerificationReport
         var image: MCUbootImage
         var plaintext: [UInt8]?
@@ -59,7 +60,12 @@ enum BootValidation {
         }
         guard let compression else { return .success(.overwrite(Array(image.bytes[0 ..< image.imageLength]), decompressed: false)) }
         switch InstalledImage.decompressing(image, compression) {
-        case .success(let installed): return .success(.overwrite(installed, decompressed: true))
+        case .success(let installed):
+            // sdk-mcuboot `boot_is_compressed_header_valid`: the decompressed image must fit the primary slot.
+            guard installed.count < primarySize else {
+                return .failure(Rejection("the decompressed image (\(installed.count) bytes) does not fit the primary slot (\(primarySize) bytes)"))
+            }
+            return .success(.overwrite(installed, decompressed: true))
         case .failure(let error): return .failure(Rejection(ImageError.decompressionFailed(error).description))
         }
     }

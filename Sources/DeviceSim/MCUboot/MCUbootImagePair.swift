@@ -40,7 +40,8 @@ public struct MCUbootImagePair: Sendable {
             return (.normal, .zero)
         case .test, .permanent:
             let permanent = swapType == .permanent
-            switch BootValidation.check(secondary.bytes, key: key, decryptionKey: decryptionKey, mode: mode) {
+            switch BootValidation.check(secondary.bytes, key: key, decryptionKey: decryptionKey, mode: mode,
+                                        primarySize: maxImageSize(mode)) {
             case .failure(let rejection):
                 swapType = .none
                 return (.rejected(reason: rejection.reason), secondary.eraseAll())
@@ -70,7 +71,7 @@ public struct MCUbootImagePair: Sendable {
     /// Why MCUboot would refuse the secondary image, or nil if it boots.
     func secondaryRejection(key: PublicKey, decryptionKey: ImageDecryptionKey?, mode: MCUbootSwapMode) -> String? {
         if case .failure(let rejection) = BootValidation.check(secondary.bytes, key: key, decryptionKey: decryptionKey,
-                                                               mode: mode) {
+                                                               mode: mode, primarySize: maxImageSize(mode)) {
             return rejection.reason
         }
         return nil

@@ -51,8 +51,8 @@ extension SimOptions {
             do throws(ImageError) {
                 decryptionKey = try ImageDecryptionKey.load(path: encryptionKeyPath)
             } catch {
-                if case .keyUnusable(_, let why) = error { throw .keyUnusable(path: encryptionKeyPath, reason: why) }
-                throw .keyUnusable(path: encryptionKeyPath, reason: error.description)
+                if case .keyUnusable(_, let why) = error { throw .encryptionKeyUnusable(path: encryptionKeyPath, reason: why) }
+                throw .encryptionKeyUnusable(path: encryptionKeyPath, reason: error.description)
             }
         }
         var server = serverConfiguration

@@ -127,6 +127,8 @@ struct SimDeviceFlags: ParsableArguments {
             return UsageError("invalid value '\(value)' for \(flag(key)): expected \(expected)")
         case .keyUnusable(let path, let reason):
             return UsageError("--key '\(path)' cannot be used: \(reason)")
+        case .encryptionKeyUnusable(let path, let reason):
+            return UsageError("--enc-key '\(path)' cannot be used: \(reason)")
         case .inconsistent(let reason):
             return UsageError("the device options do not fit together: \(reason)")
         case .notASimDevice, .missingEquals, .unknownKey, .duplicateKey:
