@@ -16,6 +16,12 @@ import Testing
         h.connect()
     }
 
+    /// Why the last boot refused the pending image, or nil if it did not.
+    static func rejection(_ h: DeviceHarness) -> String? {
+        if case .rejected(let reason) = h.device.boots.last?.outcome { return reason }
+        return nil
+    }
+
     static func decryptionKey(_ name: String) throws -> ImageDecryptionKey {
         try ImageDecryptionKey.load(path: SimSamples.path("keys/TEST-ONLY-\(name).pem"))
     }
@@ -40,10 +46,7 @@ import Testing
     @Test func swappingMCUbootRefusesACompressedImage() throws {
         var h = try DeviceHarness.make(key: SimSamples.key("ed25519"))
         try Self.install(try SimSamples.bytes("images/blinky-lzma2-ed25519-1.1.0.signed.bin"), on: &h)
-        guard case .rejected(let reason) = h.device.boots.last?.outcome else {
-            Issue.record("boot outcome \(String(describing: h.device.boots.last?.outcome))")
-            return
-        }
+        let reason = try #require(Self.rejection(h), "the last boot did not refuse the image")
         #expect(reason.contains("decompresses only in overwrite-only builds"))
         #expect(try h.state().slot(0)?.version == "1.0.0")
     }
@@ -53,10 +56,7 @@ import Testing
         var h = try DeviceHarness.make(key: SimSamples.key("ed25519"), swapMode: .overwriteOnly)
         let running = try #require(try h.state().slot(0)?.hash)
         try Self.install(try SimSamples.bytes("broken/\(sample).bin"), on: &h)
-        guard case .rejected(let reason) = h.device.boots.last?.outcome else {
-            Issue.record("boot outcome \(String(describing: h.device.boots.last?.outcome))")
-            return
-        }
+        let reason = try #require(Self.rejection(h), "the last boot did not refuse the image")
         #expect(reason.contains("decompress"), "\(reason)")
         let state = try h.state()
         #expect(state.slot(0)?.hash == running && state.slot(0)?.version == "1.0.0")
@@ -81,10 +81,7 @@ import Testing
     @Test func encryptedImageWithoutTheDeviceKeyIsRefusedAtBoot() throws {
         var h = try DeviceHarness.make()
         try Self.install(try SimSamples.bytes("images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin"), on: &h)
-        guard case .rejected(let reason) = h.device.boots.last?.outcome else {
-            Issue.record("boot outcome \(String(describing: h.device.boots.last?.outcome))")
-            return
-        }
+        let reason = try #require(Self.rejection(h), "the last boot did not refuse the image")
         #expect(reason.contains("holds no decryption key"))
         #expect(try h.state().slot(0)?.version == "1.0.0")
     }
@@ -93,10 +90,7 @@ import Testing
     @Test func encryptedImageForAnotherKeyIsRefusedAtBoot() throws {
         var h = try DeviceHarness.make(decryptionKey: Self.decryptionKey("ecdsa-p256"))
         try Self.install(try SimSamples.bytes("images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin"), on: &h)
-        guard case .rejected(let reason) = h.device.boots.last?.outcome else {
-            Issue.record("boot outcome \(String(describing: h.device.boots.last?.outcome))")
-            return
-        }
+        let reason = try #require(Self.rejection(h), "the last boot did not refuse the image")
         #expect(reason.contains("encrypted for another key"), "\(reason)")
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The private key a device's MCUboot holds to decrypt images (the key `imgtool sign -E` encrypted
 /// for), loaded from PEM. Used by the virtual device only: a real device keeps it inside. Its bytes
 /// are never printed; `description` names only its kind.
@@ -20,25 +18,12 @@ public struct ImageDecryptionKey: Sendable, CustomStringConvertible {
         }
     }
 
-    static let maximumFileSize = 16 * 1024
-
     public let kind: Kind
     /// The PEM text, decoded again for each use so no OpenSSL object crosses threads.
     private let pem: [UInt8]
 
     public static func load(path: String) throws(ImageError) -> ImageDecryptionKey {
-        let contents: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            contents = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-        } catch {
-            throw .keyUnusable(path: path, reason: "the file cannot be read (\(error.localizedDescription))")
-        }
-        guard contents.count <= maximumFileSize else {
-            throw .keyUnusable(path: path, reason: "the file is larger than \(maximumFileSize / 1024) KiB, too large for a PEM key")
-        }
-        return try ImageDecryptionKey(pem: [UInt8](contents), source: path)
+        try ImageDecryptionKey(pem: KeyFile.read(path: path), source: path)
     }
 
     public init(pem: [UInt8], source: String) throws(ImageError) {
