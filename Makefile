@@ -13,10 +13,10 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 DFU := .build/debug/dfu
-# libdbus-1-dev, libssl-dev, libzip-dev, pkg-config: headers and .pc files for the CDBus, COpenSSL and CZip module
-# maps. dbus-daemon: the private bus the BlueZ end-to-end tests start. openssl: the command the
+# libdbus-1-dev, libssl-dev, libzip-dev, liblzma-dev, pkg-config: headers and .pc files for the CDBus, COpenSSL,
+# CZip and CLZMA module maps (liblzma: compressed MCUboot images). dbus-daemon: the private bus the BlueZ end-to-end tests start. openssl: the command the
 # virtual Nordic bootloader's tests sign their own init packets with.
-DEB_PACKAGES := libdbus-1-dev libssl-dev libzip-dev pkg-config dbus-daemon openssl
+DEB_PACKAGES := libdbus-1-dev libssl-dev libzip-dev liblzma-dev pkg-config dbus-daemon openssl
 SAMPLES := firmware-samples
 CROSSCHECK := scripts/imgtool-crosscheck.sh
 LOGS := .build/make-logs

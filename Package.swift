@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // dfu: BLE firmware updates on Linux through BlueZ. No package dependencies: the toolchain and
-// Debian's C libraries (libdbus-1, libcrypto, libzip) through module maps only.
+// Debian's C libraries (libdbus-1, libcrypto, libzip, liblzma) through module maps only.
 import PackageDescription
 
 let package = Package(
@@ -16,8 +16,10 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip",
                        providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CLZMA", pkgConfig: "liblzma",
+                       providers: [.apt(["liblzma-dev"])]),
         .target(name: "Transport", dependencies: ["CDBus"]),
-        .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL", "CZip"]),
+        .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL", "CZip", "CLZMA"]),
         .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
         // Exit codes: what the command-line tool and the fault campaign map a DFUError to.
         .target(name: "ExitCodes", dependencies: ["DFUCore"]),

@@ -49,7 +49,7 @@ IMAGE_MAGIC = 0x96F3B83D
 TLV_INFO_MAGIC = 0x6907
 TLV_PROT_INFO_MAGIC = 0x6908
 SIG_TLVS = {0x20, 0x22, 0x23, 0x24, 0x25}  # RSA2048_PSS, ECDSA_SIG, RSA3072_PSS, ED25519, SIG_PURE
-SHA256_TLV, KEYHASH_TLV, ECDSA_SIG_TLV = 0x10, 0x01, 0x22
+SHA256_TLV, KEYHASH_TLV, ECDSA_SIG_TLV, ED25519_TLV, DECOMP_SHA_TLV = 0x10, 0x01, 0x22, 0x24, 0x71
 
 
 def prng(seed: bytes, n: int) -> bytes:
@@ -74,6 +74,53 @@ def body(size: int, seed: str) -> bytes:
     banner = b"blinky (dfu test firmware, not a real application) seed=" + seed.encode() + b"\0"
     out[size - 256:size - 256 + len(banner)] = banner
     return bytes(out)
+
+
+def compressible_body(size: int, seed: str) -> bytes:
+    """A fake application that compresses like real code does (random bytes do not, and imgtool
+    then silently writes an uncompressed image): the vector table of body(), then 16-bit words from
+    a small vocabulary with Thumb-2 BL call pairs (F000 F800 patterns, what the ARM Thumb filter
+    rewrites) at pseudo-random places. Deterministic for a given seed."""
+    rnd = prng(seed.encode(), size)
+    out = bytearray(body(size, seed)[:64]) + bytearray(size - 64)
+    vocab = [rnd[64 + 2 * k:66 + 2 * k] for k in range(48)]
+    pos = 64
+    while pos + 4 <= size - 256:
+        r = rnd[pos]
+        if r < 40:
+            off = int.from_bytes(rnd[pos:pos + 3], "little") & 0x3FFFFF
+            struct.pack_into("<HH", out, pos, 0xF000 | ((off >> 11) & 0x7FF), 0xF800 | (off & 0x7FF))
+            pos += 4
+        else:
+            out[pos:pos + 2] = vocab[r % 48]
+            pos += 2
+    banner = b"blinky (dfu test firmware, not a real application) seed=" + seed.encode() + b"\0"
+    out[size - 256:size - 256 + len(banner)] = banner
+    return bytes(out)
+
+
+def rehash(b: bytearray, lay: dict, keyfile: str) -> None:
+    """Rewrites the SHA256 TLV for the bytes as they now are, and the Ed25519 signature over it with
+    imgtool's own signer (deterministic), so only what the body decompresses to is wrong."""
+    from imgtool import keys
+    off, ln = tlv(b, lay, SHA256_TLV)
+    assert ln == 32
+    digest = hashlib.sha256(bytes(b[:lay["unprot_off"]])).digest()
+    b[off + 4:off + 4 + ln] = digest
+    off, ln = tlv(b, lay, ED25519_TLV)
+    signature = keys.load(keyfile).sign_digest(digest)
+    assert len(signature) == ln
+    b[off + 4:off + 4 + ln] = signature
+
+
+def protected_tlv(b: bytes, lay: dict, wanted: int):
+    off = lay["prot_off"] + 4
+    while off < lay["unprot_off"]:
+        t, ln = struct.unpack_from("<HH", b, off)
+        if t == wanted:
+            return off, ln
+        off += 4 + ln
+    raise SystemExit(f"protected TLV 0x{wanted:02x} not found")
 
 
 def layout(b: bytes) -> dict:
@@ -117,7 +164,7 @@ def equivalent(old: bytes, new: bytes) -> bool:
     return True
 
 
-def derive(src: bytes, kind: str) -> bytes:
+def derive(src: bytes, kind: str, keyfile: str = "") -> bytes:
     lay = layout(src)
     b = bytearray(src)
     if kind == "tampered-body":  # one body bit flipped, well inside the body
@@ -149,6 +196,13 @@ def derive(src: bytes, kind: str) -> bytes:
     elif kind == "wrong-keyhash":  # one KEYHASH bit flipped (unprotected: sig stays valid)
         off, _ = tlv(src, lay, KEYHASH_TLV)
         b[off + 4] ^= 0x01
+    elif kind == "compressed-wrong-decomp-sha":  # DECOMP_SHA bit flipped, file re-hashed and re-signed
+        off, _ = protected_tlv(src, lay, DECOMP_SHA_TLV)
+        b[off + 4] ^= 0x01
+        rehash(b, lay, keyfile)
+    elif kind == "compressed-bad-stream":  # a byte of the LZMA2 stream changed, file re-hashed and re-signed
+        b[lay["hdr"] + lay["img"] // 2] ^= 0xFF
+        rehash(b, lay, keyfile)
     else:
         raise SystemExit(f"unknown derivation {kind}")
     return bytes(b)
@@ -159,14 +213,17 @@ def main(argv):
     if cmd == "body":  # body SIZE SEED OUT
         with open(argv[4], "wb") as f:
             f.write(body(int(argv[2], 0), argv[3]))
+    elif cmd == "compressible-body":  # compressible-body SIZE SEED OUT
+        with open(argv[4], "wb") as f:
+            f.write(compressible_body(int(argv[2], 0), argv[3]))
     elif cmd == "equivalent":  # equivalent OLD NEW -> exit 0 if equivalent
         with open(argv[2], "rb") as f1, open(argv[3], "rb") as f2:
             sys.exit(0 if equivalent(f1.read(), f2.read()) else 1)
-    elif cmd == "derive":  # derive KIND SRC OUT
+    elif cmd == "derive":  # derive KIND SRC OUT [SIGNING_KEY]
         with open(argv[3], "rb") as f:
             src = f.read()
         with open(argv[4], "wb") as f:
-            f.write(derive(src, argv[2]))
+            f.write(derive(src, argv[2], argv[5] if len(argv) > 5 else ""))
     else:
         raise SystemExit(f"unknown command {cmd}")
 
@@ -210,7 +267,7 @@ imgtool_verify() { # FILE KEY|-
 # --- keys ------------------------------------------------------------------------------------------
 mkdir -p "$here/keys"
 key_types=("ecdsa-p256:ecdsa-p256" "ed25519:ed25519" "rsa2048:rsa-2048" "rsa3072:rsa-3072"
-           "other-ecdsa-p256:ecdsa-p256")
+           "other-ecdsa-p256:ecdsa-p256" "enc-ec256:ecdsa-p256" "enc-x25519:x25519" "enc-rsa2048:rsa-2048")
 for entry in "${key_types[@]}"; do
     name="${entry%%:*}" type="${entry#*:}"
     priv="$here/keys/TEST-ONLY-$name.pem" pub="$here/keys/TEST-ONLY-$name.pub.pem"
@@ -237,6 +294,9 @@ anybody: never build a bootloader with them, never sign a release with them.
 | `TEST-ONLY-rsa2048.pem` / `.pub.pem` | RSA-2048 PSS (0x20) |
 | `TEST-ONLY-rsa3072.pem` / `.pub.pem` | RSA-3072 PSS (0x23) |
 | `TEST-ONLY-other-ecdsa-p256.pem` / `.pub.pem` | ECDSA P-256, the "wrong key" for `../broken/signed-with-other-key.bin` |
+| `TEST-ONLY-enc-ec256.pem` / `.pub.pem` | P-256 encryption key (ECIES-P256, TLV 0x32): `imgtool sign -E` takes the public one, the virtual device (`sim:enc_key=`) the private one |
+| `TEST-ONLY-enc-x25519.pem` / `.pub.pem` | X25519 encryption key (ECIES-X25519, TLV 0x33), likewise |
+| `TEST-ONLY-enc-rsa2048.pem` / `.pub.pem` | RSA-2048 encryption key (RSA-OAEP, TLV 0x30), likewise |
 
 `*.pem` are private keys (PKCS#8, as written by `imgtool keygen`); `*.pub.pem` are the public
 keys (`imgtool getpub --encoding pem`), the form `dfu verify --key` takes.
@@ -250,6 +310,7 @@ ln -s "$here/keys" "$stage/keys" # so that key paths in the TSVs are relative to
 
 helper body 49152 "blinky-48k-v1" "$stage/body/blinky-48k.bin"
 helper body 524288 "bench-512k-v1" "$work/bench-512k.bin"
+helper compressible-body 49152 "blinky-compressible-48k-v1" "$stage/body/blinky-compressible-48k.bin"
 
 # keep_or_replace NAME PUBKEY: stage/NAME has just been signed. If the committed firmware-samples/NAME
 # differs only in signature values and still verifies with PUBKEY (or is byte-identical), stage the
@@ -294,6 +355,33 @@ sign "images/blinky-ecdsa-p256-protected-tlv-1.1.0.signed.bin" "$body48" ecdsa-p
 sign "images/blinky-unsigned-1.1.0.bin" "$body48" - 0x60000 1.1.0
 sign "images/bench-512k-ecdsa-p256-1.1.0.signed.bin" "$work/bench-512k.bin" ecdsa-p256 0x100000 1.1.0
 
+# Compressed (imgtool --compression; sdk-mcuboot decompresses them in overwrite-only builds), from a
+# body that compresses, with Ed25519 so that every run gives the same bytes. The uncompressed image
+# of the same body is what MCUboot installs from them: its SHA256 TLV is their DECOMP_SHA.
+bodyc="$stage/body/blinky-compressible-48k.bin"
+sign "images/blinky-compressible-ed25519-1.1.0.signed.bin" "$bodyc" ed25519 0x60000 1.1.0
+for compression in lzma2 lzma2armthumb; do
+    sign "images/blinky-$compression-ed25519-1.1.0.signed.bin" "$bodyc" ed25519 0x60000 1.1.0 --compression "$compression"
+done
+
+# Encrypted (imgtool -E with a TEST-ONLY encryption public key; the virtual device decrypts with
+# the private one). imgtool signs with a key of the encryption key's type (P-256 with P-256, RSA
+# with RSA); X25519 goes with Ed25519. Every run draws a new AES key (and ECIES ephemeral key), so
+# a committed file is kept as it is unless --new-keys replaces the keys.
+sign_encrypted() { # NAME SIGNKEY ENCKEY [extra imgtool args...]
+    local name="$1" signkey="$2" enckey="$3"
+    shift 3
+    if [[ $new_keys -eq 0 && -f "$here/$name" ]]; then
+        cp "$here/$name" "$stage/$name"
+        echo "   $name (kept committed: encryption is randomised)"
+        return 0
+    fi
+    sign "$name" "$body48" "$signkey" 0x60000 1.1.0 -E "$here/keys/TEST-ONLY-$enckey.pub.pem" "$@"
+}
+sign_encrypted "images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin" ecdsa-p256 enc-ec256
+sign_encrypted "images/blinky-enc-x25519-ed25519-1.1.0.signed.bin" ed25519 enc-x25519
+sign_encrypted "images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin" rsa2048 enc-rsa2048
+
 echo "== broken images (from images/blinky-ecdsa-p256-1.1.0.signed.bin)"
 src="$stage/images/blinky-ecdsa-p256-1.1.0.signed.bin"
 broken_kinds=(tampered-body tampered-version truncated-tlv truncated-header lying-img-size
@@ -301,6 +389,11 @@ broken_kinds=(tampered-body tampered-version truncated-tlv truncated-header lyin
               missing-hash wrong-keyhash)
 for kind in "${broken_kinds[@]}"; do
     helper derive "$kind" "$src" "$stage/broken/$kind.bin"
+done
+# From the compressed image: the file's hash and signature stay valid, what it decompresses to does not.
+for kind in compressed-wrong-decomp-sha compressed-bad-stream; do
+    helper derive "$kind" "$stage/images/blinky-lzma2-ed25519-1.1.0.signed.bin" "$stage/broken/$kind.bin" \
+        "$here/keys/TEST-ONLY-ed25519.pem"
 done
 # A valid image, but signed with the other ECDSA key: verifying with TEST-ONLY-ecdsa-p256 must fail.
 sign "broken/signed-with-other-key.bin" "$body48" other-ecdsa-p256 0x60000 1.1.0
@@ -312,6 +405,11 @@ sign "broken/signed-with-other-key.bin" "$body48" other-ecdsa-p256 0x60000 1.1.0
 declare -A mcuboot_reason=(
     [broken/missing-hash.bin]="no SHA256 TLV: with a key imgtool checks the ECDSA signature over the image bytes and says OK; bootutil requires the hash TLV"
     [broken/wrong-keyhash.bin]="KEYHASH TLV is not the hash of the key: imgtool never reads KEYHASH; bootutil finds no key with that hash and refuses (without a key there is nothing to compare, so OK)"
+    [broken/compressed-wrong-decomp-sha.bin]="DECOMP_SHA is not the hash of the decompressed image (file re-hashed and re-signed): imgtool checks the file only; sdk-mcuboot's dry-run decompression compares it and refuses"
+    [broken/compressed-bad-stream.bin]="the LZMA2 stream is damaged (file re-hashed and re-signed): imgtool checks the file only; sdk-mcuboot's dry-run decompression fails and refuses"
+    [images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
+    [images/blinky-enc-x25519-ed25519-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
+    [images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
 )
 
 ecdsa_pub="keys/TEST-ONLY-ecdsa-p256.pub.pem"
@@ -346,6 +444,20 @@ row broken/missing-hash.bin "$ecdsa_pub" any REJECT
 row broken/missing-hash.bin - any REJECT
 row broken/wrong-keyhash.bin "$ecdsa_pub" any REJECT
 row broken/wrong-keyhash.bin - any OK
+# Compressed: imgtool checks the file as sent, and agrees with dfu on the good ones.
+for f in images/blinky-compressible-ed25519-1.1.0.signed.bin images/blinky-lzma2-ed25519-1.1.0.signed.bin \
+         images/blinky-lzma2armthumb-ed25519-1.1.0.signed.bin; do
+    row "$f" keys/TEST-ONLY-ed25519.pub.pem OK
+    row "$f" - OK
+done
+row broken/compressed-wrong-decomp-sha.bin keys/TEST-ONLY-ed25519.pub.pem any REJECT
+row broken/compressed-wrong-decomp-sha.bin - any REJECT
+row broken/compressed-bad-stream.bin keys/TEST-ONLY-ed25519.pub.pem any REJECT
+row broken/compressed-bad-stream.bin - any REJECT
+# Encrypted: dfu verify cannot check the plaintext hash and says so (exit 0, hash not checked).
+row images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin - not-OK OK
+row images/blinky-enc-x25519-ed25519-1.1.0.signed.bin - not-OK OK
+row images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin - not-OK OK
 
 echo "== imgtool verify on every sample"
 expected="$work/expected.tsv" divergent="$work/imgtool-divergent.tsv"

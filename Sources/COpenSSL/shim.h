@@ -1,5 +1,5 @@
-// libcrypto through pkg-config libcrypto (libssl-dev). Only the EVP, PEM and error-queue APIs are used;
-// every call is made from Sources/DFUCore/Crypto/LibCrypto.swift. This header only adds what Swift
+// libcrypto through pkg-config libcrypto (libssl-dev). Only the EVP, HMAC, PEM and error-queue APIs are used;
+// every call is made from Sources/DFUCore/Crypto/LibCrypto*.swift. This header only adds what Swift
 // cannot call directly (the allocator macros), prefixed c_openssl_.
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -9,6 +9,7 @@
 #include <openssl/rsa.h>
 #include <openssl/crypto.h>
 #include <openssl/core_names.h>
+#include <openssl/hmac.h>
 
 // OPENSSL_free is a macro; Swift cannot call it.
 static inline void c_openssl_free(void *p) { OPENSSL_free(p); }

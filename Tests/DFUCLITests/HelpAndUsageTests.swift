@@ -450,6 +450,10 @@ import Testing
               --key <PUB.pem>         The bootloader's public key: an image signed with
                                       another key is refused at boot. (default: the sample
                                       test key)
+              --enc-key <PRIV.pem>    The private key MCUboot decrypts encrypted images with
+                                      (P-256, X25519 or RSA-2048, as imgtool sign -E
+                                      encrypted for); without it an encrypted image is
+                                      refused at boot.
               --id <ID>               Device identity, as an address would be. (default:
                                       derived from the other options)
               --mtu <BYTES>           ATT MTU, 23-517. BLE only: over UDP it only changes
@@ -465,6 +469,11 @@ import Testing
                                       64K-16M. (default: 0x60000)
               --reassembly <on|off>   Whether packets may span BLE writes. BLE only: UDP is
                                       one packet per datagram. (default: on)
+              --swap <move|scratch|overwrite>
+                                      How MCUboot installs an update: swap using move, swap
+                                      using scratch, or overwrite-only (no revert; the only
+                                      mode that decompresses compressed images). (default:
+                                      move)
               --images <1|2>          Updatable images: 2 makes an nRF5340-like device whose
                                       image 1 (the network core) has its own slots and
                                       version. (default: 1)

@@ -26,7 +26,19 @@ import Testing
         #expect(object["header_size"] as? Int == 512)
         #expect((object["body_size"] as? Int ?? 0) > 0)
         #expect((object["file_size"] as? Int ?? 0) > (object["body_size"] as? Int ?? 0))
-        #expect(object["flags"] as? Int == 0)
+        // Compressed samples carry IMAGE_F_COMPRESSED_LZMA2 (0x400), and 0x800 with the ARM Thumb filter.
+        let compressed = sample.file.contains("lzma2")
+        #expect(object["flags"] as? Int == (sample.file.contains("armthumb") ? 0xC00 : compressed ? 0x400 : 0))
+        let compression = object["compression"] as? [String: Any]
+        #expect((compression != nil) == compressed)
+        if let compression {
+            #expect(compression["method"] as? String == (sample.file.contains("armthumb") ? "LZMA2 with ARM Thumb filter" : "LZMA2"))
+            #expect(compression["decompressed_size"] as? Int == 49152)
+            #expect((compression["decompressed_sha256"] as? String)?.count == 64)
+            #expect(compression["decompressed_sha256"] as? String != sample.sha256)
+            #expect(compression["decompressed_hash"] as? String == "passed")
+            #expect(compression["decompressed_signature"] as? String == (sample.key == nil ? "not-checked" : "passed"))
+        }
         #expect(object["hash"] as? String == "passed")
         #expect(object["signature"] as? String == (sample.key == nil ? "not-checked" : "passed"))
         #expect(["passed", "not-checked"].contains(object["key_hash"] as? String ?? ""))

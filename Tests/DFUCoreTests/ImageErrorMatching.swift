@@ -40,6 +40,11 @@ extension ImageError {
         case .keyHashMismatch: return "keyHashMismatch"
         case .keyUnusable: return "keyUnusable"
         case .unsupportedImage: return "unsupportedImage"
+        case .invalidCompression: return "invalidCompression"
+        case .decompressionFailed: return "decompressionFailed"
+        case .decompressedHashMismatch: return "decompressedHashMismatch"
+        case .decompressedSignatureMissing: return "decompressedSignatureMissing"
+        case .decompressedSignatureInvalid: return "decompressedSignatureInvalid"
         case .cryptoFailure: return "cryptoFailure"
         }
     }

@@ -85,6 +85,16 @@ struct SMPUpdatePlanTests {
         #expect(update.plan == .alreadyUploaded)
     }
 
+    @Test func aCompressedImageAlreadyInstalledIsFoundByItsDecompSHA() throws {
+        let image = try PreparedImage(bytes: try Samples.image("blinky-lzma2-ed25519-1.1.0.signed.bin"), key: nil)
+        #expect(image.installedHash != image.slotHash)
+        var update = SMPUpdate(image: image, index: 0)
+        let state = ImageStateResponse(images: [ImageSlotState(slot: 0, version: "1.1.0", hash: image.installedHash,
+                                                               confirmed: true, active: true)])
+        try update.settle(against: state)
+        #expect(update.plan == .alreadyRunning(confirmed: true))
+    }
+
     @Test func theImagesOfAZipAreOnePartEachInIndexOrder() throws {
         let update = try Self.nrf5340()
         #expect(update.parts.map(\.name) == ["image 0 (application core)", "image 1 (network core)"])

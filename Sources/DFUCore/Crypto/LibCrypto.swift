@@ -1,4 +1,5 @@
-// All pointer work with libcrypto lives in this file (STYLE.md, "In dfu"): `grep -rl "import COpenSSL"`
+// All pointer work with libcrypto lives in this file and, for image decryption, in
+// LibCrypto+Decryption.swift (STYLE.md, "In dfu"): `grep -rl "import COpenSSL"`
 // lists nothing else. Each C object has a `final class` owner that frees it in `deinit` and is reached
 // only through a scoped `withUnsafePointer`; a failed call turns OpenSSL's error queue into an
 // `OpenSSLError` at the call. Nothing here logs, and no error text carries key or image bytes.
@@ -147,7 +148,7 @@ enum DigestSignatureScheme {
 final class EVPKey {
     private let pointer: OpaquePointer
 
-    private init(owning pointer: OpaquePointer) { self.pointer = pointer }
+    init(owning pointer: OpaquePointer) { self.pointer = pointer }
 
     /// Decodes DER SubjectPublicKeyInfo; nil (error queue set) if it is not one, or has trailing bytes.
     static func decode(subjectPublicKeyInfo der: UnsafeBufferPointer<UInt8>) -> EVPKey? {

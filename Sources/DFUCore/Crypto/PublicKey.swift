@@ -12,9 +12,6 @@ public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
     /// SHA-256 of `derBytes`: what imgtool stores in the KEYHASH TLV.
     public let keyHash: [UInt8]
 
-    /// Key files are a few hundred bytes; refuse to read a large file given by mistake.
-    static let maximumFileSize = 64 * 1024
-
     /// Decodes the first PEM block of `pem`: `PUBLIC KEY` (SubjectPublicKeyInfo) or `RSA PUBLIC KEY`
     /// (PKCS#1). `source` names the key in errors (a path, usually).
     public init(pem: [UInt8], source: String = "the key") throws(ImageError) {
@@ -73,18 +70,7 @@ public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
     /// Reads a public key file: PEM (any line width), or the C array `nrfutil keys display --key pk
     /// --format code` prints. Unreadable, too large or not a supported public key: `.keyUnusable`.
     public static func load(path: String) throws(ImageError) -> PublicKey {
-        let contents: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            contents = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-        } catch {
-            throw .keyUnusable(path: path, reason: "the file cannot be read (\(error.localizedDescription))")
-        }
-        guard contents.count <= maximumFileSize else {
-            throw .keyUnusable(path: path, reason: "the file is larger than \(maximumFileSize / 1024) KiB, too large for a PEM key")
-        }
-        let text = [UInt8](contents)
+        let text = try KeyFile.read(path: path)
         if NordicKeyCode.looksLikeCode(text) {
             guard let (x, y) = NordicKeyCode.coordinates(text) else {
                 throw .keyUnusable(path: path, reason: "it looks like a C array but does not hold the 64 bytes of a P-256 key (nrfutil keys display --key pk --format code)")

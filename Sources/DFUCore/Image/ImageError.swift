@@ -24,6 +24,17 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A well-formed MCUboot image that dfu cannot check (legacy v1 header, big-endian, only a SHA-384 or
     /// SHA-512 hash, a pure signature). `reason` completes "it …".
     case unsupportedImage(reason: String)
+    /// The header says the image is compressed, but its compression TLVs are missing or malformed
+    /// (sdk-mcuboot `bootutil_img_validate` refuses it). `reason` completes "it …".
+    case invalidCompression(reason: String)
+    /// The compressed body does not decompress into the image DECOMP_SIZE describes.
+    case decompressionFailed(DecompressionError)
+    /// The decompressed image's SHA-256 differs from DECOMP_SHA.
+    case decompressedHashMismatch(expected: [UInt8], computed: [UInt8])
+    /// A compressed image without DECOMP_SIGNATURE, which MCUboot requires.
+    case decompressedSignatureMissing
+    /// DECOMP_SIGNATURE does not verify with the given key.
+    case decompressedSignatureInvalid(algorithm: String)
     /// libcrypto failed at something that should not fail (out of memory, broken installation). `detail`
     /// is OpenSSL's error queue; it never contains key material or image bytes.
     case cryptoFailure(operation: String, detail: String)
@@ -52,6 +63,16 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot use key \(path): \(reason). Pass a PEM public key (imgtool getpub --encoding pem)."
         case .unsupportedImage(let reason):
             return "dfu cannot check this MCUboot image: \(reason). Re-sign it with imgtool using a little-endian header and a SHA-256 hash."
+        case .invalidCompression(let reason):
+            return "compressed MCUboot image is malformed: \(reason). MCUboot refuses it; compress and sign it again with imgtool sign --compression."
+        case .decompressionFailed(let error):
+            return "compressed image does not decompress: \(error). MCUboot would refuse it at boot; do not flash it."
+        case .decompressedHashMismatch:
+            return "decompressed image hash mismatch: the image the body decompresses to differs from DECOMP_SHA. MCUboot would refuse it at boot; do not flash it."
+        case .decompressedSignatureMissing:
+            return "compressed image has no DECOMP_SIGNATURE TLV, and MCUboot refuses compressed images without one. Sign it with imgtool sign --key … --compression."
+        case .decompressedSignatureInvalid(let algorithm):
+            return "\(algorithm) signature of the decompressed image (DECOMP_SIGNATURE) does not verify with the given key. Check that you passed the key the image was signed with."
         case .cryptoFailure(let operation, let detail):
             return "OpenSSL failed while \(operation): \(detail). Check the libcrypto installation (libssl3); this is not a problem with the image."
         }

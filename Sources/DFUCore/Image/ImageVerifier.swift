@@ -5,14 +5,17 @@
 /// - hash: SHA-256 over header, body and protected TLVs against the SHA256 TLV (imgtool INVALID_HASH);
 /// - signature: the key's signature TLV over the image digest (imgtool INVALID_SIGNATURE);
 /// - key hash: the KEYHASH TLV (or a full PUBKEY TLV) against the key. imgtool does not check this but
-///   MCUboot does at boot: an image whose KEYHASH names another key does not boot.
+///   MCUboot does at boot: an image whose KEYHASH names another key does not boot;
+/// - for a compressed image, the image MCUboot installs from it (`CompressionCheck`).
 public enum ImageVerifier {
-    public static func verify(bytes: [UInt8], key: PublicKey?) throws(ImageError) -> VerificationReport {
+    /// `decrypted`: the body of this encrypted image has been decrypted (by the virtual device, with
+    /// its key), so its hash can be checked as MCUboot checks it.
+    public static func verify(bytes: [UInt8], key: PublicKey?, decrypted: Bool = false) throws(ImageError) -> VerificationReport {
         let image = try MCUbootImage(bytes: bytes)
         let digest = try requireSHA256(image)
 
-        let hash = try hashCheck(image, digest: digest)
-        let report = VerificationReport(
+        let hash = try hashCheck(image, digest: digest, decrypted: decrypted)
+        var report = VerificationReport(
             format: "MCUboot",
             version: image.version,
             headerSize: image.header.headerSize,
@@ -24,6 +27,9 @@ public enum ImageVerifier {
             hash: hash,
             signature: try signatureCheck(image, digest: digest, hash: hash, key: key),
             keyHash: keyHashCheck(image, key: key))
+        if let compression = try ImageCompression(image: image) {
+            report.compression = try CompressionCheck.report(image, compression, key: key, decrypted: decrypted)
+        }
         return report
     }
 
@@ -40,8 +46,8 @@ public enum ImageVerifier {
         throw .missingHash
     }
 
-    private static func hashCheck(_ image: MCUbootImage, digest: [UInt8]) throws(ImageError) -> VerificationReport.Check {
-        if image.header.flags.isEncrypted {
+    private static func hashCheck(_ image: MCUbootImage, digest: [UInt8], decrypted: Bool) throws(ImageError) -> VerificationReport.Check {
+        if image.header.flags.isEncrypted && !decrypted {
             // imgtool says INVALID_HASH here; the digest is of the plaintext, so only the device can check it.
             return .notChecked(reason: "the image is encrypted and its hash covers the plaintext, which only the device can check")
         }

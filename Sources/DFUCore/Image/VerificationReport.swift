@@ -25,6 +25,9 @@ public struct VerificationReport: Sendable, Equatable {
     public var hash: Check
     public var signature: Check
     public var keyHash: Check
+    /// For a compressed image: what MCUboot will install from it and whether that checks out. nil
+    /// for an image that is not compressed.
+    public var compression: CompressionReport?
 
     public init(format: String, version: ImageVersion, headerSize: Int, bodySize: Int, fileSize: Int,
                 flags: UInt32, sha256: [UInt8], signatureAlgorithm: String?, hash: Check,
@@ -42,9 +45,19 @@ public struct VerificationReport: Sendable, Equatable {
         self.keyHash = keyHash
     }
 
-    /// The first failed check, in the order a user should fix them (hash, then signature, then key hash).
+    /// Every check, in the order a user should fix them: hash, signature, key hash, then those of
+    /// the decompressed image.
+    public var checks: [Check] {
+        [hash, signature, keyHash] + (compression.map { [$0.decompressedHash, $0.decompressedSignature] } ?? [])
+    }
+
+    /// The hash slot 0 reports once the device has installed this image: DECOMP_SHA for a
+    /// compressed image (MCUboot installs the decompressed one), else the SHA256 TLV.
+    public var installedHash: [UInt8] { compression?.decompressedSHA256 ?? sha256 }
+
+    /// The first failed check, in the order of `checks`.
     public var firstFailure: ImageError? {
-        for check in [hash, signature, keyHash] {
+        for check in checks {
             if case .failed(let error) = check { return error }
         }
         return nil
@@ -52,4 +65,28 @@ public struct VerificationReport: Sendable, Equatable {
 
     /// Exit 0 only when everything that was checked passed.
     public var passed: Bool { firstFailure == nil }
+}
+
+/// The compressed-image part of a `VerificationReport`: how the body is compressed and the image
+/// MCUboot installs from it (sdk-mcuboot `bootutil_img_validate`: a dry-run decompression whose
+/// hash must equal DECOMP_SHA, then DECOMP_SIGNATURE checked against that hash).
+public struct CompressionReport: Sendable, Equatable {
+    public var method: ImageCompression.Method
+    /// DECOMP_SIZE: the installed body.
+    public var decompressedSize: Int
+    /// DECOMP_SHA: what slot 0 reports as its hash after the install.
+    public var decompressedSHA256: [UInt8]
+    /// The decompressed image's SHA-256 against DECOMP_SHA.
+    public var decompressedHash: VerificationReport.Check
+    /// DECOMP_SIGNATURE against DECOMP_SHA, with the key.
+    public var decompressedSignature: VerificationReport.Check
+
+    public init(method: ImageCompression.Method, decompressedSize: Int, decompressedSHA256: [UInt8],
+                decompressedHash: VerificationReport.Check, decompressedSignature: VerificationReport.Check) {
+        self.method = method
+        self.decompressedSize = decompressedSize
+        self.decompressedSHA256 = decompressedSHA256
+        self.decompressedHash = decompressedHash
+        self.decompressedSignature = decompressedSignature
+    }
 }

@@ -11,6 +11,8 @@ public struct DeviceConfiguration: Sendable {
     public var runningVersion: ImageVersion
     /// The bootloader's (only) key.
     public var bootloaderKey: PublicKey
+    /// The key MCUboot decrypts encrypted images with; nil refuses them.
+    public var decryptionKey: ImageDecryptionKey?
     public var slotSize: Int
     public var pageSize: Int
     public var flashTiming: FlashTiming
@@ -25,13 +27,14 @@ public struct DeviceConfiguration: Sendable {
     public var imageCount: Int
 
     public init(identity: PeerIdentity, runningVersion: ImageVersion, bootloaderKey: PublicKey,
-                slotSize: Int = 0x60000, pageSize: Int = FlashSlot.defaultPageSize,
+                decryptionKey: ImageDecryptionKey? = nil, slotSize: Int = 0x60000, pageSize: Int = FlashSlot.defaultPageSize,
                 flashTiming: FlashTiming = .nRF52840, swapMode: MCUbootSwapMode = .withoutScratch,
                 startupTime: Duration = .milliseconds(300), server: SMPServerConfiguration = SMPServerConfiguration(),
                 batteryLevel: UInt8 = 80, faults: [SimFault] = [], imageCount: Int = 1) {
         self.identity = identity
         self.runningVersion = runningVersion
         self.bootloaderKey = bootloaderKey
+        self.decryptionKey = decryptionKey
         self.slotSize = slotSize
         self.pageSize = pageSize
         self.flashTiming = flashTiming

@@ -88,6 +88,7 @@ public struct VirtualDevice: Sendable {
         do {
             bootloader = try MCUbootBootloader(slotSize: configuration.slotSize, pageSize: configuration.pageSize,
                                                timing: configuration.flashTiming, key: configuration.bootloaderKey,
+                                               decryptionKey: configuration.decryptionKey,
                                                swapMode: configuration.swapMode,
                                                startupTime: configuration.startupTime, runningImage: image,
                                                otherImages: others)

@@ -7,6 +7,9 @@ public struct BootReport: Sendable, Hashable, CustomStringConvertible {
         case normal
         /// The secondary image validated and was swapped in (for a test, or permanently).
         case swapped(permanent: Bool)
+        /// Overwrite-only: the secondary image validated and was copied over the primary slot,
+        /// decompressed on the way when it was compressed.
+        case overwritten(decompressed: Bool)
         /// The unconfirmed test image was swapped back out.
         case reverted
         /// The pending secondary image failed validation: MCUboot erased the slot and booted the old
@@ -40,6 +43,7 @@ public struct BootReport: Sendable, Hashable, CustomStringConvertible {
         switch outcome {
         case .normal: return "booted"
         case .swapped(let permanent): return permanent ? "swapped in permanently" : "swapped in for test"
+        case .overwritten(let decompressed): return decompressed ? "decompressed the new image into slot 0" : "copied the new image into slot 0"
         case .reverted: return "reverted the unconfirmed image"
         case .rejected(let reason): return "rejected the pending image (\(reason))"
         }

@@ -11,6 +11,9 @@ import DFUCore
 ///   signature TLV of that key's type must verify). Valid: swap the slots (slot 0 new, slot 1 old);
 ///   a test swap leaves the new image unconfirmed, a permanent one confirmed. Invalid: erase the
 ///   secondary slot and boot the old image, as `boot_validate_slot` does.
+/// - overwrite-only (`swapMode` `.overwriteOnly`): a valid image is written over the primary slot
+///   instead (decompressed first when it is compressed, as only overwrite-only MCUboot builds can)
+///   and the secondary slot's header erased; nothing can revert.
 /// - `.revert`: the running test image was never confirmed, so swap the old image back (and mark it
 ///   confirmed, as MCUboot does after a revert).
 /// - `.none`: boot the primary slot.
@@ -21,6 +24,9 @@ public struct MCUbootBootloader: Sendable {
     /// The one key MCUboot was built with.
     public let key: PublicKey
     public let swapMode: MCUbootSwapMode
+    /// The private key MCUboot decrypts encrypted images with (`MCUBOOT_ENCRYPT_*`); nil: a build
+    /// without encryption support, which refuses encrypted images.
+    public let decryptionKey: ImageDecryptionKey?
     /// From the end of the bootloader to the application advertising again.
     public var startupTime: Duration
     /// One slot pair per updatable image; image 0 (the application) always exists, image 1 is an
@@ -31,10 +37,11 @@ public struct MCUbootBootloader: Sendable {
     /// primary ones (as a factory programmer would: confirmed, no trailer): `runningImage` for
     /// image 0, then one pair for each of `otherImages`.
     public init(slotSize: Int, pageSize: Int = FlashSlot.defaultPageSize, timing: FlashTiming = .nRF52840,
-                key: PublicKey, swapMode: MCUbootSwapMode = .withoutScratch,
+                key: PublicKey, decryptionKey: ImageDecryptionKey? = nil, swapMode: MCUbootSwapMode = .withoutScratch,
                 startupTime: Duration = .milliseconds(300), runningImage: [UInt8],
                 otherImages: [[UInt8]] = []) throws(BootloaderSetupError) {
         self.key = key
+        self.decryptionKey = decryptionKey
         self.swapMode = swapMode
         self.startupTime = startupTime
         images = []
@@ -84,7 +91,7 @@ public struct MCUbootBootloader: Sendable {
         var duration = startupTime
         var outcomes: [BootReport.Outcome] = []
         for index in images.indices {
-            let (outcome, time) = images[index].boot(key: key)
+            let (outcome, time) = images[index].boot(key: key, decryptionKey: decryptionKey, mode: swapMode)
             outcomes.append(outcome)
             duration += time
         }
@@ -95,7 +102,7 @@ public struct MCUbootBootloader: Sendable {
 
     /// Why MCUboot would refuse image 0's secondary image, or nil if it boots.
     public func secondaryRejection() -> String? {
-        images[0].secondaryRejection(key: key)
+        images[0].secondaryRejection(key: key, decryptionKey: decryptionKey, mode: swapMode)
     }
 }
 

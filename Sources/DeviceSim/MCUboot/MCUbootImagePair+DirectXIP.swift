@@ -69,6 +69,16 @@ extension MCUbootImagePair {
         }?.0
     }
 
+    /// Why MCUboot would refuse the image in `slot`, or nil if it runs. Direct-XIP runs images in
+    /// place, so they are neither encrypted nor compressed (design.md: no on-the-fly decryption).
+    func rejection(of slot: FlashSlot, key: PublicKey) -> String? {
+        if case .failure(let rejection) = BootValidation.check(slot.bytes, key: key, decryptionKey: nil, mode: mode,
+                                                               primarySize: maxImageSize(mode)) {
+            return rejection.reason
+        }
+        return nil
+    }
+
     private mutating func erase(_ number: Int) -> Duration {
         trailers[number] = XIPTrailer()
         return withSlot(number) { $0.eraseAll() }

@@ -68,20 +68,34 @@ public struct MCUbootImagePair: Sendable {
     }
 
     /// What MCUboot does with this image at reset (see `MCUbootBootloader`), and the flash time.
-    mutating func boot(key: PublicKey) -> (BootReport.Outcome, Duration) {
+    mutating func boot(key: PublicKey, decryptionKey: ImageDecryptionKey?, mode: MCUbootSwapMode) -> (BootReport.Outcome, Duration) {
         if mode.isDirectXIP { return directXIPBoot(key: key) }
         switch swapType {
         case .none:
             return (.normal, .zero)
         case .test, .permanent:
             let permanent = swapType == .permanent
-            if let reason = secondaryRejection(key: key) {
+            switch BootValidation.check(secondary.bytes, key: key, decryptionKey: decryptionKey, mode: mode,
+                                        primarySize: maxImageSize(mode)) {
+            case .failure(let rejection):
                 swapType = .none
-                return (.rejected(reason: reason), secondary.eraseAll())
+                return (.rejected(reason: rejection.reason), secondary.eraseAll())
+            case .success(.overwrite(let installed, let decompressed)):
+                // Overwrite-only has no way back: the new image is the only one, confirmed.
+                swapType = .none
+                return (.overwritten(decompressed: decompressed), overwritePrimary(with: installed))
+            case .success(.swap(let decrypted)):
+                // The model keeps the old image plaintext in the secondary slot after the swap;
+                // MCUboot re-encrypts it, but what SMP shows (its SHA256 TLV) is the same.
+                var time = Duration.zero
+                if let decrypted {
+                    time += secondary.eraseAll()
+                    if case .success(let written) = secondary.write(decrypted, at: 0) { time += written }
+                }
+                time += swapSlots()
+                swapType = permanent ? .none : .revert
+                return (.swapped(permanent: permanent), time)
             }
-            let time = swapSlots()
-            swapType = permanent ? .none : .revert
-            return (.swapped(permanent: permanent), time)
         case .revert:
             let time = swapSlots()
             swapType = .none
@@ -90,27 +104,20 @@ public struct MCUbootImagePair: Sendable {
     }
 
     /// Why MCUboot would refuse the secondary image, or nil if it boots.
-    func secondaryRejection(key: PublicKey) -> String? {
-        rejection(of: secondary, key: key)
-    }
-
-    /// Why MCUboot would refuse the image in `slot`, or nil if it boots.
-    func rejection(of slot: FlashSlot, key: PublicKey) -> String? {
-        let report: VerificationReport
-        do {
-            report = try ImageVerifier.verify(bytes: slot.bytes, key: key)
-        } catch {
-            return error.description
-        }
-        for check in [report.hash, report.signature, report.keyHash] {
-            switch check {
-            case .passed: continue
-            case .failed(let error): return error.description
-            // bootutil has no "not checked": a missing KEYHASH means no known key signed it.
-            case .notChecked(let reason): return reason
-            }
+    func secondaryRejection(key: PublicKey, decryptionKey: ImageDecryptionKey?, mode: MCUbootSwapMode) -> String? {
+        if case .failure(let rejection) = BootValidation.check(secondary.bytes, key: key, decryptionKey: decryptionKey,
+                                                               mode: mode, primarySize: maxImageSize(mode)) {
+            return rejection.reason
         }
         return nil
+    }
+
+    /// `boot_copy_image`: erase the primary slot, write the new image, then erase the secondary
+    /// slot's first sector (its header), so the application no longer lists it. Returns the flash time.
+    private mutating func overwritePrimary(with installed: [UInt8]) -> Duration {
+        var time = primary.eraseAll()
+        if case .success(let written) = primary.write(installed, at: 0) { time += written }
+        return time + secondary.erase(0 ..< secondary.pageSize)
     }
 
     /// Exchanges the slots and returns the time MCUboot needs for it. Both swap modes move each

@@ -25,25 +25,52 @@ public enum MCUbootSwapType: Sendable, Hashable, CustomStringConvertible {
 
 /// How the bootloader installs images (its upgrade strategy). The two swap modes do the same thing
 /// as far as SMP can see; they differ in the mode number bootloader info reports and in the flash
-/// they reserve. Direct-XIP does not move images: MCUboot runs the newest valid image from
-/// whichever slot holds it (design.md "Equal slots (direct-xip)"), with or without the revert
-/// mechanism (`MCUBOOT_DIRECT_XIP_REVERT`, "Revert mechanism in direct-xip and ram-load mode").
+/// they reserve. Overwrite-only copies the new image over the old one and cannot revert; it is the
+/// only mode in which MCUboot decompresses compressed images (sdk-mcuboot `boot/zephyr/Kconfig`:
+/// BOOT_DECOMPRESSION_SUPPORT depends on BOOT_UPGRADE_ONLY). Direct-XIP does not move images:
+/// MCUboot runs the newest valid image from whichever slot holds it (design.md "Equal slots
+/// (direct-xip)"), with or without the revert mechanism (`MCUBOOT_DIRECT_XIP_REVERT`, "Revert
+/// mechanism in direct-xip and ram-load mode").
 public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
     /// Swap through a scratch area (`MCUBOOT_SWAP_USING_SCRATCH`); mode 1.
     case usingScratch
     /// Swap by moving the primary up one sector (`MCUBOOT_SWAP_USING_MOVE`, the Zephyr default);
     /// mode 3, "swap without scratch".
     case withoutScratch
+    /// Copy the secondary over the primary (`MCUBOOT_OVERWRITE_ONLY`); mode 2.
+    case overwriteOnly
     /// `MCUBOOT_DIRECT_XIP`; mode 4.
     case directXIP
     /// `MCUBOOT_DIRECT_XIP` with `MCUBOOT_DIRECT_XIP_REVERT`; mode 5.
     case directXIPWithRevert
+
+    /// The `swap` option's spellings, for `sim:swap=…` and `dfu sim --swap` (direct-XIP is chosen
+    /// with `bootloader=direct-xip[-revert]`).
+    public init?(optionValue: String) {
+        switch optionValue.lowercased() {
+        case "move": self = .withoutScratch
+        case "scratch": self = .usingScratch
+        case "overwrite": self = .overwriteOnly
+        default: return nil
+        }
+    }
+
+    public var optionValue: String {
+        switch self {
+        case .withoutScratch: return "move"
+        case .usingScratch: return "scratch"
+        case .overwriteOnly: return "overwrite"
+        case .directXIP: return "direct-xip"
+        case .directXIPWithRevert: return "direct-xip-revert"
+        }
+    }
 
     /// The number SMP bootloader info reports for `{"query": "mode"}`.
     public var reportedMode: MCUbootMode {
         switch self {
         case .usingScratch: return .swapUsingScratch
         case .withoutScratch: return .swapWithoutScratch
+        case .overwriteOnly: return .overwriteOnly
         case .directXIP: return .directXIP
         case .directXIPWithRevert: return .directXIPWithRevert
         }
@@ -55,7 +82,7 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
     /// sector swap-using-move needs to shift the primary image.
     var reservedPages: Int {
         switch self {
-        case .usingScratch, .directXIP, .directXIPWithRevert: return 1
+        case .usingScratch, .overwriteOnly, .directXIP, .directXIPWithRevert: return 1
         case .withoutScratch: return 2
         }
     }
@@ -64,6 +91,7 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .usingScratch: return "swap using scratch"
         case .withoutScratch: return "swap without scratch"
+        case .overwriteOnly: return "overwrite only"
         case .directXIP: return "direct-XIP"
         case .directXIPWithRevert: return "direct-XIP with revert"
         }

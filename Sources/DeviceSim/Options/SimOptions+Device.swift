@@ -46,9 +46,18 @@ extension SimOptions {
         let key = try bootloaderKey(defaultSource: DefaultBootloaderKey.source) { () throws(ImageError) in
             try PublicKey.defaultBootloaderKey()
         }
+        var decryptionKey: ImageDecryptionKey?
+        if let encryptionKeyPath {
+            do throws(ImageError) {
+                decryptionKey = try ImageDecryptionKey.load(path: encryptionKeyPath)
+            } catch {
+                if case .keyUnusable(_, let why) = error { throw .encryptionKeyUnusable(path: encryptionKeyPath, reason: why) }
+                throw .encryptionKeyUnusable(path: encryptionKeyPath, reason: error.description)
+            }
+        }
         var server = serverConfiguration
         if let framing { server.framing = framing }
-        return DeviceConfiguration(identity: identity, runningVersion: version, bootloaderKey: key,
+        return DeviceConfiguration(identity: identity, runningVersion: version, bootloaderKey: key, decryptionKey: decryptionKey,
                                    slotSize: slotSize, swapMode: swapMode, server: server, batteryLevel: battery, faults: faults,
                                    imageCount: imageCount)
     }

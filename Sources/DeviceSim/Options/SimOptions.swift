@@ -10,6 +10,7 @@ import Transport
 /// | `version` | running version `M.m.r` or `M.m.r+build` | 1.0.0 |
 /// | `battery` | percent 0…100 (`%` optional) | 80 |
 /// | `key` | bootloader public key PEM path | the built-in test key |
+/// | `enc_key` | private key PEM path MCUboot decrypts encrypted images with (P-256, X25519 or RSA-2048) | none: encrypted images are refused at boot |
 /// | `id` | identity, as an address would be | derived from the other options |
 /// | `mtu` | ATT MTU 23…517 | 498 |
 /// | `phy` | `1M` or `2M` | 2M |
@@ -18,7 +19,8 @@ import Transport
 /// | `buf_count` | MCUmgr buffer count 2…64 | 4 |
 /// | `slot_size` | slot bytes: decimal, `0x` hex or `K`/`M` suffix; whole 4 KiB pages, 64 KiB…16 MiB | 0x60000 |
 /// | `reassembly` | `on`/`off`: packets may span writes | on |
-/// | `bootloader` | `mcuboot` (swap without scratch), `direct-xip` or `direct-xip-revert` (MCUboot runs the newest image from either slot; mode 4 or 5), or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
+/// | `bootloader` | `mcuboot`, `direct-xip` or `direct-xip-revert` (MCUboot runs the newest image from either slot; mode 4 or 5), or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
+/// | `swap` | how MCUboot installs an image: `move` (swap using move), `scratch` (swap using scratch), `overwrite` (overwrite-only: no revert; the only mode that decompresses compressed images) | move |
 /// | `images` | updatable images, 1 or 2 (2: nRF5340-like, image 1 the network core, own slot pair) | 1 |
 /// | `reset_ms` | ms from the reset reply to the reset (Zephyr's `CONFIG_MCUMGR_GRP_OS_RESET_MS`), 0…60000 | 250 |
 /// | `seed` | seed for `@random` fault points | 0 |
@@ -42,6 +44,8 @@ public struct SimOptions: Sendable, Hashable {
     public var battery: UInt8 = 80
     /// nil: `DefaultBootloaderKey`.
     public var keyPath: String?
+    /// nil: MCUboot without encryption support.
+    public var encryptionKeyPath: String?
     /// nil: derived, see `identity`.
     public var id: String?
     public var mtu = 498
@@ -53,10 +57,10 @@ public struct SimOptions: Sendable, Hashable {
     public var reassembly = true
     /// Updatable images: 1, or 2 for an nRF5340-like device (image 1 the network core).
     public var imageCount = 1
+    /// How MCUboot installs an update (`swap`, or `bootloader=direct-xip…`).
+    public var swapMode: MCUbootSwapMode = .withoutScratch
     /// What updates the device (`SMPServerConfiguration.kind`).
     public var deviceKind: SMPServerConfiguration.DeviceKind = .mcuboot
-    /// MCUboot's upgrade strategy (`bootloader=direct-xip…`).
-    public var swapMode: MCUbootSwapMode = .withoutScratch
     /// How long, in ms, the device keeps running after answering a reset request.
     public var resetMilliseconds = 250
     public var seed: UInt64 = 0
@@ -69,8 +73,8 @@ public struct SimOptions: Sendable, Hashable {
 
     public init() {}
 
-    public static let knownKeys = ["protocol", "version", "battery", "key", "id", "mtu", "phy", "interval",
-                                   "buf_size", "buf_count", "slot_size", "reassembly", "images", "bootloader", "reset_ms", "seed", "fault",
+    public static let knownKeys = ["protocol", "version", "battery", "key", "enc_key", "id", "mtu", "phy", "interval",
+                                   "buf_size", "buf_count", "slot_size", "reassembly", "swap", "images", "bootloader", "reset_ms", "seed", "fault",
                                    "timescale"] + NordicSimOptions.keys
 
     /// Parses `sim` or `sim:key=value,…`.
@@ -117,6 +121,9 @@ public struct SimOptions: Sendable, Hashable {
         case "key":
             guard !value.isEmpty else { throw bad("the path of a PEM public key") }
             keyPath = value
+        case "enc_key":
+            guard !value.isEmpty else { throw bad("the path of a PEM private key") }
+            encryptionKeyPath = value
         case "id":
             guard !value.isEmpty, !value.contains(where: \.isWhitespace) else {
                 throw bad("an identity without spaces, such as C0:11:22:33:44:55")
@@ -154,6 +161,9 @@ public struct SimOptions: Sendable, Hashable {
             case "off", "no", "false", "0": reassembly = false
             default: throw bad("on or off")
             }
+        case "swap":
+            guard let mode = MCUbootSwapMode(optionValue: value) else { throw bad("move, scratch or overwrite") }
+            swapMode = mode
         case "images":
             guard let n = Int(value), (1 ... 2).contains(n) else { throw bad("1 or 2 updatable images") }
             imageCount = n
@@ -207,6 +217,7 @@ public struct SimOptions: Sendable, Hashable {
             "protocol=\(simProtocol.rawValue)", "version=\(versionText)", "battery=\(battery)",
         ]
         if let keyPath { items.append("key=\(keyPath)") }
+        if let encryptionKeyPath { items.append("enc_key=\(encryptionKeyPath)") }
         let ms = Double(interval.components.attoseconds) / 1e15 + Double(interval.components.seconds) * 1000
         items += [
             "mtu=\(mtu)", "phy=\(phy.rawValue)", "interval=\(ms)", "buf_size=\(bufferSize)",
@@ -214,10 +225,13 @@ public struct SimOptions: Sendable, Hashable {
             "seed=\(seed)",
         ]
         // Only when changed, so the identities derived before the key existed stay the same.
+        if swapMode.isDirectXIP {
+            items.append("bootloader=\(swapMode.optionValue)")
+        } else if swapMode != .withoutScratch {
+            items.append("swap=\(swapMode.optionValue)")
+        }
         if imageCount != 1 { items.append("images=\(imageCount)") }
         if deviceKind != .mcuboot { items.append("bootloader=\(deviceKind.rawValue)") }
-        if swapMode == .directXIP { items.append("bootloader=direct-xip") }
-        if swapMode == .directXIPWithRevert { items.append("bootloader=direct-xip-revert") }
         if resetMilliseconds != 250 { items.append("reset_ms=\(resetMilliseconds)") }
         if !faultSpecs.isEmpty { items.append("fault=" + faultSpecs.map(\.text).joined(separator: "+")) }
         if simProtocol == .nordic {

@@ -10,6 +10,8 @@ public enum SimOptionsError: Error, Sendable, Hashable, CustomStringConvertible 
     case badValue(key: String, value: String, expected: String)
     /// The `key=` file cannot be used as a bootloader key.
     case keyUnusable(path: String, reason: String)
+    /// The `enc_key=` file cannot be used as an image decryption key.
+    case encryptionKeyUnusable(path: String, reason: String)
     /// The options are each valid but the device cannot be built from them (e.g. the slot is too
     /// small for the running image).
     case inconsistent(String)
@@ -33,6 +35,8 @@ public enum SimOptionsError: Error, Sendable, Hashable, CustomStringConvertible 
             return "virtual device option \(key)='\(value)' is not valid: expected \(expected)"
         case .keyUnusable(let path, let reason):
             return "virtual device option key='\(path)' cannot be used: \(reason)"
+        case .encryptionKeyUnusable(let path, let reason):
+            return "virtual device option enc_key='\(path)' cannot be used: \(reason)"
         case .inconsistent(let reason):
             return "virtual device options do not fit together: \(reason)"
         }

@@ -22,7 +22,7 @@ struct NextBoot: Sendable, Hashable {
         active = pair.activeSlot
         directXIP = pair.mode.isDirectXIP
         switch pair.mode {
-        case .usingScratch, .withoutScratch:
+        case .usingScratch, .withoutScratch, .overwriteOnly:
             switch pair.swapType {
             case .none: (slot, kind) = (active, .normal)
             case .permanent: (slot, kind) = (1, .normal)

@@ -16,6 +16,9 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "PUB.pem", help: "The bootloader's public key: an image signed with another key is refused at boot. (default: the sample test key)")
     var key: String?
 
+    @Option(valueName: "PRIV.pem", help: "The private key MCUboot decrypts encrypted images with (P-256, X25519 or RSA-2048, as imgtool sign -E encrypted for); without it an encrypted image is refused at boot.")
+    var encKey: String?
+
     @Option(valueName: "ID", help: "Device identity, as an address would be. (default: derived from the other options)")
     var id: String?
 
@@ -39,6 +42,9 @@ struct SimDeviceFlags: ParsableArguments {
 
     @Option(valueName: "on|off", help: "Whether packets may span BLE writes. BLE only: UDP is one packet per datagram. (default: on)")
     var reassembly: String?
+
+    @Option(valueName: "move|scratch|overwrite", help: "How MCUboot installs an update: swap using move, swap using scratch, or overwrite-only (no revert; the only mode that decompresses compressed images). (default: move)")
+    var swap: String?
 
     @Option(valueName: "1|2", help: "Updatable images: 2 makes an nRF5340-like device whose image 1 (the network core) has its own slots and version. (default: 1)")
     var images: String?
@@ -83,11 +89,12 @@ struct SimDeviceFlags: ParsableArguments {
     private var flags: [(flag: String, key: String, values: [String])] {
         [
             ("protocol", "protocol", simProtocol.list), ("version", "version", version.list),
-            ("battery", "battery", battery.list), ("key", "key", key.list), ("id", "id", id.list),
+            ("battery", "battery", battery.list), ("key", "key", key.list),
+            ("enc-key", "enc_key", encKey.list), ("id", "id", id.list),
             ("mtu", "mtu", mtu.list), ("phy", "phy", phy.list), ("interval", "interval", interval.list),
             ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
-            ("images", "images", images.list), ("bootloader", "bootloader", bootloader.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
+            ("swap", "swap", swap.list), ("images", "images", images.list), ("bootloader", "bootloader", bootloader.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
             ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
             ("bl-version", "bl_version", blVersion.list), ("prn-drop", "prn_drop", prnDrop.list),
             ("inactivity", "inactivity", inactivity.list), ("buttonless", "buttonless", buttonless.list),
@@ -120,6 +127,8 @@ struct SimDeviceFlags: ParsableArguments {
             return UsageError("invalid value '\(value)' for \(flag(key)): expected \(expected)")
         case .keyUnusable(let path, let reason):
             return UsageError("--key '\(path)' cannot be used: \(reason)")
+        case .encryptionKeyUnusable(let path, let reason):
+            return UsageError("--enc-key '\(path)' cannot be used: \(reason)")
         case .inconsistent(let reason):
             return UsageError("the device options do not fit together: \(reason)")
         case .notASimDevice, .missingEquals, .unknownKey, .duplicateKey:

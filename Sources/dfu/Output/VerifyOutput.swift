@@ -28,6 +28,14 @@ enum VerifyOutput {
         table.add("hash", report.hash.tableText)
         table.add("signature", report.signature.tableText)
         table.add("key hash", report.keyHash.tableText)
+        if let compression = report.compression {
+            // What MCUboot installs in slot 0, and the hash slot 0 then reports.
+            table.add("compression", compression.method.rawValue)
+            table.add("decompressed size", "\(compression.decompressedSize) bytes")
+            table.add("DECOMP_SHA", hex(compression.decompressedSHA256))
+            table.add("decompressed hash", compression.decompressedHash.tableText)
+            table.add("decompressed signature", compression.decompressedSignature.tableText)
+        }
         return table.rendered
     }
 
@@ -35,12 +43,15 @@ enum VerifyOutput {
     static func verdict(_ report: VerificationReport, keyGiven: Bool) -> String {
         if let failure = report.firstFailure { return "FAILED: \(failure.description)" }
         switch (report.hash, report.signature, report.keyHash) {
-        case (.passed, .passed, .passed):
+        case (.passed, .passed, .passed) where report.checks.allSatisfy({ $0 == .passed }):
             return "OK: image verified"
         case (.passed, .notChecked, _) where !keyGiven:
             return "OK: structure and hash verified; signature not checked (no --key)"
         default:
-            let unchecked = [("hash", report.hash), ("signature", report.signature), ("key hash", report.keyHash)]
+            let compressed = report.compression.map {
+                [("decompressed hash", $0.decompressedHash), ("decompressed signature", $0.decompressedSignature)]
+            } ?? []
+            let unchecked = ([("hash", report.hash), ("signature", report.signature), ("key hash", report.keyHash)] + compressed)
                 .compactMap { name, check -> String? in
                     guard case .notChecked(let reason) = check else { return nil }
                     return "\(name) not checked (\(reason))"
@@ -70,13 +81,22 @@ enum VerifyOutput {
                 JSONField("hash", .string(report.hash.jsonName)),
                 JSONField("signature", .string(report.signature.jsonName)),
                 JSONField("key_hash", .string(report.keyHash.jsonName)),
-                JSONField("error", report.firstFailure.map { .string($0.description) } ?? .null),
             ]
+            // Only for compressed images, so the objects of other images stay as they were.
+            if let compression = report.compression { fields.append(JSONField("compression", json(compression))) }
+            fields.append(JSONField("error", report.firstFailure.map { .string($0.description) } ?? .null))
         }
         return .object(fields)
     }
-
-
+    private static func json(_ compression: CompressionReport) -> JSONValue {
+        .object([
+            JSONField("method", .string(compression.method.rawValue)),
+            JSONField("decompressed_size", .int(compression.decompressedSize)),
+            JSONField("decompressed_sha256", .string(hex(compression.decompressedSHA256))),
+            JSONField("decompressed_hash", .string(compression.decompressedHash.jsonName)),
+            JSONField("decompressed_signature", .string(compression.decompressedSignature.jsonName)),
+        ])
+    }
 
     private static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { byte in

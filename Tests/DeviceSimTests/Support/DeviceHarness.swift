@@ -29,12 +29,13 @@ struct DeviceHarness {
     static func make(version: String = "1.0.0", flash: FlashTiming = .instant,
                      server: SMPServerConfiguration = SMPServerConfiguration(), faults: [SimFault] = [],
                      key: PublicKey? = nil, slotSize: Int = 0x60000, writeSize: Int = 495,
-                     images: Int = 1, swapMode: MCUbootSwapMode = .withoutScratch) throws -> DeviceHarness {
+                     images: Int = 1, swapMode: MCUbootSwapMode = .withoutScratch,
+                     decryptionKey: ImageDecryptionKey? = nil) throws -> DeviceHarness {
         var options = SimOptions()
         try options.set("version", to: version)
         let configuration = DeviceConfiguration(
             identity: PeerIdentity("C0:00:00:00:00:01"), runningVersion: options.version,
-            bootloaderKey: try key ?? PublicKey.defaultBootloaderKey(), slotSize: slotSize,
+            bootloaderKey: try key ?? PublicKey.defaultBootloaderKey(), decryptionKey: decryptionKey, slotSize: slotSize,
             flashTiming: flash, swapMode: swapMode, server: server, faults: faults, imageCount: images)
         return DeviceHarness(try VirtualDevice(configuration: configuration), writeSize: writeSize)
     }

@@ -2,16 +2,22 @@
 ///
 /// - `slotHash`, the SHA256 TLV, is what the device reports for a slot (image state `hash`); it
 ///   names the image in state writes and proves, after the reboot, that the new image runs.
+/// - `installedHash` is what slot 0 reports once the device runs it: DECOMP_SHA for a compressed
+///   image (MCUboot installs the decompressed image), else `slotHash`.
 /// - `fileSHA256`, the SHA-256 of the whole file, is the upload's session id (`sha` in the first
 ///   packet), so a second run resumes the device's session instead of starting over.
 struct PreparedImage: Sendable {
     let bytes: [UInt8]
     let version: ImageVersion
     let slotHash: [UInt8]
+    let installedHash: [UInt8]
     let fileSHA256: [UInt8]
     let summary: ImageSummary
     /// Set when the image was accepted without its signature checked (no key given).
     let signatureWarning: String?
+    /// What to check when the device boots its old image instead: the signing key, and what an
+    /// encrypted or compressed image also needs from the bootloader.
+    let rollbackHint: String
 
     /// Checks `bytes` as `dfu verify` does. A malformed image or a failed check is
     /// `DFUError.image` (exit 3): nothing has been connected to yet.
@@ -40,8 +46,17 @@ struct PreparedImage: Sendable {
         self.bytes = bytes
         self.version = report.version
         self.slotHash = report.sha256
+        self.installedHash = report.installedHash
         self.fileSHA256 = fileSHA256
         self.signatureWarning = warning
+        var needs = ["signed with the key the device's MCUboot was built with"]
+        if MCUbootHeader.Flags(rawValue: report.flags).isEncrypted {
+            needs.append("encrypted for the key it decrypts with")
+        }
+        if report.compression != nil {
+            needs.append("that its MCUboot decompresses (an overwrite-only build with decompression)")
+        }
+        rollbackHint = "Check that the image is " + needs.joined(separator: ", and ") + "."
         summary = ImageSummary(version: report.version, size: bytes.count, sha256: report.sha256,
                                signatureChecked: checkedWith)
     }

@@ -24,7 +24,7 @@ extension SMPUpdateImage {
     mutating func settle(against state: ImageStateResponse, mode: MCUbootMode?) throws(DFUError) {
         runningBefore = state.running(image: index)
         guard isDirectXIP else {
-            plan = .decide(slotHash: image.slotHash, state: state, image: index)
+            plan = .decide(slotHash: image.slotHash, installedHash: image.installedHash, state: state, image: index)
             return
         }
         // A device that says it swaps or overwrites would run a variant linked for the secondary

@@ -1,5 +1,6 @@
 /// The confirm-version stage (smp-mcuboot.md §4, steps 5–7): after the reboot, slot 0 must be the
-/// new image (its hash equal to the image's SHA256 TLV) and active; then, as the mode asks, the
+/// new image (its hash equal to the image's installed hash: the SHA256 TLV, or DECOMP_SHA for a
+/// compressed image) and active; then, as the mode asks, the
 /// image is confirmed and the device must say so. A device back on its old image rolled back (or
 /// its bootloader refused the image): exit 8.
 struct SMPVersionCheck: Sendable {
@@ -64,7 +65,7 @@ struct SMPVersionCheck: Sendable {
     /// the images again: `confirmed` must now be set.
     func confirm() async throws(DFUError) {
         let request = imageIndex == 0 ? ImageStateWriteRequest(confirm: true)
-            : ImageStateWriteRequest(hash: image.slotHash, confirm: true)
+            : ImageStateWriteRequest(hash: image.installedHash, confirm: true)
         do throws(SMPClientError) {
             _ = try await session.request(request, timeout: requestTimeout)
         } catch {
@@ -85,12 +86,11 @@ struct SMPVersionCheck: Sendable {
                                          + (imageIndex == 0 ? "." : " for image \(imageIndex)."))
         }
         let shown = running.imageVersion.map(\.description) ?? running.version
-        if running.hash != image.slotHash {
+        if running.hash != image.installedHash {
             if let previousHash, running.hash == previousHash {
                 let running = previousVersion?.description ?? shown
                 throw .postRebootCheckFailed("\(who) came back running \(running): it rolled back or refused the image "
-                                             + "(its bootloader did not boot \(image.version)). Check that the image is "
-                                             + "signed with the key the device's MCUboot was built with.")
+                                             + "(its bootloader did not boot \(image.version)). \(image.rollbackHint)")
             }
             throw .postRebootCheckFailed("\(who) came back running \(shown), which is neither the new image \(image.version) nor the one it ran before.")
         }
