@@ -354,6 +354,9 @@ sign "images/blinky-ecdsa-p256-protected-tlv-1.1.0.signed.bin" "$body48" ecdsa-p
     --security-counter 7 --custom-tlv 0xa0 0x12345678
 sign "images/blinky-unsigned-1.1.0.bin" "$body48" - 0x60000 1.1.0
 sign "images/bench-512k-ecdsa-p256-1.1.0.signed.bin" "$work/bench-512k.bin" ecdsa-p256 0x100000 1.1.0
+# RAM-load (MCUboot copies the image into RAM before it runs it, docs/design.md "RAM loading"):
+# --load-addr sets RAM_LOAD and the load address, here the start of an nRF52840's RAM.
+sign "images/blinky-ramload-ecdsa-p256-1.1.0.signed.bin" "$body48" ecdsa-p256 0x60000 1.1.0 --load-addr 0x20000000
 
 # Compressed (imgtool --compression; sdk-mcuboot decompresses them in overwrite-only builds), from a
 # body that compresses, with Ed25519 so that every run gives the same bytes. The uncompressed image
@@ -425,7 +428,7 @@ for alg in "${algs[@]}"; do
     done
 done
 for f in images/blinky-ecdsa-p256-1.2.3+45.signed.bin images/blinky-ecdsa-p256-protected-tlv-1.1.0.signed.bin \
-         images/bench-512k-ecdsa-p256-1.1.0.signed.bin; do
+         images/bench-512k-ecdsa-p256-1.1.0.signed.bin images/blinky-ramload-ecdsa-p256-1.1.0.signed.bin; do
     row "$f" "$ecdsa_pub" OK
     row "$f" - OK
 done

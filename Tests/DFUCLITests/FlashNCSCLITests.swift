@@ -115,6 +115,20 @@ import Testing
         #expect(run.stderr.contains("came back running 1.0.0+0"), "\(run.stderr)")
     }
 
+    @Test(arguments: ["ram-load", "ram-load-revert"])
+    func aRAMLoadImageIsConfirmedRunningFromTheOtherSlot(bootloader: String) throws {
+        let run = try FlashCLITests.flash([], sim: "bootloader=\(bootloader)",
+                                          image: "firmware-samples/images/blinky-ramload-ecdsa-p256-1.1.0.signed.bin")
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.stdoutLines.last?.hasPrefix("OK: 1.1.0+0 is running and confirmed") == true)
+    }
+
+    @Test func anImageThatIsNotRAMLoadableIsNotBootedByARAMLoadDevice() throws {
+        let run = try FlashCLITests.flash([], sim: "bootloader=ram-load")
+        #expect(run.exitCode == 8, "\(run.output)")
+        #expect(run.stderr.contains("came back running 1.0.0+0"), "\(run.stderr)")
+    }
+
     @Test func aDirectXIPBuildOnASwappingDeviceExitsFour() throws {
         let run = try FlashCLITests.flash([], image: "firmware-samples/ncs/direct-xip-1.1.0.zip")
         #expect(run.exitCode == 4, "\(run.output)")

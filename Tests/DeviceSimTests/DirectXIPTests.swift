@@ -98,4 +98,23 @@ import Testing
         #expect(try running(&h).slot == 0)
         #expect(try h.state().slot(1) == nil)
     }
+
+    @Test func ramLoadRunsTheNewestRAMLoadImageFromEitherSlot() throws {
+        var h = try DeviceHarness.make(swapMode: .ramLoad)
+        let image = try SimSamples.bytes("images/blinky-ramload-ecdsa-p256-1.1.0.signed.bin")
+        try h.upload(image)
+        #expect(try h.call(ImageStateWriteRequest(hash: try SimSamples.slotHash(image), confirm: false))
+                == .failure(.image(.imageAlreadyPending)), "without revert the newer image is already next, for good")
+        try reset(&h)
+        let now = try running(&h)
+        #expect(now.slot == 1 && now.version == "1.1.0" && now.confirmed)
+    }
+
+    @Test func ramLoadErasesAnImageThatIsNotRAMLoadable() throws {
+        var h = try DeviceHarness.make(swapMode: .ramLoad)
+        try h.upload(try SimSamples.blinky("1.1.0")) // no RAM_LOAD flag
+        try reset(&h)
+        #expect(try running(&h).slot == 0)
+        #expect(try h.state().slot(1) == nil, "boot_remove_image_from_flash")
+    }
 }

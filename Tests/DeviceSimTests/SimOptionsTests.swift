@@ -159,9 +159,10 @@ import Transport
     }
 }
 
-@Suite struct SimOptionsDirectXIPTests {
-    @Test(arguments: [("direct-xip", MCUbootSwapMode.directXIP), ("direct-xip-revert", .directXIPWithRevert)])
-    func bootloaderNamesTheDirectXIPModes(value: String, mode: MCUbootSwapMode) throws {
+@Suite struct SimOptionsEqualSlotsTests {
+    @Test(arguments: [("direct-xip", MCUbootSwapMode.directXIP), ("direct-xip-revert", .directXIPWithRevert),
+                      ("ram-load", .ramLoad), ("ram-load-revert", .ramLoadWithRevert)])
+    func bootloaderNamesTheEqualSlotModes(value: String, mode: MCUbootSwapMode) throws {
         var options = SimOptions()
         try options.set("bootloader", to: value)
         #expect(options.swapMode == mode)
@@ -170,6 +171,6 @@ import Transport
 
     @Test func anUnknownBootloaderSaysWhatItTakes() {
         var options = SimOptions()
-        #expect(throws: SimOptionsError.self) { try options.set("bootloader", to: "ram-load") }
+        #expect(throws: SimOptionsError.self) { try options.set("bootloader", to: "swap-everything") }
     }
 }

@@ -10,9 +10,9 @@ public struct MCUbootImagePair: Sendable {
     /// The trailer state: what the next boot will do with this image (swap modes).
     public internal(set) var swapType: MCUbootSwapType = .none
     let mode: MCUbootSwapMode
-    /// The slot the image runs from: 0 in swap modes; either in direct-XIP.
+    /// The slot the image runs from: 0 in swap modes; either in direct-XIP and RAM-load.
     public internal(set) var activeSlot = 0
-    /// Direct-XIP: each slot's trailer (the factory image's is confirmed).
+    /// Direct-XIP and RAM-load: each slot's trailer (the factory image's is confirmed).
     var trailers = [XIPTrailer.confirmed, XIPTrailer()]
     /// Direct-XIP: the SHA256 TLVs of images that passed validation (or were programmed at the
     /// factory), so booting back to one does not re-validate the synthetic factory image.
@@ -37,7 +37,7 @@ public struct MCUbootImagePair: Sendable {
     public var runningImage: SlotImage? { image(inSlot: activeSlot) }
     /// Where an upload goes: the secondary slot, or in direct-XIP the one the image does not run
     /// from (zephyr_img_mgmt.c: the opposite of the active slot).
-    var uploadSlot: Int { mode.isDirectXIP ? 1 - activeSlot : 1 }
+    var uploadSlot: Int { mode.hasEqualSlots ? 1 - activeSlot : 1 }
 
     public var primaryImage: SlotImage? { SlotImage(in: primary) }
     public var secondaryImage: SlotImage? { SlotImage(in: secondary) }
@@ -50,7 +50,7 @@ public struct MCUbootImagePair: Sendable {
     /// `boot_request_upgrade_multi` for this image: swap the secondary in at the next boot. In
     /// direct-XIP `boot_set_next` writes the other slot's magic (and image_ok when permanent).
     mutating func requestUpgrade(permanent: Bool) {
-        if mode.isDirectXIP {
+        if mode.hasEqualSlots {
             trailers[1 - activeSlot] = XIPTrailer(magic: true, imageOK: permanent, copyDone: false)
             return
         }
@@ -59,7 +59,7 @@ public struct MCUbootImagePair: Sendable {
 
     /// `boot_write_img_confirmed` on the running image: cancels a pending revert.
     mutating func confirmRunningImage() {
-        if mode.isDirectXIP {
+        if mode.hasEqualSlots {
             trailers[activeSlot].magic = true
             trailers[activeSlot].imageOK = true
             return
@@ -69,7 +69,7 @@ public struct MCUbootImagePair: Sendable {
 
     /// What MCUboot does with this image at reset (see `MCUbootBootloader`), and the flash time.
     mutating func boot(key: PublicKey, decryptionKey: ImageDecryptionKey?, mode: MCUbootSwapMode) -> (BootReport.Outcome, Duration) {
-        if mode.isDirectXIP { return directXIPBoot(key: key) }
+        if mode.hasEqualSlots { return equalSlotsBoot(key: key) }
         switch swapType {
         case .none:
             return (.normal, .zero)

@@ -43,6 +43,11 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
     case directXIP
     /// `MCUBOOT_DIRECT_XIP` with `MCUBOOT_DIRECT_XIP_REVERT`; mode 5.
     case directXIPWithRevert
+    /// `MCUBOOT_RAM_LOAD`: like direct-XIP, but the image is copied into RAM and runs there
+    /// (design.md "RAM loading"); mode 6.
+    case ramLoad
+    /// `MCUBOOT_RAM_LOAD` with `MCUBOOT_RAM_LOAD_REVERT`; mode 6 too.
+    case ramLoadWithRevert
 
     /// The `swap` option's spellings, for `sim:swap=…` and `dfu sim --swap` (direct-XIP is chosen
     /// with `bootloader=direct-xip[-revert]`).
@@ -62,6 +67,8 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
         case .overwriteOnly: return "overwrite"
         case .directXIP: return "direct-xip"
         case .directXIPWithRevert: return "direct-xip-revert"
+        case .ramLoad: return "ram-load"
+        case .ramLoadWithRevert: return "ram-load-revert"
         }
     }
 
@@ -73,16 +80,22 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
         case .overwriteOnly: return .overwriteOnly
         case .directXIP: return .directXIP
         case .directXIPWithRevert: return .directXIPWithRevert
+        case .ramLoad, .ramLoadWithRevert: return .ramLoad
         }
     }
 
     public var isDirectXIP: Bool { self == .directXIP || self == .directXIPWithRevert }
+    public var isRAMLoad: Bool { self == .ramLoad || self == .ramLoadWithRevert }
+    /// Direct-XIP and RAM-load: the slots are equal, nothing is moved, the newest image runs.
+    public var hasEqualSlots: Bool { isDirectXIP || isRAMLoad }
+    /// The revert mechanism of the equal-slot modes (image_ok / copy_done in each slot's trailer).
+    var revertsUnconfirmed: Bool { self == .directXIPWithRevert || self == .ramLoadWithRevert }
 
     /// Pages at the end of each slot the bootloader keeps for itself: the trailer, plus the spare
     /// sector swap-using-move needs to shift the primary image.
     var reservedPages: Int {
         switch self {
-        case .usingScratch, .overwriteOnly, .directXIP, .directXIPWithRevert: return 1
+        case .usingScratch, .overwriteOnly, .directXIP, .directXIPWithRevert, .ramLoad, .ramLoadWithRevert: return 1
         case .withoutScratch: return 2
         }
     }
@@ -94,6 +107,8 @@ public enum MCUbootSwapMode: Sendable, Hashable, CustomStringConvertible {
         case .overwriteOnly: return "overwrite only"
         case .directXIP: return "direct-XIP"
         case .directXIPWithRevert: return "direct-XIP with revert"
+        case .ramLoad: return "RAM load"
+        case .ramLoadWithRevert: return "RAM load with revert"
         }
     }
 }

@@ -19,7 +19,7 @@ import Transport
 /// | `buf_count` | MCUmgr buffer count 2…64 | 4 |
 /// | `slot_size` | slot bytes: decimal, `0x` hex or `K`/`M` suffix; whole 4 KiB pages, 64 KiB…16 MiB | 0x60000 |
 /// | `reassembly` | `on`/`off`: packets may span writes | on |
-/// | `bootloader` | `mcuboot`, `direct-xip` or `direct-xip-revert` (MCUboot runs the newest image from either slot; mode 4 or 5), or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
+/// | `bootloader` | `mcuboot`, `direct-xip` or `direct-xip-revert` (MCUboot runs the newest image from either slot; mode 4 or 5), `ram-load` or `ram-load-revert` (the same, but the image is copied into RAM and must be signed `--load-addr`; mode 6), or a kind dfu recognises and refuses: `firmware-loader` (bootloader info mode 7), `suit` (answers SMP group 66) | mcuboot |
 /// | `swap` | how MCUboot installs an image: `move` (swap using move), `scratch` (swap using scratch), `overwrite` (overwrite-only: no revert; the only mode that decompresses compressed images) | move |
 /// | `images` | updatable images, 1 or 2 (2: nRF5340-like, image 1 the network core, own slot pair) | 1 |
 /// | `reset_ms` | ms from the reset reply to the reset (Zephyr's `CONFIG_MCUMGR_GRP_OS_RESET_MS`), 0…60000 | 250 |
@@ -171,9 +171,11 @@ public struct SimOptions: Sendable, Hashable {
             switch value.lowercased() {
             case "direct-xip": (deviceKind, swapMode) = (.mcuboot, .directXIP)
             case "direct-xip-revert": (deviceKind, swapMode) = (.mcuboot, .directXIPWithRevert)
+            case "ram-load": (deviceKind, swapMode) = (.mcuboot, .ramLoad)
+            case "ram-load-revert": (deviceKind, swapMode) = (.mcuboot, .ramLoadWithRevert)
             default:
                 guard let kind = SMPServerConfiguration.DeviceKind(rawValue: value.lowercased()) else {
-                    throw bad("mcuboot, direct-xip, direct-xip-revert, firmware-loader or suit")
+                    throw bad("mcuboot, direct-xip, direct-xip-revert, ram-load, ram-load-revert, firmware-loader or suit")
                 }
                 deviceKind = kind
             }
@@ -225,7 +227,7 @@ public struct SimOptions: Sendable, Hashable {
             "seed=\(seed)",
         ]
         // Only when changed, so the identities derived before the key existed stay the same.
-        if swapMode.isDirectXIP {
+        if swapMode.hasEqualSlots {
             items.append("bootloader=\(swapMode.optionValue)")
         } else if swapMode != .withoutScratch {
             items.append("swap=\(swapMode.optionValue)")

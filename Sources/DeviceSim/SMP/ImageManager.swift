@@ -87,7 +87,7 @@ struct ImageManager: Sendable {
         let active = next.active
         // With direct-XIP's revert Zephyr only refuses a test of the running slot; the trailer
         // states decide the rest at boot.
-        if boot.swapMode == .directXIPWithRevert {
+        if boot.swapMode.revertsUnconfirmed {
             if !confirm && slot == active { return .settingTestToActiveDenied }
             return applyNextBoot(slot, of: image, active: active, confirm: confirm, &boot)
         }

@@ -15,12 +15,13 @@ struct NextBoot: Sendable, Hashable {
     let active: Int
     let slot: Int
     let kind: Kind
-    /// Direct-XIP: only the running slot is in use (img_mgmt_slot_in_use skips the pending rules).
+    /// Direct-XIP and RAM-load: only the running slot is in use (img_mgmt_slot_in_use skips the
+    /// pending rules for both).
     private let directXIP: Bool
 
     init(_ pair: MCUbootImagePair) {
         active = pair.activeSlot
-        directXIP = pair.mode.isDirectXIP
+        directXIP = pair.mode.hasEqualSlots
         switch pair.mode {
         case .usingScratch, .withoutScratch, .overwriteOnly:
             switch pair.swapType {
@@ -29,12 +30,12 @@ struct NextBoot: Sendable, Hashable {
             case .test: (slot, kind) = (1, .test)
             case .revert: (slot, kind) = (1, .revert)
             }
-        case .directXIP:
+        case .directXIP, .ramLoad:
             // The newer image boots next, for good.
             let other = 1 - active
             let newer = Self.isNewer(pair.image(inSlot: other), than: pair.image(inSlot: active))
             (slot, kind) = (newer ? other : active, .normal)
-        case .directXIPWithRevert:
+        case .directXIPWithRevert, .ramLoadWithRevert:
             (slot, kind) = Self.withRevert(pair)
         }
     }

@@ -49,7 +49,7 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "1|2", help: "Updatable images: 2 makes an nRF5340-like device whose image 1 (the network core) has its own slots and version. (default: 1)")
     var images: String?
 
-    @Option(valueName: "KIND", help: "What updates the device: mcuboot (swap), direct-xip or direct-xip-revert (runs the newest image from either slot), or a kind dfu recognises and refuses: firmware-loader (bootloader info mode 7) or suit (answers SMP group 66). (default: mcuboot)")
+    @Option(valueName: "KIND", help: "What updates the device: mcuboot (swap), direct-xip, direct-xip-revert, ram-load or ram-load-revert (runs the newest image from either slot), or a kind dfu recognises and refuses: firmware-loader (bootloader info mode 7) or suit (answers SMP group 66). (default: mcuboot)")
     var bootloader: String?
 
     @Option(valueName: "MS", help: "Milliseconds from the reset reply to the reset, as Zephyr's CONFIG_MCUMGR_GRP_OS_RESET_MS, 0-60000. (default: 250)")

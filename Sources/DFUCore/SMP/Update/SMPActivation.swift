@@ -10,6 +10,8 @@ struct SMPActivation: Sendable {
     let device: String
     let requestTimeout: Duration
     let log: @Sendable (String) -> Void
+    /// A refused mark is fine when the image is already pending (RAM load, mode 6).
+    var acceptsAlreadyPending = false
 
     /// State write for the mode: `{hash, confirm: false}` marks the image for a test boot (MCUboot
     /// reverts it on the reset after next unless confirmed); `{hash, confirm: true}` makes it
@@ -17,12 +19,19 @@ struct SMPActivation: Sendable {
     func mark() async throws(DFUError) {
         let permanent = mode == .confirmOnly
         let what = permanent ? "the request to confirm the new image" : "the request to mark the new image for test"
-        let state: ImageStateResponse
+        var state: ImageStateResponse
         do throws(SMPClientError) {
             state = try await session.request(ImageStateWriteRequest(hash: image.slotHash, confirm: permanent),
                                                          timeout: requestTimeout)
         } catch {
-            throw SMPFailure.activation(what, error, device: device)
+            // RAM load without revert (bootloader mode 6 does not tell which): the newer image is
+            // already the next boot, for good, and Zephyr refuses a test of it.
+            guard acceptsAlreadyPending, case .refused(let refusal) = error, refusal.imageError == .imageAlreadyPending,
+                  let listed = try? await session.request(ImageStateReadRequest(), timeout: requestTimeout),
+                  listed.images.contains(where: { $0.hash == image.slotHash && $0.pending })
+            else { throw SMPFailure.activation(what, error, device: device) }
+            log("the device already boots the new image next, for good (it refused the mark as already pending)")
+            state = listed
         }
         guard let slot = state.images.first(where: { $0.hash == image.slotHash }), slot.pending else {
             throw .deviceRejected("\(device) accepted \(what) but does not list the new image as pending; it would not "

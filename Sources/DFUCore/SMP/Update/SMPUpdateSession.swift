@@ -104,8 +104,9 @@ struct SMPUpdateSession: UpdateSession {
         let marks = update.bootloaderMode != .directXIP
         if !marks { context.log("direct-XIP without revert: MCUboot boots the newest image; nothing to mark") }
         for entry in update.images where !entry.isRunning {
-            let marking = SMPActivation(session: session, image: entry.image, mode: mode.forImage(entry.index),
+            var marking = SMPActivation(session: session, image: entry.image, mode: mode.forImage(entry.index),
                                         device: context.device, requestTimeout: deadlines.request, log: context.log)
+            marking.acceptsAlreadyPending = update.bootloaderMode == .ramLoad
             if marks { try await marking.mark() }
             activation = marking
         }
@@ -143,12 +144,16 @@ struct SMPUpdateSession: UpdateSession {
                 imageIndex: entry.index, name: update.hasSeveralImages ? entry.name : nil,
                 previousHash: isMain ? before.facts.runningHash : entry.runningBefore?.hash,
                 previousVersion: isMain ? before.facts.runningVersion : entry.runningBefore?.imageVersion,
-                mayBeUnlisted: update.hasSeveralImages && entry.index > 0, runsFromEitherSlot: entry.isDirectXIP,
+                mayBeUnlisted: update.hasSeveralImages && entry.index > 0,
+                runsFromEitherSlot: entry.isDirectXIP || update.bootloaderMode.map(Self.equalSlotModes.contains) == true,
                 device: context.device, requestTimeout: deadlines.request, emit: context.emit, warn: context.warn)
                 .run(readUntil: readUntil)
         }
         return version
     }
+
+    /// Bootloader modes that run an image from either slot (direct-XIP, RAM load).
+    private static let equalSlotModes: Set<MCUbootMode> = [.directXIP, .directXIPWithRevert, .ramLoad]
 
     private func image(of update: SMPUpdate, for part: UpdatePart) throws(DFUError) -> SMPUpdateImage {
         guard update.images.indices.contains(part.number - 1) else {

@@ -1,12 +1,15 @@
 import DFUCore
 
-/// MCUboot's direct-XIP boot for one image (design.md "Equal slots (direct-xip)" and "Revert
-/// mechanism in direct-xip and ram-load mode"; bootutil loader.c): nothing is moved. Among the
-/// slots that hold an image, the newest (by version; the primary on a tie) is tried:
-/// - an image linked for the other slot (ROM_FIXED with a load address that is not this slot's,
-///   `boot_rom_address_check`) is skipped;
+/// MCUboot's direct-XIP and RAM-load boot for one image (design.md "Equal slots (direct-xip)",
+/// "RAM loading" and "Revert mechanism in direct-xip and ram-load mode"; bootutil loader.c
+/// `boot_load_and_validate_images`, ram_load.c): nothing is moved between slots. Among the slots
+/// that hold an image, the newest (by version; the primary on a tie) is tried:
+/// - direct-XIP: an image linked for the other slot (ROM_FIXED with a load address that is not this
+///   slot's, `boot_rom_address_check`) is skipped;
 /// - with revert: an image without magic, or one that was booted once (copy_done) and never
 ///   confirmed (image_ok), is erased; otherwise copy_done is set the first time it is selected;
+/// - RAM-load: an image without RAM_LOAD, or whose load address and size leave the executable RAM,
+///   is erased (`boot_load_image_to_sram` failing);
 /// - an image that fails validation (hash, signature, key hash) is erased;
 /// then the next newest is tried. An image validated before is not validated again (the virtual
 /// device starts from a synthetic unsigned image, as in swap mode the primary is not validated).
@@ -19,7 +22,7 @@ extension MCUbootImagePair {
         Self.primaryAddress + (number == 0 ? 0 : UInt32(clamping: primary.size))
     }
 
-    mutating func directXIPBoot(key: PublicKey) -> (BootReport.Outcome, Duration) {
+    mutating func equalSlotsBoot(key: PublicKey) -> (BootReport.Outcome, Duration) {
         let before = activeSlot
         var duration: Duration = .zero
         var tried: Set<Int> = []
@@ -28,11 +31,11 @@ extension MCUbootImagePair {
         while let candidate = newestUntried(excluding: tried) {
             tried.insert(candidate)
             let slot = self.slot(candidate)
-            if let header = try? MCUbootHeader(bytes: slot.bytes), header.flags.contains(.romFixed),
-               header.loadAddress != address(ofSlot: candidate) {
+            let header = try? MCUbootHeader(bytes: slot.bytes)
+            if mode.isDirectXIP, let header, header.flags.contains(.romFixed), header.loadAddress != address(ofSlot: candidate) {
                 continue // built for the other slot: skipped, not erased
             }
-            if mode == .directXIPWithRevert {
+            if mode.revertsUnconfirmed {
                 let trailer = trailers[candidate]
                 if !trailer.magic || (trailer.copyDone && !trailer.imageOK) {
                     if trailer.magic { revertedTest = true } else { refusals.append("no trailer magic") }
@@ -40,6 +43,12 @@ extension MCUbootImagePair {
                     continue
                 }
                 trailers[candidate].copyDone = true
+            }
+            if mode.isRAMLoad, let held = image(inSlot: candidate), !Self.loadsIntoRAM(header, length: held.length),
+               !validatedHashes.contains(held.hash) {
+                refusals.append("not RAM-loadable (no RAM_LOAD flag, or a load address outside executable RAM)")
+                duration += erase(candidate) // boot_remove_image_from_flash
+                continue
             }
             if let held = image(inSlot: candidate), !validatedHashes.contains(held.hash) {
                 if let reason = rejection(of: slot, key: key) {
@@ -77,6 +86,18 @@ extension MCUbootImagePair {
             return rejection.reason
         }
         return nil
+    }
+
+    /// Where RAM-load images may run: an nRF52840's 256 KiB of RAM (`IMAGE_EXECUTABLE_RAM_START`
+    /// and `_SIZE`).
+    static let executableRAM: Range<UInt64> = 0x2000_0000 ..< 0x2004_0000
+
+    /// `boot_load_image_to_sram` (ram_load.c): only a RAM_LOAD image whose load address and size fit
+    /// the executable RAM is loaded.
+    static func loadsIntoRAM(_ header: MCUbootHeader?, length: Int) -> Bool {
+        guard let header, header.flags.contains(.ramLoad) else { return false }
+        let start = UInt64(header.loadAddress)
+        return executableRAM.contains(start) && start + UInt64(length) <= executableRAM.upperBound
     }
 
     private mutating func erase(_ number: Int) -> Duration {
