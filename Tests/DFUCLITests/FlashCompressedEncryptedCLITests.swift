@@ -60,6 +60,8 @@ import Testing
                                  sim: ",enc_key=\(Self.keys)/TEST-ONLY-\(encryptionKey).pem", key: signingKey)
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stdoutLines.last?.hasPrefix("OK: 1.1.0+0 is running and confirmed on") == true, "\(run.stdout)")
+        // The hash covers the plaintext: dfu says it checked neither, and does not blame a missing --key.
+        #expect(run.stdout.contains("SHA-256 not checked (encrypted), signature not checked\n"), "\(run.stdout)")
     }
 
     @Test func encryptedImageOnADeviceWithoutTheKeyRollsBackAndExitsEight() throws {

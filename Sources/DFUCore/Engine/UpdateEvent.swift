@@ -40,6 +40,8 @@ public struct ImageSummary: Sendable, Equatable {
     public var signatureChecked: String?
     /// Which image of an update with several (one summary each); nil for an update of one image.
     public var image: UpdateImageName?
+    /// The SHA256 TLV was checked against the image (not for an encrypted one: it covers the plaintext).
+    public var hashChecked = true
 
     public init(version: ImageVersion, versionText: String? = nil, size: Int, sha256: [UInt8], signatureChecked: String?,
                 image: UpdateImageName? = nil) {

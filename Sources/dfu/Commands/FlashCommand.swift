@@ -137,7 +137,8 @@ struct FlashCommand: ParsableCommand {
             ? NDJSONRenderer(sink: console, configuration: .init(command: Self.name, verbose: common.verbose))
             : TerminalRenderer(sink: console, configuration: .init(
                 imageName: Self.fileName(image), minimumBattery: minBattery,
-                isTerminal: Console.isTerminal(.standardOutput), verbose: common.verbose, requireNewer: requireNewer))
+                isTerminal: Console.isTerminal(.standardOutput), verbose: common.verbose, requireNewer: requireNewer,
+                keyGiven: key != nil))
         // From here every outcome is rendered (a JSON result line with --json) and returned as a
         // status: thrown again, the CLI would print it a second time.
         let engine: UpdateEngine

@@ -33,7 +33,12 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         /// `--require-newer`: the device, not dfu, judges the version.
         var requireNewer: Bool
 
-        init(imageName: String, minimumBattery: Int, isTerminal: Bool, verbose: Bool, requireNewer: Bool = false) {
+        /// `--key` was given: a signature not checked is then not for want of a key.
+        var keyGiven: Bool
+
+        init(imageName: String, minimumBattery: Int, isTerminal: Bool, verbose: Bool, requireNewer: Bool = false,
+             keyGiven: Bool = false) {
+            self.keyGiven = keyGiven
             self.imageName = imageName
             self.minimumBattery = minimumBattery
             self.isTerminal = isTerminal
@@ -91,7 +96,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             imagesChecked.append(summary)
             let which = summary.image.map { " \($0)" } ?? ""
             line("image checked: \(configuration.imageName)\(which) \(summary.versionText), \(HumanUnits.bytes(summary.size)), "
-                 + (summary.signatureChecked.map { "\($0) signature ok" } ?? "SHA-256 ok, signature not checked (no --key)"))
+                 + (summary.signatureChecked.map { "\($0) signature ok" } ?? Self.unsignedWords(summary, keyGiven: configuration.keyGiven)))
         case .connected(let summary):
             connection = summary
             line("connected: " + Self.linkDescription(summary))
@@ -155,6 +160,13 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     }
 
     // MARK: - Steps
+
+    /// What was checked of an image whose signature was not: an encrypted image's hash covers the
+    /// plaintext, so only the device checks either (the warning that follows says so).
+    static func unsignedWords(_ summary: ImageSummary, keyGiven: Bool) -> String {
+        (summary.hashChecked ? "SHA-256 ok, " : "SHA-256 not checked (encrypted), ")
+            + (keyGiven ? "signature not checked" : "signature not checked (no --key)")
+    }
 
     private mutating func startTransfer() {
         transfer = .running(last: nil)

@@ -57,7 +57,9 @@ struct PreparedImage: Sendable {
             needs.append("that its MCUboot decompresses (an overwrite-only build with decompression)")
         }
         rollbackHint = "Check that the image is " + needs.joined(separator: ", and ") + "."
-        summary = ImageSummary(version: report.version, size: bytes.count, sha256: report.sha256,
-                               signatureChecked: checkedWith)
+        var summary = ImageSummary(version: report.version, size: bytes.count, sha256: report.sha256,
+                                   signatureChecked: checkedWith)
+        if case .notChecked = report.hash { summary.hashChecked = false }
+        self.summary = summary
     }
 }
