@@ -26,9 +26,11 @@ import Testing
         #expect(object["header_size"] as? Int == 512)
         #expect((object["body_size"] as? Int ?? 0) > 0)
         #expect((object["file_size"] as? Int ?? 0) > (object["body_size"] as? Int ?? 0))
-        // Compressed samples carry IMAGE_F_COMPRESSED_LZMA2 (0x400), and 0x800 with the ARM Thumb filter.
+        // Compressed samples carry IMAGE_F_COMPRESSED_LZMA2 (0x400), and 0x800 with the ARM Thumb filter;
+        // the RAM-load sample IMAGE_F_RAM_LOAD (0x20).
         let compressed = sample.file.contains("lzma2")
-        #expect(object["flags"] as? Int == (sample.file.contains("armthumb") ? 0xC00 : compressed ? 0x400 : 0))
+        let ramLoad = sample.file.contains("ramload") ? 0x20 : 0
+        #expect(object["flags"] as? Int == (sample.file.contains("armthumb") ? 0xC00 : compressed ? 0x400 : 0) | ramLoad)
         let compression = object["compression"] as? [String: Any]
         #expect((compression != nil) == compressed)
         if let compression {
