@@ -126,7 +126,12 @@ extension StandInCore {
             await self?.linkDown(id)
         }
         if securityFails {
-            Task { await link.disconnect() }
+            // "A moment later": after Connected=true has gone out (on the rig the encryption
+            // fails some ms after the link is up), so a client sees the link come and go.
+            Task {
+                try? await Task.sleep(for: .milliseconds(100))
+                await link.disconnect()
+            }
             return
         }
         let delay = timing.servicesResolveDelay
