@@ -51,7 +51,8 @@ extension MCUbootImagePair {
                 continue
             }
             if let held = image(inSlot: candidate), !validatedHashes.contains(held.hash) {
-                if let reason = rejection(of: slot, key: key) {
+                // Run in place or from RAM: no decryption on the way (design.md, "Equal slots").
+                if let reason = rejection(of: slot, key: key, decryptionKey: nil, mode: mode) {
                     refusals.append(reason)
                     duration += erase(candidate)
                     continue
@@ -76,16 +77,6 @@ extension MCUbootImagePair {
         return held.max { lhs, rhs in
             lhs.1.version != rhs.1.version ? lhs.1.version < rhs.1.version : lhs.0 > rhs.0
         }?.0
-    }
-
-    /// Why MCUboot would refuse the image in `slot`, or nil if it runs. Direct-XIP runs images in
-    /// place, so they are neither encrypted nor compressed (design.md: no on-the-fly decryption).
-    func rejection(of slot: FlashSlot, key: PublicKey) -> String? {
-        if case .failure(let rejection) = BootValidation.check(slot.bytes, key: key, decryptionKey: nil, mode: mode,
-                                                               primarySize: maxImageSize(mode)) {
-            return rejection.reason
-        }
-        return nil
     }
 
     /// Where RAM-load images may run: an nRF52840's 256 KiB of RAM (`IMAGE_EXECUTABLE_RAM_START`

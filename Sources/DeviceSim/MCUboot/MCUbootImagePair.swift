@@ -105,7 +105,12 @@ public struct MCUbootImagePair: Sendable {
 
     /// Why MCUboot would refuse the secondary image, or nil if it boots.
     func secondaryRejection(key: PublicKey, decryptionKey: ImageDecryptionKey?, mode: MCUbootSwapMode) -> String? {
-        if case .failure(let rejection) = BootValidation.check(secondary.bytes, key: key, decryptionKey: decryptionKey,
+        rejection(of: secondary, key: key, decryptionKey: decryptionKey, mode: mode)
+    }
+
+    /// Why MCUboot would refuse the image in `slot`, or nil if it boots.
+    func rejection(of slot: FlashSlot, key: PublicKey, decryptionKey: ImageDecryptionKey?, mode: MCUbootSwapMode) -> String? {
+        if case .failure(let rejection) = BootValidation.check(slot.bytes, key: key, decryptionKey: decryptionKey,
                                                                mode: mode, primarySize: maxImageSize(mode)) {
             return rejection.reason
         }

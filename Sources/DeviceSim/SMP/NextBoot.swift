@@ -17,11 +17,11 @@ struct NextBoot: Sendable, Hashable {
     let kind: Kind
     /// Direct-XIP and RAM-load: only the running slot is in use (img_mgmt_slot_in_use skips the
     /// pending rules for both).
-    private let directXIP: Bool
+    private let equalSlots: Bool
 
     init(_ pair: MCUbootImagePair) {
         active = pair.activeSlot
-        directXIP = pair.mode.hasEqualSlots
+        equalSlots = pair.mode.hasEqualSlots
         switch pair.mode {
         case .usingScratch, .withoutScratch, .overwriteOnly:
             switch pair.swapType {
@@ -65,7 +65,7 @@ struct NextBoot: Sendable, Hashable {
     /// `img_mgmt_slot_in_use`: the active slot, the slot a revert would go back to, and a slot
     /// pending for test or for good may not be erased or uploaded to.
     func isInUse(_ slot: Int) -> Bool {
-        if !directXIP {
+        if !equalSlots {
             if slot == self.slot && kind == .revert { return true }
             if (slot == self.slot && kind == .test) || (active != self.slot && kind == .normal) { return true }
         }

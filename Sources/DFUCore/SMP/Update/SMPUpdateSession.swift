@@ -46,8 +46,12 @@ struct SMPUpdateSession: UpdateSession {
     private func checkImageIndexes(of update: SMPUpdate, _ snapshot: SMPDeviceSnapshot) throws(DFUError) {
         let listed = Set(snapshot.images.images.map { $0.image ?? 0 })
         for entry in update.images where entry.index > 0 {
-            let known = update.hasSeveralImages ? snapshot.slotInfoIndexes.map { $0.contains(entry.index) } ?? true
-                : listed.contains(entry.index)
+            let known: Bool
+            if update.hasSeveralImages {
+                known = snapshot.slotInfoIndexes?.contains(entry.index) ?? true // no slot info: the upload decides
+            } else {
+                known = listed.contains(entry.index)
+            }
             guard !known else { continue }
             let source = update.hasSeveralImages ? "the zip has \(entry.name)" : "check --image against 'dfu info'"
             throw .deviceRejected("\(context.device) lists no image \(entry.index) (its image list has "
@@ -138,12 +142,10 @@ struct SMPUpdateSession: UpdateSession {
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
         var version = update.version
         for entry in update.images.dropFirst() + [update.main] {
-            let isMain = entry.index == update.main.index
             version = try await SMPVersionCheck(
                 session: session, clock: context.clock, image: entry.image, mode: mode.forImage(entry.index),
                 imageIndex: entry.index, name: update.hasSeveralImages ? entry.name : nil,
-                previousHash: isMain ? before.facts.runningHash : entry.runningBefore?.hash,
-                previousVersion: isMain ? before.facts.runningVersion : entry.runningBefore?.imageVersion,
+                previousHash: entry.runningBefore?.hash, previousVersion: entry.runningBefore?.imageVersion,
                 mayBeUnlisted: update.hasSeveralImages && entry.index > 0,
                 runsFromEitherSlot: entry.isDirectXIP || update.bootloaderMode.map(Self.equalSlotModes.contains) == true,
                 device: context.device, requestTimeout: deadlines.request, emit: context.emit, warn: context.warn)
