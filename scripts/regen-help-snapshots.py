@@ -13,8 +13,9 @@ DFU = ".build/debug/dfu"
 INDENT = " " * 12
 
 source = open(TESTS).read()
-for match in re.finditer(r"@Test func (\w+)HelpMatchesSnapshot\(\)", source):
-    name = match.group(1)
+# Names first: each rewrite moves the text after it, so positions are looked up afresh per name.
+for name in re.findall(r"@Test func (\w+)HelpMatchesSnapshot\(\)", source):
+    match = re.search(r"@Test func " + name + r"HelpMatchesSnapshot\(\)", source)
     args = ["--help"] if name == "root" else [name, "--help"]
     output = subprocess.run([DFU] + args, capture_output=True, text=True, check=True).stdout
     if name == "root":

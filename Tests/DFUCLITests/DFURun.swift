@@ -66,7 +66,7 @@ final class DFUProcessCapture {
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = DFUBinary.repositoryRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        process.environment = DFUTestEnvironment.base.merging(environment) { _, given in given }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = handles[0]
         process.standardError = handles[1]

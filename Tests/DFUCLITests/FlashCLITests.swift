@@ -134,7 +134,7 @@ import Glibc
     /// server keeps the device between runs: the second run finds the image already running. The
     /// swap after the reset takes the device's real time (about 6 s).
     @Test func flashesAnSMPServerOverUDP() throws {
-        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0"])
+        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
         let device = "udp:127.0.0.1:\(ready.port)"
         let run = try DFURun.run(["flash", Self.image, "--device", device, "--key", Self.key], timeout: 60)

@@ -38,7 +38,7 @@ import Testing
     @Test func infoShowsDecompSHAAsSlotZeroHashAfterTheInstall() throws {
         let verify = try DFURun.run(["verify", Self.lzma2])
         #expect(verify.stdoutLines.contains("DECOMP_SHA              \(Self.decompSHA)"), "\(verify.stdout)")
-        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0", "--swap", "overwrite", "--slot-size", "64K",
+        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0", "--swap", "overwrite", "--slot-size", "64K",
                                         "--key", "\(Self.keys)/TEST-ONLY-ed25519.pub.pem"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
         let device = "udp:127.0.0.1:\(ready.port)"

@@ -42,6 +42,7 @@ import Testing
                            MTU.
               flash        Update a device with an MCUboot image, NCS zip or Nordic DFU
                            package.
+              resume       Finish updates that were cut off (from the journal dfu keeps).
               pair         Pair and bond with a Bluetooth device (once), with its passkey.
               unpair       Forget a Bluetooth device's bond (bluetoothd removes its keys).
               sim          Serve the virtual device over UDP or BLE for others to update.
@@ -276,6 +277,81 @@ import Testing
               8    the device does not run the new image after the reboot (rolled back)
               9    the device requires an authenticated link that could not be set up
               130  interrupted by SIGINT or SIGTERM
+
+            """)
+    }
+
+    @Test func resumeHelpMatchesSnapshot() throws {
+        let run = try DFURun.run(["resume", "--help"])
+        #expect(run.exitCode == 0)
+        #expect(run.stdout == """
+            OVERVIEW: Finish updates that were cut off (from the journal dfu keeps).
+
+            USAGE: dfu resume [options]
+
+            OPTIONS:
+              --device <DEVICE>       Only the update of this device (as given to 'dfu flash
+                                      --device').
+              --list                  List the unfinished updates instead of resuming them.
+              --forget                Forget the unfinished update of --device (its
+                                      journal); the device keeps what it holds.
+              --json                  Print one JSON object per line on stdout (NDJSON):
+                                      each event, then a result line; nothing on stderr.
+                                      Fields: docs/json-events.md.
+              -v, --verbose           Log each step on stderr (never key material or image
+                                      bytes).
+              -h, --help              Show this help.
+
+            DEVICE OPTIONS:
+              --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
+                                      ('bluetoothctl list'); by default the first powered
+                                      one.
+              --full-addresses        Show Bluetooth addresses in full instead of shortened
+                                      (…:EE:FF).
+
+            PAIRING OPTIONS:
+              --passkey <N>           The device's six-digit passkey (000000-999999), for
+                                      devices that require an authenticated link (Zephyr's
+                                      default for SMP with Bluetooth pairing); dfu pairs
+                                      with it when the device asks. Without it, on a
+                                      terminal dfu asks for the passkey when needed.
+              --pair                  Pair and bond first, even if the device does not ask
+                                      for it (needs --passkey, or a terminal).
+
+            TIMEOUT OPTIONS:
+              --connect-timeout <SECONDS>
+                                      Seconds to connect, and to reconnect after a lost
+                                      link. (default: 20.0)
+              --reboot-timeout <SECONDS>
+                                      Seconds from the reset until the device answers again
+                                      (MCUboot swaps meanwhile). (default: 60.0)
+              --chunk-timeout <SECONDS>
+                                      Seconds to wait for the device to acknowledge one
+                                      upload chunk. (default: 5.0)
+              --first-chunk-timeout <SECONDS>
+                                      Seconds to wait for the first chunk's answer (the
+                                      device erases first). (default: 40 per started MiB of
+                                      the image)
+
+            Every 'dfu flash' keeps a journal of its update in $XDG_STATE_HOME/dfu/ (by
+            default ~/.local/state/dfu/): the device, the file with its SHA-256, the
+            options, the stage it reached. 'dfu resume' runs each unfinished update again
+            with the same options, one after another: the file must still be the same (else
+            exit 3: run 'dfu flash' to start over), the device says how much it holds and
+            the upload continues from there; an update cut off after the reset only
+            reconnects, checks the version and confirms. Timeouts, --passkey, --adapter and
+            the output flags given here apply to the resumed runs. A journal file that
+            cannot be read is moved aside with a warning, never used.
+
+            Examples:
+              dfu resume
+              dfu resume --device C2:11:40:55:7A:01 --passkey 123456
+              dfu resume --list
+              dfu resume --forget --device udp:192.0.2.7:1337
+
+            Exit status: as 'dfu flash' (see 'dfu flash --help'); with several updates, 0
+            only when every one finished, else the most severe status among them (README,
+            "Exit codes"). Nothing to resume is not an error (0).
 
             """)
     }

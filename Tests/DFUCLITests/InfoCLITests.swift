@@ -55,7 +55,7 @@ import Testing
     /// of `flash --mode upload-only` shows up in slot 1. SMP over UDP has no Battery Service and
     /// no PHY.
     @Test func readsAnSMPServerOverUDPBeforeAndAfterAnUpload() throws {
-        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0", "--version", "1.0.0"])
+        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0", "--version", "1.0.0"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
         let device = "udp:127.0.0.1:\(ready.port)"
 

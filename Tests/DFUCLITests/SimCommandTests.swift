@@ -9,7 +9,7 @@ import Testing
 @Suite struct SimCommandTests {
     @Test(arguments: [SIGTERM, SIGINT])
     func servesOnTheReportedPortUntilASignalThenExitsZero(signal: Int32) throws {
-        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0"])
+        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
         #expect(ready.port != 0)
         #expect(ready.line.range(of: #"^dfu sim: serving SMP over UDP on 127\.0\.0\.1:\d+ \(device [0-9A-F:]{17}, version 1\.0\.0\)$"#,
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func flagsBuildTheDeviceLikeSimKeys() throws {
-        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0", "--version", "2.3.4", "--buf-size", "1024",
+        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0", "--version", "2.3.4", "--buf-size", "1024",
                                         "--buf-count", "6", "--id", "C0:FF:EE:00:00:01", "--verbose"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
         #expect(ready.line.hasSuffix("(device C0:FF:EE:00:00:01, version 2.3.4)"))
@@ -43,7 +43,7 @@ import Testing
     /// `--fault` can be repeated: both faults reach the device (its options, logged with --verbose)
     /// and both fire during an upload from `dfu flash`, which still completes.
     @Test func repeatedFaultFlagsReachTheDeviceAsTwoFaults() throws {
-        let sim = try SimServerProcess(["--serve", "udp:127.0.0.1:0", "--fault", "disconnect@40%",
+        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0", "--fault", "disconnect@40%",
                                         "--fault", "reboot@60%", "--verbose"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
         let flash = try DFURun.run(["flash", "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin",
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func aSecondServerOnABusyAddressIsAUsageError() throws {
-        let first = try SimServerProcess(["--serve", "udp:127.0.0.1:0"])
+        let first = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"])
         let ready = try #require(first.ready())
         let run = try DFURun.run(["sim", "--serve", "udp:127.0.0.1:\(ready.port)"], timeout: 20)
         #expect(run.exitCode == 2)

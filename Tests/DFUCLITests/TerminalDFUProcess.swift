@@ -40,7 +40,7 @@ final class TerminalDFUProcess: @unchecked Sendable {
         // -q: no banner; -e: exit with dfu's code; -c: run this; /dev/null: no typescript file.
         process.arguments = ["-qec", command, "/dev/null"]
         process.currentDirectoryURL = DFUBinary.repositoryRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": bus]) { _, given in given }
+        process.environment = DFUTestEnvironment.base.merging(["DBUS_SYSTEM_BUS_ADDRESS": bus]) { _, given in given }
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: screenURL)
         process.standardError = FileHandle.nullDevice

@@ -52,35 +52,35 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
     }
 
     private mutating func stages() async throws(DFUError) -> ImageVersion {
-        var started = begin(.verifyImage)
+        var started = try begin(.verifyImage)
         var update = try updateProtocol.prepare(engine.image, key: engine.key, options: options)
         for summary in update.summaries { emit(.imageChecked(summary)) }
         if let warning = update.signatureWarning { emit(.warning(warning)) }
-        end(.verifyImage, started)
+        try end(.verifyImage, started)
 
-        started = begin(.connect)
+        started = try begin(.connect)
         let connection = try await connect()
         self.connection = connection
         let session = try await updateProtocol.open(connection, context: context)
         emit(.connected(summary(connection.link, window: session.window)))
-        end(.connect, started)
+        try end(.connect, started)
 
-        started = begin(.readDeviceState)
+        started = try begin(.readDeviceState)
         var state = try await session.readState(for: &update)
         state.facts = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).fill(state.facts)
         emit(.deviceState(state.facts))
-        end(.readDeviceState, started)
+        try end(.readDeviceState, started)
 
         if case .alreadyRunning = state.plan {
             emit(.warning("\(device) already runs this image (\(update.version)); nothing to upload"))
-            started = begin(.confirmVersion)
+            started = try begin(.confirmVersion)
             let version = try await session.confirm(update, mode: options.mode, before: state,
                                                     readUntil: engine.clock.reachableBy(.zero))
-            end(.confirmVersion, started)
+            try end(.confirmVersion, started)
             return version
         }
 
-        started = begin(.checkPreconditions)
+        started = try begin(.checkPreconditions)
         let checks = state.imageChecks ?? [Preconditions.ImageCheck(version: update.version, size: update.size,
                                                                    runningVersion: state.facts.runningVersion,
                                                                    slotSize: state.facts.slotSize)]
@@ -90,35 +90,35 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         if let warning = state.revertWarning, options.mode == .testConfirm || options.mode == .testOnly {
             emit(.warning(warning))
         }
-        end(.checkPreconditions, started)
+        try end(.checkPreconditions, started)
 
         if state.plan == .alreadyUploaded {
             emit(.warning("\(device) already holds this image in its second slot (an earlier run uploaded it); skipping the upload"))
         } else {
-            started = begin(.transfer)
+            started = try begin(.transfer)
             try await transferParts(of: update, from: state.firstPart, connection: connection, session: session)
-            end(.transfer, started)
+            try end(.transfer, started)
         }
         if options.mode == .uploadOnly { return update.version }
 
-        started = begin(.activate)
+        started = try begin(.activate)
         if session.activationNeedsLink, await connection.isLinkLost { try await reconnectBeforeActivation(connection) }
         let lossesBefore = try await session.activate(update, mode: options.mode, losses: connection.losses)
         // Where the transfer's end was the activation (Nordic's final Execute), nothing was marked.
         if session.activationNeedsLink { emit(.activated(options.mode)) }
         let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
         emit(.rebooting)
-        end(.activate, started)
+        try end(.activate, started)
 
-        started = begin(.reconnect)
+        started = try begin(.reconnect)
         _ = try await RebootWait(connection: connection, session: session, context: context)
             .run(lossesBefore: lossesBefore, deadline: rebootDeadline)
         emit(.reconnected(summary(connection.link, window: session.window)))
-        end(.reconnect, started)
+        try end(.reconnect, started)
 
-        started = begin(.confirmVersion)
+        started = try begin(.confirmVersion)
         let version = try await session.confirm(update, mode: options.mode, before: state, readUntil: rebootDeadline)
-        end(.confirmVersion, started)
+        try end(.confirmVersion, started)
         return version
     }
 
@@ -140,6 +140,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
             if parts.count > 1 { emit(.partStarted(part)) }
             let transferred = try await TransferStage(connection: connection, session: session, context: context)
                 .run(update, part: part)
+            try stopIfCancelled(before: nil)  // a cancelled upload ends early: activate nothing
             if case .skipped(let why) = transferred {
                 emit(.warning(why))
                 continue
@@ -157,13 +158,24 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
 
     // MARK: - Stage helpers
 
-    private func begin(_ stage: UpdateStage) -> Duration {
+    /// Announces `stage`; a cancelled run (Ctrl-C in the CLI) starts no further stage.
+    private func begin(_ stage: UpdateStage) throws(DFUError) -> Duration {
+        try stopIfCancelled(before: stage)
         emit(.stageStarted(stage))
         return engine.clock.now
     }
 
-    private func end(_ stage: UpdateStage, _ started: Duration) {
+    /// Announces the end of `stage`. A stage whose work ended because the run was cancelled (an
+    /// upload stream ends early then) did not finish: the run stops here instead.
+    private func end(_ stage: UpdateStage, _ started: Duration) throws(DFUError) {
+        try stopIfCancelled(before: nil)
         emit(.stageFinished(stage, duration: engine.clock.now - started))
+    }
+
+    private func stopIfCancelled(before stage: UpdateStage?) throws(DFUError) {
+        guard Task.isCancelled else { return }
+        let when = stage.map { " before \($0.rawValue)" } ?? ""
+        throw .transferInterrupted("the update was cancelled\(when). \(EngineFailure.rerun)")
     }
 
     private func connect() async throws(DFUError) -> DeviceConnection<Protocol.Client> {

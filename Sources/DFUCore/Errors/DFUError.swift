@@ -13,6 +13,8 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     case ncsPackage(NCSPackageError)
     /// A file could not be read.
     case fileUnreadable(path: String, reason: String)
+    /// The update file is no longer the one an unfinished update started with (`dfu resume`).
+    case fileChanged(path: String, was: String, now: String)
     /// The update must not start (battery, power, version, size). Nothing was sent.
     case precondition([PreconditionFailure])
     /// The device could not be found or reached (no adapter, no such device, connect failed).
@@ -35,7 +37,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .deviceUnreachable(_, let cause), .transferInterrupted(_, let cause), .deviceRejected(_, let cause),
              .postRebootCheckFailed(_, let cause), .authenticationFailed(_, let cause), .internalError(_, let cause):
             return cause
-        case .usage, .image, .package, .ncsPackage, .fileUnreadable, .precondition:
+        case .usage, .image, .package, .ncsPackage, .fileUnreadable, .fileChanged, .precondition:
             return nil
         }
     }
@@ -48,6 +50,9 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .ncsPackage(let error): return error.description
         case .fileUnreadable(let path, let reason):
             return "cannot read \(path): \(reason). Check the path and its permissions."
+        case .fileChanged(let path, let was, let now):
+            return "\(path) changed since the update started (SHA-256 \(now.prefix(16))…, the update's was "
+                + "\(was.prefix(16))…): it cannot be resumed. Run 'dfu flash' with the file to start over."
         case .precondition(let failures):
             return failures.map(\.description).joined(separator: "; ")
         case .deviceUnreachable(let message, _), .transferInterrupted(let message, _), .deviceRejected(let message, _),
@@ -68,7 +73,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .postRebootCheckFailed(let message, _): return .postRebootCheckFailed(message, cause: cause)
         case .authenticationFailed(let message, _): return .authenticationFailed(message, cause: cause)
         case .internalError(let message, _): return .internalError(message, cause: cause)
-        case .usage, .image, .package, .ncsPackage, .fileUnreadable, .precondition: return self
+        case .usage, .image, .package, .ncsPackage, .fileUnreadable, .fileChanged, .precondition: return self
         }
     }
 }

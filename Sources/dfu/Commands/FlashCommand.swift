@@ -133,41 +133,11 @@ struct FlashCommand: ParsableCommand {
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
-        var renderer: any EventRenderer = common.json
-            ? NDJSONRenderer(sink: console, configuration: .init(command: Self.name, verbose: common.verbose))
-            : TerminalRenderer(sink: console, configuration: .init(
-                imageName: Self.fileName(image), minimumBattery: minBattery,
-                isTerminal: Console.isTerminal(.standardOutput), verbose: common.verbose, requireNewer: requireNewer,
-                keyGiven: key != nil))
-        // From here every outcome is rendered (a JSON result line with --json) and returned as a
-        // status: thrown again, the CLI would print it a second time.
-        let engine: UpdateEngine
-        let deviceTarget: DeviceTarget
-        do throws(DFUError) {
-            (engine, deviceTarget) = try await makeEngine(console)
-        } catch {
-            return renderer.finish(.failure(error), at: .now)
-        }
-        if let warning = Self.modeWarning(mode, image: imageIndex) { renderer.render(.warning(warning), at: .now) }
-        let run = engine.start()
-        let interruption = GracefulInterruption { run.result.cancel() }
-        for await event in run.events where !interruption.wasInterrupted {
-            renderer.render(event, at: .now)
-        }
-        let result = await run.result.value
-        await deviceTarget.close()
-        interruption.finish()
-        if interruption.wasInterrupted {
-            // The connection is closed; an upload in progress resumes when the command runs again.
-            console.error(GracefulInterruption.message)
-            return .interrupted
-        }
-        return renderer.finish(result, at: .now)
+        await FlashRun(command: self, journal: FlashJournal.standardStore()).run(console)
     }
 
-    /// Reads the image and the key, and sets up the device.
-    private func makeEngine(_ console: Console) async throws(DFUError) -> (UpdateEngine, DeviceTarget) {
-        let bytes = try FileReader.readAll(path: image)
+    /// Reads the key and sets up the device, for the update file's `bytes`.
+    func makeEngine(image bytes: [UInt8], _ console: Console) async throws(DFUError) -> (UpdateEngine, DeviceTarget) {
         var publicKey: PublicKey?
         if let key {
             do throws(ImageError) { publicKey = try PublicKey.load(path: key) } catch { throw .image(error) }
@@ -197,7 +167,7 @@ struct FlashCommand: ParsableCommand {
         return (engine, deviceTarget)
     }
 
-    private func spec() throws(DFUError) -> DeviceSpec {
+    func spec() throws(DFUError) -> DeviceSpec {
         do throws(UsageError) { return try target.spec } catch { throw .usage(error.message) }
     }
 
@@ -218,7 +188,7 @@ struct FlashCommand: ParsableCommand {
     }
 
     /// `app.signed.bin` for `build/zephyr/app.signed.bin`: what the progress lines call the image.
-    private static func fileName(_ path: String) -> String {
+    static func fileName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 }

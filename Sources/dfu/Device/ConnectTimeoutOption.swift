@@ -1,8 +1,10 @@
+import DFUCore
+
 /// `--connect-timeout SECONDS` for the commands that connect and read or pair (`info`, `pair`);
 /// `flash` has it among its other waits (`FlashTimeouts`).
 struct ConnectTimeoutOption: ParsableArguments {
     @Option(valueName: "SECONDS", help: "Seconds to connect, retries included.")
-    var connectTimeout = FlashTimeouts().connectTimeout
+    var connectTimeout = FlashTimeouts.seconds(UpdateOptions.Deadlines().connect)
 
     init() {}
 

@@ -5,15 +5,18 @@ import DFUCore
 /// `UpdateOptions.Deadlines`, which follow the reference clients (smp-mcuboot.md §3). Each is named
 /// after what it waits for, as the engine's messages name them ("allow more time with
 /// --connect-timeout"); there is no catch-all `--timeout`.
-struct FlashTimeouts: ParsableArguments {
-    @Option(valueName: "SECONDS", help: "Seconds to connect, and to reconnect after a lost link.")
-    var connectTimeout = Self.seconds(UpdateOptions.Deadlines().connect)
+///
+/// Each is nil unless given, so `dfu resume` and `dfu batch` can tell a wait the user set (kept in
+/// the journal; a wait given again on the resuming command line comes later and wins) from a default.
+struct FlashTimeouts: ParsableArguments, Equatable {
+    @Option(valueName: "SECONDS", help: "Seconds to connect, and to reconnect after a lost link. (default: \(Self.text(UpdateOptions.Deadlines().connect)))")
+    var connectTimeout: Double?
 
-    @Option(valueName: "SECONDS", help: "Seconds from the reset until the device answers again (MCUboot swaps meanwhile).")
-    var rebootTimeout = Self.seconds(UpdateOptions.Deadlines().reboot)
+    @Option(valueName: "SECONDS", help: "Seconds from the reset until the device answers again (MCUboot swaps meanwhile). (default: \(Self.text(UpdateOptions.Deadlines().reboot)))")
+    var rebootTimeout: Double?
 
-    @Option(valueName: "SECONDS", help: "Seconds to wait for the device to acknowledge one upload chunk.")
-    var chunkTimeout = Self.seconds(UpdateOptions.Deadlines().chunk)
+    @Option(valueName: "SECONDS", help: "Seconds to wait for the device to acknowledge one upload chunk. (default: \(Self.text(UpdateOptions.Deadlines().chunk)))")
+    var chunkTimeout: Double?
 
     @Option(valueName: "SECONDS", help: "Seconds to wait for the first chunk's answer (the device erases first). (default: 40 per started MiB of the image)")
     var firstChunkTimeout: Double?
@@ -23,23 +26,34 @@ struct FlashTimeouts: ParsableArguments {
 
     init() {}
 
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.arguments == rhs.arguments }
+
     /// Called from the command's `validate()`.
     func validate() throws(UsageError) {
-        let named: [(String, Double)] = [("--connect-timeout", connectTimeout), ("--reboot-timeout", rebootTimeout),
-                                          ("--chunk-timeout", chunkTimeout)] + (firstChunkTimeout.map { [("--first-chunk-timeout", $0)] } ?? [])
-        for (name, value) in named {
+        for (name, value) in given {
             guard value > 0, value <= Self.maximum else {
                 throw UsageError("\(name) must be more than 0 and at most \(Int(Self.maximum)) seconds")
             }
         }
     }
 
+    /// The waits given, by option name, in a fixed order.
+    var given: [(String, Double)] {
+        [("--connect-timeout", connectTimeout), ("--reboot-timeout", rebootTimeout), ("--chunk-timeout", chunkTimeout),
+         ("--first-chunk-timeout", firstChunkTimeout)].compactMap { name, value in value.map { (name, $0) } }
+    }
+
+    /// The waits given, as command-line words (for a journal's resume command).
+    var arguments: [String] {
+        given.flatMap { [$0.0, FixedPoint.compact($0.1, maximumFractionDigits: 3) ?? String($0.1)] }
+    }
+
     /// The engine's deadlines from these options. Valid after `validate()`.
     var deadlines: UpdateOptions.Deadlines {
         var deadlines = UpdateOptions.Deadlines()
-        deadlines.connect = Self.duration(connectTimeout)
-        deadlines.reboot = Self.duration(rebootTimeout)
-        deadlines.chunk = Self.duration(chunkTimeout)
+        if let connectTimeout { deadlines.connect = Self.duration(connectTimeout) }
+        if let rebootTimeout { deadlines.reboot = Self.duration(rebootTimeout) }
+        if let chunkTimeout { deadlines.chunk = Self.duration(chunkTimeout) }
         if let firstChunkTimeout {
             // The user's deadline is taken as given, whatever the image's size.
             deadlines.firstChunk = Self.duration(firstChunkTimeout)
@@ -50,11 +64,16 @@ struct FlashTimeouts: ParsableArguments {
         return deadlines
     }
 
-    private static func duration(_ seconds: Double) -> Duration {
+    static func duration(_ seconds: Double) -> Duration {
         .milliseconds(Int((min(max(seconds, 0), Self.maximum) * 1000).rounded()))
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    /// As help shows any other default seconds (`20.0`).
+    private static func text(_ duration: Duration) -> String {
+        seconds(duration).helpDescription
     }
 }

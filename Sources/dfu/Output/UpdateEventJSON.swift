@@ -124,7 +124,7 @@ enum UpdateEventJSON {
         ]
     }
 
-    private static func object(_ event: String, _ fields: [(String, JSONValue)]) -> JSONValue {
+    static func object(_ event: String, _ fields: [(String, JSONValue)]) -> JSONValue {
         .object([JSONField("event", .string(event))] + fields.map { JSONField($0.0, $0.1) })
     }
 

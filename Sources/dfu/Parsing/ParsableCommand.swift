@@ -33,3 +33,15 @@ protocol ParsableCommand: ParsableArguments {
 extension ParsableCommand {
     func validate() throws(UsageError) {}
 }
+
+extension ParsableCommand {
+    /// The command from `words` (what follows its name), parsed and validated as the CLI does:
+    /// a `UsageError` for a mistake in the words, any other error for a mistake in the declarations.
+    static func parse(_ words: [String]) throws -> Self {
+        let definitions = try ArgumentCollector.definitions(of: Self.self)
+        let values = try CommandLineParser(definitions: definitions).parse(words)
+        let command = try Self(from: ArgumentValueDecoder(values: values))
+        try command.validate()
+        return command
+    }
+}

@@ -7,11 +7,12 @@ import Glibc
 import Musl
 #endif
 
-/// A `dfu sim --serve …` started in the background, as a user starts a server: stdout read line by
-/// line as it comes (the ready line carries the port), stderr kept in a file. Waits are bounded by
+/// A `dfu` started in the background and read while it runs: `dfu sim --serve …` as a user starts
+/// a server (the ready line carries the port), or a `dfu flash --json` a test stops at a chosen
+/// line. Stdout is read line by line as it comes, stderr kept in a file. Waits are bounded by
 /// `poll` timeouts, never slept. `stop` signals it and collects how it ended; `deinit` kills a
 /// server a failed test left running (only this process, by its id).
-final class SimServerProcess {
+final class LiveDFUProcess {
     let process: Process
     private let stdout: FileHandle
     private let stderrURL: URL
@@ -28,7 +29,13 @@ final class SimServerProcess {
         var stderr: String
     }
 
-    init(_ arguments: [String]) throws {
+    /// `dfu sim arguments…`.
+    convenience init(sim arguments: [String]) throws {
+        try self.init(["sim"] + arguments)
+    }
+
+    /// `dfu arguments…`, with `environment` added to the test process's own.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let binary = try DFUBinary.location.get()
         stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-sim-\(UUID().uuidString).err")
         guard FileManager.default.createFile(atPath: stderrURL.path, contents: nil) else {
@@ -37,7 +44,8 @@ final class SimServerProcess {
         let pipe = Pipe()
         process = Process()
         process.executableURL = binary
-        process.arguments = ["sim"] + arguments
+        process.arguments = arguments
+        process.environment = DFUTestEnvironment.base.merging(environment) { _, given in given }
         process.currentDirectoryURL = DFUBinary.repositoryRoot
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = pipe

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The directory of update journals, one file per device (`UpdateJournal`): `$XDG_STATE_HOME/dfu/`,
+/// by default `~/.local/state/dfu/` (the XDG Base Directory spec's place for state that should
+/// survive a restart but is not worth backing up). Files are 0600 in a 0700 directory and are
+/// replaced whole (`JournalFile.replace`), so a reader sees the old journal or the new one, never
+/// half of one, even after a crash or a `kill -9`.
+///
+/// A file that does not parse, or is not a journal of this format, is never trusted: reading it moves
+/// it aside (`NAME.set-aside-SECONDS`) and reports it, so one bad file cannot stop the others.
+public struct JournalStore: Sendable {
+    public let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// `$XDG_STATE_HOME/dfu` when that is an absolute path (the spec says to ignore a relative one),
+    /// else `$HOME/.local/state/dfu`; nil without either.
+    public static func defaultDirectory(environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/dfu" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/dfu" }
+        return nil
+    }
+
+    /// A file the store would not read, and what is wrong with it.
+    public struct SetAside: Sendable, Equatable {
+        public var file: String
+        public var movedTo: String?
+        public var reason: String
+    }
+
+    /// The file that holds `device`'s journal: a readable form of the device (`AA-BB-…`,
+    /// `udp-127.0.0.1-1337`) and a hash of the exact text, so two devices that read alike never share one.
+    public func path(for device: String) -> String {
+        directory + "/" + Self.fileName(for: device)
+    }
+
+    static func fileName(for device: String) -> String {
+        let readable = String(device.unicodeScalars.prefix(48).map { scalar -> Character in
+            switch scalar {
+            case "a" ... "z", "A" ... "Z", "0" ... "9", ".", "_": return Character(scalar)
+            default: return "-"
+            }
+        })
+        return readable + "." + hexDigits(fnv1a(Array(device.utf8)), width: 16) + ".json"
+    }
+
+    /// The journal of `device`; nil when there is none. A bad file is set aside and reported.
+    public func journal(for device: String) -> (journal: UpdateJournal?, setAside: SetAside?) {
+        let path = path(for: device)
+        switch read(path) {
+        case .none: return (nil, nil)
+        case .journal(let journal) where journal.device == device: return (journal, nil)
+        case .journal: return (nil, setAside(path, reason: "it names another device than its file name says"))
+        case .bad(let reason): return (nil, setAside(path, reason: reason))
+        }
+    }
+
+    /// Every journal in the directory, ordered by device; bad files are set aside and reported.
+    public func all() -> (journals: [UpdateJournal], setAside: [SetAside]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return ([], []) }
+        var journals: [UpdateJournal] = []
+        var setAsides: [SetAside] = []
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = directory + "/" + name
+            switch read(path) {
+            case .none: continue
+            case .journal(let journal) where Self.fileName(for: journal.device) == name: journals.append(journal)
+            case .journal: setAsides.append(setAside(path, reason: "it names another device than its file name says"))
+            case .bad(let reason): setAsides.append(setAside(path, reason: reason))
+            }
+        }
+        return (journals.sorted { $0.device < $1.device }, setAsides)
+    }
+
+    /// Writes `journal` in place of the device's previous one, atomically.
+    public func save(_ journal: UpdateJournal) throws(JournalError) {
+        try JournalFile.makeDirectory(directory)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let bytes: [UInt8]
+        do { bytes = Array(try encoder.encode(journal)) + [0x0A] } catch {
+            throw .cannotWrite(path: path(for: journal.device), reason: "it cannot be encoded: \(error)")
+        }
+        try JournalFile.replace(path(for: journal.device), with: bytes)
+    }
+
+    /// Forgets `device`'s journal; no error when it has none.
+    public func remove(device: String) throws(JournalError) {
+        try JournalFile.remove(path(for: device))
+    }
+
+    private enum ReadResult {
+        case none
+        case journal(UpdateJournal)
+        case bad(String)
+    }
+
+    private func read(_ path: String) -> ReadResult {
+        let bytes: [UInt8]
+        switch JournalFile.load(path) {
+        case .missing: return .none
+        case .unreadable(let reason): return .bad(reason)
+        case .bytes(let read): bytes = read
+        }
+        let journal: UpdateJournal
+        do {
+            journal = try JSONDecoder().decode(UpdateJournal.self, from: Data(bytes))
+        } catch {
+            return .bad("it is not a dfu journal (not the JSON one holds)")
+        }
+        guard journal.format == UpdateJournal.currentFormat else {
+            return .bad("it is a journal of another format ('\(journal.format)'; this dfu writes '\(UpdateJournal.currentFormat)')")
+        }
+        return .journal(journal)
+    }
+
+    private func setAside(_ path: String, reason: String) -> SetAside {
+        let target = path + ".set-aside-\(Int(Date().timeIntervalSince1970))"
+        let moved = rename(path, target) == 0
+        return SetAside(file: path, movedTo: moved ? target : nil, reason: reason)
+    }
+}
+
+/// FNV-1a, 64 bits: a stable, dependency-free hash for file names (not for security).
+private func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0000_0100_0000_01b3
+    }
+    return hash
+}
