@@ -42,6 +42,8 @@ import Testing
                            MTU.
               flash        Update a device with an MCUboot image, NCS zip or Nordic DFU
                            package.
+              batch        Update many devices, several at once, from a plan (CSV or JSON
+                           lines).
               resume       Finish updates that were cut off (from the journal dfu keeps).
               pair         Pair and bond with a Bluetooth device (once), with its passkey.
               unpair       Forget a Bluetooth device's bond (bluetoothd removes its keys).
@@ -277,6 +279,107 @@ import Testing
               8    the device does not run the new image after the reboot (rolled back)
               9    the device requires an authenticated link that could not be set up
               130  interrupted by SIGINT or SIGTERM
+
+            """)
+    }
+
+    @Test func batchHelpMatchesSnapshot() throws {
+        let run = try DFURun.run(["batch", "--help"])
+        #expect(run.exitCode == 0)
+        #expect(run.stdout == """
+            OVERVIEW: Update many devices, several at once, from a plan (CSV or JSON lines).
+
+            USAGE: dfu batch <PLAN> [options]
+
+            ARGUMENTS:
+              <PLAN>                  The plan: a CSV file with a header row, or JSON lines
+                                      (one object per device).
+
+            OPTIONS:
+              --key <PUB.pem>         Public key every row's file must be signed with,
+                                      unless its key column names another.
+              --mode <MODE>           What follows each upload, unless a row's mode says
+                                      otherwise: test-confirm, confirm-only, test-only or
+                                      upload-only. (default: test-confirm)
+              --min-battery <PERCENT>
+                                      Refuse a device whose battery is below this level,
+                                      unless its row says otherwise. (default: 30)
+              --allow-downgrade       Allow images whose version is not newer than the
+                                      running one.
+              --allow-unsigned        Accept Nordic packages whose images are not signed
+                                      although a key is given.
+              --allow-host-battery    Allow the updates while this computer runs on battery.
+              --pair                  Pair and bond every Bluetooth device first, even if it
+                                      does not ask (needs its passkey column).
+              --parallel <N>          Devices updated at once, 1-64. (default: 1)
+              --per-adapter <N>       Bluetooth devices at once on one adapter, 1-16.
+                                      (default: 4)
+              --adapter <hciN>        A BlueZ adapter to spread Bluetooth devices over;
+                                      repeat for several. (default: the first powered one)
+                                      (can be repeated)
+              --report <FILE>         Also write the JSON report lines to FILE (emptied
+                                      first, written as devices end).
+              --full-addresses        Show Bluetooth addresses in full instead of shortened
+                                      (…:EE:FF).
+              --json                  Print one JSON object per line on stdout (NDJSON):
+                                      each device as its update ends, then a summary result
+                                      line; nothing on stderr. Fields: docs/json-events.md.
+              -v, --verbose           Log each step on stderr (never key material or image
+                                      bytes).
+              -h, --help              Show this help.
+
+            TIMEOUT OPTIONS:
+              --connect-timeout <SECONDS>
+                                      Seconds to connect, and to reconnect after a lost
+                                      link. (default: 20.0)
+              --reboot-timeout <SECONDS>
+                                      Seconds from the reset until the device answers again
+                                      (MCUboot swaps meanwhile). (default: 60.0)
+              --chunk-timeout <SECONDS>
+                                      Seconds to wait for the device to acknowledge one
+                                      upload chunk. (default: 5.0)
+              --first-chunk-timeout <SECONDS>
+                                      Seconds to wait for the first chunk's answer (the
+                                      device erases first). (default: 40 per started MiB of
+                                      the image)
+
+            PLAN lists one device per row: CSV with a header row, or JSON lines with the
+            same keys. Columns: device and image (required), key, expect_version, mode,
+            min_battery and passkey; an empty cell takes the command line's value, a cell
+            overrides it. device is anything 'dfu flash --device' takes; relative paths are
+            read from the plan's directory; '#' starts a comment line. Every row is checked
+            before anything runs: one bad row refuses the plan (exit 2).
+
+            Each device is updated as 'dfu flash' does it, with its own journal, so a device
+            whose update an earlier run finished with the same file is skipped (reported as
+            skipped), and one cut off resumes where the device stopped: run the same batch
+            again after fixing what failed. --parallel N devices run at once; Bluetooth
+            devices are spread over the --adapter given (repeat it for several; by default
+            the first powered one), at most --per-adapter on each, and each adapter sets up
+            one connection at a time (many controllers refuse a second one while one is
+            pending) while the transfers run in parallel. A passkey cell pairs that device
+            when it asks; passkeys are never printed.
+
+            On a terminal a line per device in flight shows its stage and progress; each
+            device gets one line when it ends, and a summary follows. With --json (and
+            always into --report FILE) each device is one JSON line: device, image,
+            protocol, result (ok, failed, skipped, interrupted), exit code, the stage it
+            ended in, versions before and after, duration, bytes and error; then one summary
+            line (docs/json-events.md).
+
+            Examples:
+              dfu batch line-7.csv --key signing-pub.pem --parallel 4 --report line-7.jsonl
+              dfu batch plan.jsonl --adapter hci0 --adapter hci1 --parallel 8 --json
+              dfu batch plan.csv --mode confirm-only --min-battery 50
+
+            Exit status:
+              0    every device runs its new image (or already did)
+              1    internal error (a bug in dfu)
+              2    usage error, or a plan row that cannot run (nothing was started)
+              3-9  the most severe failure among the devices, first of: 3 (file or key),
+                   8 (rolled back), 7 (rejected), 9 (pairing), 4 (precondition),
+                   6 (transfer interrupted), 5 (unreachable); each device's is in its line
+              130  interrupted by SIGINT or SIGTERM: run the batch again, or 'dfu resume'
 
             """)
     }

@@ -89,11 +89,14 @@ public final class BlueZCentral: Sendable {
     /// A connector that pairs devices which demand a secure link, as `pairing` says; its agent is
     /// registered with bluetoothd now (when `pairing` has one) and stays until
     /// `BlueZConnector.releaseAgent()` or `close()`.
+    /// `connectGate`, shared by connectors on one adapter, lets one of them create a connection at a time.
     public func connector(expecting services: [ServiceID], pairing: BlueZPairing, capWritesForBlueZPeers: Bool = true,
+                          connectGate: BlueZConnectGate? = nil,
                           log: @escaping @Sendable (String) -> Void = { _ in }) async throws(BlueZError) -> BlueZConnector {
         let agent = try await BlueZAgent.register(on: client.connection, pairing: pairing, log: log)
         return BlueZConnector(client: client, adapter: adapter, expecting: services,
-                              capWritesForBlueZPeers: capWritesForBlueZPeers, pairing: pairing, agent: agent, log: log)
+                              capWritesForBlueZPeers: capWritesForBlueZPeers, pairing: pairing, agent: agent,
+                              connectGate: connectGate, log: log)
     }
 
     /// Releases the bus connection (links still open end with `.disconnected`).

@@ -37,6 +37,8 @@ extension BlueZConnector {
             let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
             let watch = device.paired ? BlueZStaleBondWatch(store: client.store, path: device.path) : nil
             defer { watch?.stop() }
+            await connectGate?.gate.enter()
+            defer { connectGate?.gate.leave() }
             do throws(DBusError) {
                 _ = try await client.call(device.path, BlueZName.device, "Connect", timeout: timeout)
                 if let outcome = await connectedShowsUp(device, deadline: deadline) { return outcome }

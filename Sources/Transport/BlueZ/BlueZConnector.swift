@@ -21,6 +21,8 @@ public final class BlueZConnector: Connector {
     let pairing: BlueZPairing
     /// Our registered agent; nil when `pairing` asks for none.
     let agent: BlueZAgent?
+    /// Shared with the other connectors on this adapter: one Connect in flight at a time.
+    let connectGate: BlueZConnectGate?
     let client: BlueZClient
     let adapter: BlueZAdapterInfo
     let log: @Sendable (String) -> Void
@@ -37,8 +39,9 @@ public final class BlueZConnector: Connector {
 
     init(client: BlueZClient, adapter: BlueZAdapterInfo, expecting services: [ServiceID],
          capWritesForBlueZPeers: Bool, pairing: BlueZPairing = .none, agent: BlueZAgent? = nil,
-         log: @escaping @Sendable (String) -> Void) {
+         connectGate: BlueZConnectGate? = nil, log: @escaping @Sendable (String) -> Void) {
         self.client = client
+        self.connectGate = connectGate
         self.pairing = pairing
         self.agent = agent
         self.adapter = adapter

@@ -15,6 +15,9 @@ struct CommonOptions: ParsableArguments {
         case eventLines
         /// One JSON object per line, one per device found, ending with a `result` line (`dfu scan`).
         case deviceLines
+        /// One JSON object per line, one per device as its update ends, then a summary `result`
+        /// line (`dfu batch`).
+        case deviceReports
 
         var help: String {
             switch self {
@@ -23,6 +26,9 @@ struct CommonOptions: ParsableArguments {
             case .eventLines:
                 return "Print one JSON object per line on stdout (NDJSON): each event, then a result line; "
                     + "nothing on stderr. Fields: docs/json-events.md."
+            case .deviceReports:
+                return "Print one JSON object per line on stdout (NDJSON): each device as its update ends, then a "
+                    + "summary result line; nothing on stderr. Fields: docs/json-events.md."
             case .deviceLines:
                 return "Print one JSON object per line on stdout (NDJSON): each device as it is found, then a "
                     + "result line; nothing on stderr. Fields: docs/json-events.md."

@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Transport
 
 /// `dfu flash FILE --device SPEC`: update one device with a signed MCUboot image or an nRF Connect
 /// SDK zip over SMP, or with a Nordic DFU package over Nordic Secure DFU, from the file check to the device reporting the new
@@ -136,19 +137,17 @@ struct FlashCommand: ParsableCommand {
         await FlashRun(command: self, journal: FlashJournal.standardStore()).run(console)
     }
 
-    /// Reads the key and sets up the device, for the update file's `bytes`.
-    func makeEngine(image bytes: [UInt8], _ console: Console) async throws(DFUError) -> (UpdateEngine, DeviceTarget) {
+    /// Reads the key and sets up the device, for the update file's `bytes`. `log` gets the BlueZ
+    /// connector's diagnostic lines; `connectGate` is shared by the runs that use one adapter.
+    func makeEngine(image bytes: [UInt8], connectGate: BlueZConnectGate? = nil,
+                    log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> (UpdateEngine, DeviceTarget) {
         var publicKey: PublicKey?
         if let key {
             do throws(ImageError) { publicKey = try PublicKey.load(path: key) } catch { throw .image(error) }
         }
-        // The BlueZ connector's own lines (retries, rediscovery) are not engine events: with --json
-        // they are left out, so stderr stays empty then but for a connector warning (a lost bond).
-        let console = console.verbose(common.verbose && !common.json)
         let deviceTarget = try await DeviceTarget.make(try spec(), adapter: target.bluetooth.adapter,
                                                        fullAddresses: target.bluetooth.fullAddresses,
-                                                       pairing: security.pairing(),
-                                                       log: { console.log($0) })
+                                                       pairing: security.pairing(), connectGate: connectGate, log: log)
         var options = UpdateOptions()
         options.mode = Self.effectiveMode(mode, image: imageIndex)
         options.imageIndex = imageIndex.map { UInt64($0) }

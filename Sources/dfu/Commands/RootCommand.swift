@@ -20,7 +20,8 @@ enum RootCommand {
         """
 
     static var subcommands: [any ParsableCommand.Type] {
-        [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, ResumeCommand.self, PairCommand.self,
+        [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, BatchCommand.self, ResumeCommand.self,
+         PairCommand.self,
          UnpairCommand.self,
          SimCommand.self]
     }

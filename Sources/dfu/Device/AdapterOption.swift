@@ -16,7 +16,7 @@ struct AdapterOption: ParsableArguments {
     }
 
     /// `hci` and a number: the object name BlueZ gives an adapter (`/org/bluez/hci0`).
-    private static func isAdapterName(_ name: String) -> Bool {
+    static func isAdapterName(_ name: String) -> Bool {
         guard name.hasPrefix("hci") else { return false }
         let number = name.dropFirst(3)
         return !number.isEmpty && number.count <= 3 && number.allSatisfy { $0.isASCII && $0.isWholeNumber }

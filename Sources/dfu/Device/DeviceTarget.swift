@@ -33,7 +33,9 @@ struct DeviceTarget {
 
     /// `log` gets the BlueZ connector's diagnostic lines (connect retries, rediscovery).
     /// `pairing`: how a Bluetooth device that demands a secure link is paired (`PairingOptions`).
+    /// `connectGate`: runs that share one adapter set up one connection at a time (`dfu batch`).
     static func make(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool, pairing: BlueZPairing = .none,
+                     connectGate: BlueZConnectGate? = nil,
                      log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> DeviceTarget {
         switch spec {
         case .simulator(let text):
@@ -43,7 +45,8 @@ struct DeviceTarget {
                                              label: "udp:" + endpoint.description)
             return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .none)
         case .address, .name:
-            return try await bluetooth(spec, adapter: adapter, fullAddresses: fullAddresses, pairing: pairing, log: log)
+            return try await bluetooth(spec, adapter: adapter, fullAddresses: fullAddresses, pairing: pairing,
+                                       connectGate: connectGate, log: log)
         }
     }
 
@@ -58,9 +61,10 @@ struct DeviceTarget {
     }
 
     private static func bluetooth(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool, pairing: BlueZPairing,
+                                  connectGate: BlueZConnectGate?,
                                   log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> DeviceTarget {
         // BlueZ is opened at the first connect, after the image check (LazyBlueZConnector).
-        let connector = LazyBlueZConnector(adapter: adapter, pairing: pairing, log: log)
+        let connector = LazyBlueZConnector(adapter: adapter, pairing: pairing, connectGate: connectGate, log: log)
         // The canonical text is what the connector takes: "AA:BB:CC:DD:EE:FF" or "name:NAME".
         let target = UpdateEngine.Target(connector: connector, peer: PeerIdentity(spec.description),
                                          label: spec.displayName(fullAddresses: fullAddresses))

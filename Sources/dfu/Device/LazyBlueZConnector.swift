@@ -8,13 +8,16 @@ import Transport
 actor LazyBlueZConnector: Connector {
     private let adapter: String?
     private let pairing: BlueZPairing
+    private let connectGate: BlueZConnectGate?
     private let log: @Sendable (String) -> Void
     private var opened: Result<(BlueZCentral, BlueZConnector), BlueZError>?
     private var closed = false
 
-    init(adapter: String?, pairing: BlueZPairing = .none, log: @escaping @Sendable (String) -> Void) {
+    init(adapter: String?, pairing: BlueZPairing = .none, connectGate: BlueZConnectGate? = nil,
+         log: @escaping @Sendable (String) -> Void) {
         self.adapter = adapter
         self.pairing = pairing
+        self.connectGate = connectGate
         self.log = log
     }
 
@@ -46,7 +49,8 @@ actor LazyBlueZConnector: Connector {
             do throws(BlueZError) {
                 let central = try await BlueZCentral.open(adapter: adapter)
                 do throws(BlueZError) {
-                    let connector = try await central.connector(expecting: DFUServiceIDs.updatable, pairing: pairing, log: log)
+                    let connector = try await central.connector(expecting: DFUServiceIDs.updatable, pairing: pairing,
+                                                                  connectGate: connectGate, log: log)
                     result = .success((central, connector))
                     log("using adapter \(central.adapterName)")
                 } catch {

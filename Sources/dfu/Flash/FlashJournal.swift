@@ -76,7 +76,7 @@ enum FlashJournal {
         return "; 'dfu resume --device \(spec)' finishes the update"
     }
 
-    private static func absolutePath(_ path: String) -> String {
+    static func absolutePath(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 

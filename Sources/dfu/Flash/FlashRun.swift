@@ -1,67 +1,94 @@
 import DFUCore
 import ExitCodes
+import Transport
 import Foundation
 
-/// One update from its parsed `dfu flash` command line to its exit status: the engine, its events
-/// rendered (terminal or `--json`), its journal kept (`JournalRecorder`, so `dfu resume` can finish
-/// it if this run does not), and SIGINT/SIGTERM turned into a resumable stop. `dfu flash` and
-/// `dfu resume` run through here.
+/// One update from its parsed `dfu flash` command line to its result: the engine, its events, its
+/// journal kept (`JournalRecorder`, so `dfu resume` can finish it if this run does not). `run`
+/// renders it for `dfu flash` and `dfu resume` (terminal or `--json`, SIGINT/SIGTERM turned into a
+/// resumable stop); `execute` hands the events to a caller that shows them itself (`dfu batch`).
 struct FlashRun {
     var command: FlashCommand
     /// Where the journal goes; nil: none is kept.
     var journal: JournalStore?
     /// The command the JSON lines name (`flash`, `resume`).
     var commandName = FlashCommand.name
+    /// Connect through this gate (one connection set up at a time per adapter, `dfu batch`).
+    var connectGate: BlueZConnectGate?
 
-    func run(_ console: Console) async -> ExitStatus {
-        var renderer = makeRenderer(console)
-        // From here every outcome is rendered (a JSON result line with --json) and returned as a
-        // status: thrown again, the CLI would print it a second time.
+    /// How `execute` ended.
+    struct Outcome {
+        var result: UpdateResult
+        /// The task running `execute` was cancelled (SIGINT): the device stays resumable.
+        var cancelled: Bool
+        var exitStatus: ExitStatus { cancelled ? .interrupted : result.exitStatus }
+    }
+
+    /// Runs the update in the calling task: `observe` gets every engine event (and `.warning`s about
+    /// the journal) in order. Cancelling the task stops the update where it is.
+    func execute(log: @escaping @Sendable (String) -> Void = { _ in },
+                 observe: (UpdateEvent) -> Void) async -> Outcome {
         let engine: UpdateEngine
         let deviceTarget: DeviceTarget
         let bytes: [UInt8]
         do throws(DFUError) {
             bytes = try FileReader.readAll(path: command.image)
-            (engine, deviceTarget) = try await command.makeEngine(image: bytes, console)
+            (engine, deviceTarget) = try await command.makeEngine(image: bytes, connectGate: connectGate, log: log)
         } catch {
-            return renderer.finish(.failure(error), at: .now)
+            return Outcome(result: .failure(error), cancelled: Task.isCancelled)
         }
         var recorder: JournalRecorder?
         if let journal {
             let started = FlashJournal.recorder(for: command, image: bytes, store: journal)
             recorder = started.recorder
-            for warning in started.warnings { renderer.render(.warning(warning), at: .now) }
+            for warning in started.warnings { observe(.warning(warning)) }
         }
-        if let warning = FlashCommand.modeWarning(command.mode, image: command.imageIndex) {
-            renderer.render(.warning(warning), at: .now)
-        }
+        if let warning = FlashCommand.modeWarning(command.mode, image: command.imageIndex) { observe(.warning(warning)) }
         let run = engine.start()
-        let interruption = GracefulInterruption { run.result.cancel() }
-        for await event in run.events where !interruption.wasInterrupted {
-            if let failure = recorder?.record(event, at: .now, unixTime: FlashJournal.unixTime()) {
-                renderer.render(.warning(FlashJournal.warning(failure)), at: .now)
+        await withTaskCancellationHandler {
+            for await event in run.events {
+                if let failure = recorder?.record(event, at: .now, unixTime: FlashJournal.unixTime()) {
+                    observe(.warning(FlashJournal.warning(failure)))
+                }
+                observe(event)
             }
-            renderer.render(event, at: .now)
+        } onCancel: {
+            run.result.cancel()
         }
         let result = await run.result.value
         await deviceTarget.close()
-        interruption.finish()
-        if interruption.wasInterrupted {
-            // The connection is closed; the device keeps what it acknowledged, and the journal says
-            // which update this was, so `dfu resume` (or the same command again) carries on.
-            _ = recorder?.finish(exitCode: ExitStatus.interrupted.rawValue, message: "interrupted",
-                                 at: .now, unixTime: FlashJournal.unixTime())
-            console.error(GracefulInterruption.message + FlashJournal.resumeHint(for: command, journaled: recorder != nil))
-            return .interrupted
-        }
-        let status = renderer.finish(result, at: .now)
-        _ = recorder?.finish(exitCode: status.rawValue, message: FlashJournal.message(result),
+        let cancelled = Task.isCancelled
+        let outcome = Outcome(result: result, cancelled: cancelled)
+        // Interrupted: the device keeps what it acknowledged, and the journal says which update
+        // this was, so `dfu resume` (or the same command again) carries on.
+        _ = recorder?.finish(exitCode: outcome.exitStatus.rawValue,
+                             message: cancelled ? "interrupted" : FlashJournal.message(result),
                              at: .now, unixTime: FlashJournal.unixTime())
+        return outcome
+    }
+
+    /// `dfu flash` and `dfu resume`: the update rendered on the console, its exit status returned.
+    func run(_ console: Console) async -> ExitStatus {
+        // The BlueZ connector's own lines (retries, rediscovery) are not engine events: with --json
+        // they are left out, so stderr stays empty then but for a connector warning (a lost bond).
+        let logConsole = console.verbose(command.common.verbose && !command.common.json)
+        let work = Task { () -> (Outcome, ExitStatus) in
+            var renderer = makeRenderer(console)
+            // A cancelled run's events stop at once (the stream ends), so nothing is drawn after ^C.
+            let outcome = await execute(log: { logConsole.log($0) }) { renderer.render($0, at: .now) }
+            return outcome.cancelled ? (outcome, .interrupted) : (outcome, renderer.finish(outcome.result, at: .now))
+        }
+        let interruption = GracefulInterruption { work.cancel() }
+        let (outcome, status) = await work.value
+        interruption.finish()
+        if outcome.cancelled {
+            console.error(GracefulInterruption.message + FlashJournal.resumeHint(for: command, journaled: journal != nil))
+        }
         return status
     }
 
-    /// Reports a failure found before the update could start (a journal that cannot be resumed),
-    /// as the run would have: a result line with `--json`.
+    /// Reports a failure found before the update could start, as the run would have: a result
+    /// line with `--json`.
     func refuse(_ error: DFUError, _ console: Console) -> ExitStatus {
         var renderer = makeRenderer(console)
         return renderer.finish(.failure(error), at: .now)

@@ -1,0 +1,43 @@
+import DFUCore
+
+/// What `dfu batch` knows of one device's update while it runs, folded from the engine's events:
+/// the stage, the bytes the device acknowledged, the versions before and after. The terminal view
+/// draws it; the report is made from it when the run ends.
+struct BatchDeviceProgress: Sendable {
+    var stage: UpdateStage?
+    var acknowledged = 0
+    var total = 0
+    var rate: Double = 0
+    /// Bytes acknowledged in parts already sent (an update of several parts).
+    var earlierParts = 0
+    var part: String?
+    var versionBefore: String?
+    var versionAfter: String?
+    var warnings: [String] = []
+
+    mutating func fold(_ event: UpdateEvent) {
+        switch event {
+        case .stageStarted(let stage):
+            self.stage = stage
+        case .deviceState(let facts):
+            versionBefore = versionBefore ?? facts.runningVersion?.description ?? facts.firmwareRevision
+        case .partStarted(let part):
+            earlierParts += acknowledged
+            acknowledged = 0
+            self.part = part.label
+        case .progress(let progress):
+            acknowledged = progress.acknowledged
+            total = progress.total
+            rate = progress.rate
+        case .versionConfirmed(let version, _, _):
+            versionAfter = version.description
+        case .warning(let warning):
+            warnings.append(warning)
+        default:
+            break
+        }
+    }
+
+    /// Every byte the device acknowledged, all parts.
+    var bytes: Int { earlierParts + acknowledged }
+}

@@ -1,0 +1,103 @@
+import DFUCore
+import ExitCodes
+import Synchronization
+
+/// What `dfu batch` prints. With `--json`, one JSON line per device as it ends, then a summary
+/// line (`docs/json-events.md`, "dfu batch"); `--report FILE` gets the same lines whatever the
+/// console shows. As text, one line per device as it ends and a summary; on a terminal, below
+/// them, one live line per device in flight (stage, share acknowledged, rate), redrawn in place.
+final class BatchOutput: Sendable {
+    let console: Console
+    let json: Bool
+    /// Text on a terminal: the live lines are drawn.
+    let live: Bool
+    let report: BatchReportFile?
+    let deviceWidth: Int
+    /// Live lines on screen now, to move back over.
+    private let drawn = Mutex(0)
+
+    init(console: Console, json: Bool, live: Bool, report: BatchReportFile?, deviceWidth: Int) {
+        self.console = console
+        self.json = json
+        self.live = live && !json
+        self.report = report
+        self.deviceWidth = deviceWidth
+    }
+
+    func begin(devices: Int, parallel: Int, skipped: Int) {
+        guard !json else { return }
+        let skippedNote = skipped > 0 ? " (\(skipped) already done)" : ""
+        console.out("dfu batch: \(devices) device\(devices == 1 ? "" : "s")\(skippedNote), up to \(parallel) at a time")
+    }
+
+    func finished(_ device: BatchDeviceReport) {
+        let line = device.json.encoded
+        report?.write(line)
+        if json {
+            console.out(line)
+            return
+        }
+        drawn.withLock { drawn in
+            clear(&drawn)
+            console.out(device.terminalLine(deviceWidth: deviceWidth))
+        }
+    }
+
+    /// Redraws the live lines (a terminal only).
+    func redraw(_ inFlight: [BatchBoard.Entry]) {
+        guard live else { return }
+        drawn.withLock { drawn in
+            clear(&drawn)
+            let lines = inFlight.map(liveLine)
+            guard !lines.isEmpty else { return }
+            console.emit(lines.map { $0 + "\n" }.joined(), to: .standardOutput)
+            drawn = lines.count
+        }
+    }
+
+    func summary(_ reports: [BatchDeviceReport], status: ExitStatus, duration: Duration) {
+        let count = { (result: BatchDeviceReport.Result) in reports.filter { $0.result == result }.count }
+        let failed = count(.failed) + count(.interrupted)
+        let error: String? = status == .success ? nil
+            : "\(failed) of \(reports.count) device\(reports.count == 1 ? "" : "s") did not finish; exit \(status.rawValue) is the most severe of theirs"
+        let line = UpdateEventJSON.object("result", [
+            ("command", .string(BatchCommand.name)), ("ok", .bool(status == .success)),
+            ("exit_code", .int(Int(status.rawValue))), ("devices", .int(reports.count)), ("succeeded", .int(count(.ok))),
+            ("skipped", .int(count(.skipped))), ("failed", .int(count(.failed))), ("interrupted", .int(count(.interrupted))),
+            ("duration", .number(HumanUnits.seconds(duration), maximumFractionDigits: 3)),
+            ("error", error.map { .string($0) } ?? .null),
+        ]).encoded
+        report?.write(line)
+        if json {
+            console.out(line)
+            return
+        }
+        drawn.withLock { clear(&$0) }
+        var text = "dfu batch: \(count(.ok)) ok, \(count(.failed)) failed"
+        if count(.skipped) > 0 { text += ", \(count(.skipped)) already done" }
+        if count(.interrupted) > 0 { text += ", \(count(.interrupted)) interrupted" }
+        text += " of \(reports.count) in \(HumanUnits.duration(duration))"
+        if status != .success { text += "; exit \(status.rawValue)" }
+        console.out(text)
+    }
+
+    /// `  …:7A:01     transfer   43 %  96.1 kB/s`.
+    private func liveLine(_ entry: BatchBoard.Entry) -> String {
+        let name = TerminalText.sanitized(entry.name)
+        var line = "  " + name + String(repeating: " ", count: max(0, deviceWidth - name.count)) + "  "
+        let stage = entry.progress.stage?.rawValue ?? "starting"
+        line += stage + String(repeating: " ", count: max(1, 19 - stage.count))
+        if entry.progress.stage == .transfer, entry.progress.total > 0 {
+            line += "\(entry.progress.acknowledged * 100 / entry.progress.total) %  " + HumanUnits.rate(entry.progress.rate)
+            if let part = entry.progress.part { line += "  " + TerminalText.sanitized(part) }
+        }
+        return line
+    }
+
+    /// Moves back over the live lines and clears them (cursor up, erase to the end of the screen).
+    private func clear(_ drawn: inout Int) {
+        guard live, drawn > 0 else { return }
+        console.emit("\u{1B}[\(drawn)F\u{1B}[J", to: .standardOutput)
+        drawn = 0
+    }
+}

@@ -1,0 +1,85 @@
+import DFUCore
+import ExitCodes
+import Transport
+
+/// Runs a batch's jobs, several at once (`BatchScheduler` says which and where), each as `dfu
+/// flash` would run it (`FlashRun.execute`, journal included), and reports each as it ends.
+/// Cancelling the calling task stops every run where it is (resumable) and starts no more.
+struct BatchRunner: Sendable {
+    var jobs: [BatchJob]
+    /// The batch's own options, as `dfu flash` words, for every row.
+    var sharedArguments: [String]
+    var parallel: Int
+    var perAdapter: Int
+    var adapters: [String]
+    var journal: JournalStore?
+    let board: BatchBoard
+    /// Each device's diagnostic lines (`--verbose`): the device's name and the line.
+    var log: (@Sendable (String, String) -> Void)?
+
+    /// Runs every job; `finished` gets each report as its run ends (in the order they end).
+    func run(finished: (BatchDeviceReport) -> Void) async -> [BatchDeviceReport] {
+        var reports: [BatchDeviceReport] = []
+        var scheduler = BatchScheduler(jobs: jobs.map(\.row.isBluetooth), parallel: parallel, perAdapter: perAdapter,
+                                       adapters: adapters)
+        let gates = Dictionary(uniqueKeysWithValues: scheduler.adapters.map { ($0, BlueZConnectGate()) })
+        await withTaskGroup(of: (Int, String?, BatchDeviceReport).self) { group in
+            while !scheduler.isDone {
+                while !Task.isCancelled, let (job, adapter) = scheduler.next() {
+                    let gate = adapter.flatMap { gates[$0] }
+                    group.addTask { (job, adapter, await run(job, adapter: adapter, gate: gate)) }
+                }
+                if Task.isCancelled {
+                    for job in scheduler.drain() {
+                        let report = jobs[job].report(.interrupted, status: .interrupted, stage: "not-started",
+                                                      error: "not started: the batch was interrupted")
+                        reports.append(report)
+                        finished(report)
+                    }
+                }
+                guard let (_, adapter, report) = await group.next() else { break }
+                scheduler.finished(adapter: adapter)
+                reports.append(report)
+                finished(report)
+            }
+        }
+        return reports.sorted { $0.line < $1.line }
+    }
+
+    private func run(_ index: Int, adapter: String?, gate: BlueZConnectGate?) async -> BatchDeviceReport {
+        let job = jobs[index]
+        let command: FlashCommand
+        do throws(UsageError) {
+            command = try job.row.flashCommand(shared: sharedArguments, adapter: adapter.flatMap { $0.isEmpty ? nil : $0 })
+        } catch {
+            return job.report(.failed, status: .usage, stage: "plan", error: error.message)
+        }
+        board.start(index, name: job.name)
+        let start = ContinuousClock.now
+        let name = job.name
+        let log = self.log
+        let flash = FlashRun(command: command, journal: journal, commandName: BatchCommand.name, connectGate: gate)
+        let outcome = await flash.execute(log: { line in log?(name, line) }) { event in
+            board.fold(index, event)
+            if let log, case .log(let line) = event { log(name, line) }
+        }
+        let progress = board.finish(index)
+        let result: BatchDeviceReport.Result
+        var error: String?
+        switch outcome.result {
+        case _ where outcome.cancelled:
+            result = .interrupted
+            error = "interrupted; 'dfu resume' or the same batch again carries on"
+        case .success:
+            result = .ok
+        case .failure(let failure):
+            result = .failed
+            error = failure.description
+        }
+        return BatchDeviceReport(
+            line: job.row.line, device: job.name, image: job.imageName, protocolName: job.protocolName, result: result,
+            exitStatus: outcome.exitStatus, stage: result == .ok ? "done" : (progress.stage?.rawValue ?? UpdateStage.verifyImage.rawValue),
+            versionBefore: progress.versionBefore, versionAfter: progress.versionAfter,
+            duration: ContinuousClock.now - start, bytes: progress.bytes, error: error)
+    }
+}

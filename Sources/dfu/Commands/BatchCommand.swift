@@ -1,0 +1,184 @@
+import DFUCore
+import ExitCodes
+import Foundation
+
+/// `dfu batch PLAN`: many devices, several at once, each updated as `dfu flash` would (journal
+/// included), one report line each and one exit status for all. The factory line's command.
+struct BatchCommand: ParsableCommand {
+    static let name = "batch"
+    static let abstract = "Update many devices, several at once, from a plan (CSV or JSON lines)."
+    static let discussion = """
+        PLAN lists one device per row: CSV with a header row, or JSON lines with the same keys. \
+        Columns: device and image (required), key, expect_version, mode, min_battery and passkey; \
+        an empty cell takes the command line's value, a cell overrides it. device is anything \
+        'dfu flash --device' takes; relative paths are read from the plan's directory; '#' starts \
+        a comment line. Every row is checked before anything runs: one bad row refuses the plan \
+        (exit 2).
+
+        Each device is updated as 'dfu flash' does it, with its own journal, so a device whose \
+        update an earlier run finished with the same file is skipped (reported as skipped), and \
+        one cut off resumes where the device stopped: run the same batch again after fixing what \
+        failed. --parallel N devices run at once; Bluetooth devices are spread over the \
+        --adapter given (repeat it for several; by default the first powered one), at most \
+        --per-adapter on each, and each adapter sets up one connection at a time (many \
+        controllers refuse a second one while one is pending) while the transfers run in \
+        parallel. A passkey cell pairs that device when it asks; passkeys are never printed.
+
+        On a terminal a line per device in flight shows its stage and progress; each device gets \
+        one line when it ends, and a summary follows. With --json (and always into --report \
+        FILE) each device is one JSON line: device, image, protocol, result (ok, failed, skipped, \
+        interrupted), exit code, the stage it ended in, versions before and after, duration, bytes \
+        and error; then one summary line (docs/json-events.md).
+
+        Examples:
+          dfu batch line-7.csv --key signing-pub.pem --parallel 4 --report line-7.jsonl
+          dfu batch plan.jsonl --adapter hci0 --adapter hci1 --parallel 8 --json
+          dfu batch plan.csv --mode confirm-only --min-battery 50
+
+        Exit status:
+          0    every device runs its new image (or already did)
+          1    internal error (a bug in dfu)
+          2    usage error, or a plan row that cannot run (nothing was started)
+          3-9  the most severe failure among the devices, first of: 3 (file or key),
+               8 (rolled back), 7 (rejected), 9 (pairing), 4 (precondition),
+               6 (transfer interrupted), 5 (unreachable); each device's is in its line
+          130  interrupted by SIGINT or SIGTERM: run the batch again, or 'dfu resume'
+        """
+
+    @Argument(valueName: "PLAN", help: "The plan: a CSV file with a header row, or JSON lines (one object per device).")
+    var plan: String
+
+    @Option(valueName: "PUB.pem", help: "Public key every row's file must be signed with, unless its key column names another.")
+    var key: String?
+
+    @Option(valueName: "MODE", help: "What follows each upload, unless a row's mode says otherwise: test-confirm, confirm-only, test-only or upload-only. (default: test-confirm)")
+    var mode: ActivationMode?
+
+    @Option(valueName: "PERCENT", help: "Refuse a device whose battery is below this level, unless its row says otherwise. (default: 30)")
+    var minBattery: Int?
+
+    @Flag(help: "Allow images whose version is not newer than the running one.")
+    var allowDowngrade = false
+
+    @Flag(help: "Accept Nordic packages whose images are not signed although a key is given.")
+    var allowUnsigned = false
+
+    @Flag(help: "Allow the updates while this computer runs on battery.")
+    var allowHostBattery = false
+
+    @Flag(help: "Pair and bond every Bluetooth device first, even if it does not ask (needs its passkey column).")
+    var pair = false
+
+    @Option(valueName: "N", help: "Devices updated at once, 1-64.")
+    var parallel = 1
+
+    @Option(valueName: "N", help: "Bluetooth devices at once on one adapter, 1-16.")
+    var perAdapter = 4
+
+    @Option(name: "adapter", valueName: "hciN", help: "A BlueZ adapter to spread Bluetooth devices over; repeat for several. (default: the first powered one)")
+    var adapters: [String] = []
+
+    @Option(valueName: "FILE", help: "Also write the JSON report lines to FILE (emptied first, written as devices end).")
+    var report: String?
+
+    @Flag(help: "Show Bluetooth addresses in full instead of shortened (…:EE:FF).")
+    var fullAddresses = false
+
+    var common = CommonOptions(json: .deviceReports)
+
+    @OptionGroup(title: "TIMEOUT OPTIONS")
+    var timeouts = FlashTimeouts()
+
+    /// Most hosts run out of file descriptors, radio time or patience long before this.
+    static let maximumParallel = 64
+
+    func validate() throws(UsageError) {
+        if plan.isEmpty { throw UsageError("PLAN must not be empty") }
+        if key?.isEmpty == true { throw UsageError("--key needs a path to a PEM public key") }
+        guard (1 ... Self.maximumParallel).contains(parallel) else {
+            throw UsageError("--parallel must be from 1 to \(Self.maximumParallel)")
+        }
+        guard (1 ... 16).contains(perAdapter) else { throw UsageError("--per-adapter must be from 1 to 16") }
+        for adapter in adapters where !AdapterOption.isAdapterName(adapter) {
+            throw UsageError("invalid --adapter '\(adapter)': expected a BlueZ adapter name such as hci0 (see 'bluetoothctl list')")
+        }
+        if let minBattery, !(0 ... 100).contains(minBattery) {
+            throw UsageError("--min-battery must be a percentage from 0 to 100")
+        }
+        try timeouts.validate()
+    }
+
+    func run(_ console: Console) async throws(DFUError) -> ExitStatus {
+        let plan = try readPlan()
+        let shared = sharedArguments
+        var problems: [String] = []
+        for row in plan.rows {
+            do throws(UsageError) { _ = try row.flashCommand(shared: shared, adapter: adapters.first) } catch {
+                problems.append(error.message)
+            }
+        }
+        guard problems.isEmpty else {
+            throw .usage("\(self.plan): \(problems.count) row\(problems.count == 1 ? "" : "s") cannot run, so none was started:\n  "
+                         + problems.joined(separator: "\n  "))
+        }
+        let reportFile: BatchReportFile?
+        do throws(UsageError) { reportFile = try report.map(BatchReportFile.init) } catch { throw .usage(error.message) }
+
+        let journal = FlashJournal.standardStore()
+        let jobs = BatchJobs.make(plan.rows, fullAddresses: fullAddresses)
+        let (todo, done) = BatchJobs.skippingDone(jobs, journal: journal)
+        let output = BatchOutput(console: console, json: common.json, live: Console.isTerminal(.standardOutput),
+                                 report: reportFile, deviceWidth: jobs.map { TerminalText.sanitized($0.name).count }.max() ?? 0)
+        output.begin(devices: jobs.count, parallel: parallel, skipped: done.count)
+        for report in done { output.finished(report) }
+
+        let verboseConsole = console.verbose(common.verbose && !common.json)
+        let board = BatchBoard()
+        var log: (@Sendable (String, String) -> Void)?
+        if common.verbose && !common.json { log = { name, line in verboseConsole.log("\(name): \(line)") } }
+        let runner = BatchRunner(jobs: todo, sharedArguments: shared, parallel: parallel, perAdapter: perAdapter,
+                                 adapters: adapters, journal: journal, board: board, log: log)
+        let start = ContinuousClock.now
+        let work = Task { await runner.run { output.finished($0) } }
+        let interruption = GracefulInterruption { work.cancel() }
+        let ticker = output.live ? Task {
+            while !Task.isCancelled {
+                output.redraw(board.inFlight)
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        } : nil
+        let finished: [BatchDeviceReport] = await work.value
+        let reports = (done + finished).sorted { $0.line < $1.line }
+        ticker?.cancel()
+        _ = await ticker?.value
+        interruption.finish()
+        let status = ExitStatus.mostSevere(reports.map { $0.exitStatus })
+        output.summary(reports, status: status, duration: ContinuousClock.now - start)
+        if status == .interrupted {
+            console.error(GracefulInterruption.message + "; run the same batch again (or 'dfu resume') to finish it")
+        }
+        return status
+    }
+
+    /// The batch's own options as `dfu flash` words, for every row (a row's cells come after them).
+    var sharedArguments: [String] {
+        var words: [String] = []
+        if let key { words += ["--key", FlashJournal.absolutePath(key)] }
+        if let mode { words += ["--mode", mode.rawValue] }
+        if let minBattery { words += ["--min-battery", String(minBattery)] }
+        if allowDowngrade { words.append("--allow-downgrade") }
+        if allowUnsigned { words.append("--allow-unsigned") }
+        if allowHostBattery { words.append("--allow-host-battery") }
+        if pair { words.append("--pair") }
+        if fullAddresses { words.append("--full-addresses") }
+        return words + timeouts.arguments
+    }
+
+    private func readPlan() throws(DFUError) -> BatchPlan {
+        let bytes = try FileReader.readAll(path: plan, limit: 16 * 1024 * 1024)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .usage("\(plan) is not UTF-8 text; a plan is CSV or JSON lines")
+        }
+        do throws(UsageError) { return try BatchPlan.parse(text, path: plan) } catch { throw .usage(error.message) }
+    }
+}
