@@ -6,6 +6,8 @@
 #   make demo    build, then `dfu flash` a sample image onto the virtual device; `dfu verify` every sample
 #   make test    build, swift test (unit + end-to-end), then the imgtool, smpclient and nrfutil cross-checks
 #   make test-bluez DFU_BLUEZ_RIG=path/to/run.sh   dfu against the real bluetoothd in the BlueZ rig
+#   make install [PREFIX=/usr/local] [DESTDIR=...]   a release dfu, its man page, bash and zsh completions
+#   make uninstall [PREFIX=...] [DESTDIR=...]        removes exactly those files
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -21,7 +23,7 @@ SAMPLES := firmware-samples
 CROSSCHECK := scripts/imgtool-crosscheck.sh
 LOGS := .build/make-logs
 
-.PHONY: deps build demo test test-bluez bench faults
+.PHONY: deps build demo test test-bluez bench faults release install uninstall
 
 deps:
 	@missing=""; \
@@ -153,3 +155,35 @@ FAULTS_SCRATCH ?= .build
 faults: deps
 	$(SWIFT) build -c release --scratch-path $(FAULTS_SCRATCH) --product dfu-faults
 	"$$($(SWIFT) build -c release --scratch-path $(FAULTS_SCRATCH) --show-bin-path)/dfu-faults" $(FAULTS_ARGS)
+
+# Installing (README, "Installing"). The binary carries the Swift runtime and Foundation
+# (--static-swift-stdlib), so a factory station needs only Debian's libdbus-1-3, libssl3, libzip4
+# and liblzma5. It is built in its own scratch directory: the release builds above link without
+# --static-swift-stdlib (test-bluez with it), and sharing one would relink each other's products.
+# The man page and completions are the committed files (docs/dfu.1, completions/), which
+# GeneratedDocumentsTests keeps equal to what the binary generates. DESTDIR stages the tree for a
+# package; PREFIX is where it will live.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
+INSTALL_SCRATCH ?= .build/install-release
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(INSTALL_SCRATCH)
+INSTALLED := $(BINDIR)/dfu $(MANDIR)/man1/dfu.1 $(BASH_COMPLETION_DIR)/dfu $(ZSH_COMPLETION_DIR)/_dfu
+
+release: deps
+	$(RELEASE_BUILD) --product dfu
+
+install: release
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
+	    "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(ZSH_COMPLETION_DIR)"
+	install -m 755 "$$($(RELEASE_BUILD) --show-bin-path)/dfu" "$(DESTDIR)$(BINDIR)/dfu"
+	install -m 644 docs/dfu.1 "$(DESTDIR)$(MANDIR)/man1/dfu.1"
+	install -m 644 completions/dfu.bash "$(DESTDIR)$(BASH_COMPLETION_DIR)/dfu"
+	install -m 644 completions/_dfu "$(DESTDIR)$(ZSH_COMPLETION_DIR)/_dfu"
+
+# Only the files install put there: the directories may hold other programs' files.
+uninstall:
+	rm -f $(foreach file,$(INSTALLED),"$(DESTDIR)$(file)")

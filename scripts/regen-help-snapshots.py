@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Rewrites the help snapshots in Tests/DFUCLITests/HelpAndUsageTests.swift from the built binary.
+"""Rewrites the help snapshots in Tests/DFUCLITests/HelpAndUsageTests.swift from the built binary,
+and the documents generated from the same declarations: the man page (docs/dfu.1) and the bash and
+zsh completions (completions/), which `make install` installs and GeneratedDocumentsTests compares.
 
 Run after a deliberate change of help text (`swift build` first), then read the diff: a snapshot
 is a review of the CLI, not a formality.
@@ -27,3 +29,13 @@ for name in re.findall(r"@Test func (\w+)HelpMatchesSnapshot\(\)", source):
     body = "".join((INDENT + line if line else "") + "\n" for line in output.split("\n")[:-1]) + "\n" + INDENT
     source = source[:start] + body + source[end:]
 open(TESTS, "w").write(source)
+
+# The generated documents, byte for byte what the binary prints.
+DOCUMENTS = {
+    "docs/dfu.1": ["--generate-manual"],
+    "completions/dfu.bash": ["--generate-completion-script", "bash"],
+    "completions/_dfu": ["--generate-completion-script", "zsh"],
+}
+for path, args in DOCUMENTS.items():
+    output = subprocess.run([DFU] + args, capture_output=True, text=True, check=True).stdout
+    open(path, "w").write(output)

@@ -1,7 +1,8 @@
 import DFUCore
 
 /// Turns the command line into one run of one command and its `Outcome`. Help, `--version` and usage
-/// errors are handled here, so a command's `run` only sees arguments that parsed and validated.
+/// errors are handled here, so a command's `run` only sees arguments that parsed and validated; so
+/// are the hidden `--generate-manual` and `--generate-completion-script` (`GeneratedDocument`).
 enum CLI {
     static func run(arguments: [String], console: Console) async -> Outcome {
         let words = Array(arguments.dropFirst())
@@ -22,6 +23,8 @@ enum CLI {
             return .finished(.success)
         case "help":
             return showHelp(for: Array(words.dropFirst()), console: console)
+        case GeneratedDocument.manualOption, GeneratedDocument.completionOption:
+            return GeneratedDocument.print(words, console: console)
         default:
             break
         }
@@ -109,13 +112,13 @@ enum CLI {
     }
 
     /// One line saying what is wrong, one saying where the right usage is; exit 2.
-    private static func usageFailure(_ error: UsageError, helpCommand: String, console: Console) -> Outcome {
+    static func usageFailure(_ error: UsageError, helpCommand: String, console: Console) -> Outcome {
         console.error("dfu: error: \(error.message)")
         console.error("see '\(helpCommand)'")
         return .failed(.usage(error.message))
     }
 
-    private static func internalFailure(_ message: String, console: Console) -> Outcome {
+    static func internalFailure(_ message: String, console: Console) -> Outcome {
         let error = DFUError.internalError(message)
         console.error("dfu: error: \(error.description)")
         return .failed(error)

@@ -19,6 +19,9 @@ enum RootCommand {
         See 'dfu help <command>' or 'dfu <command> --help' for a command's options.
         """
 
+    /// The line `help` has in the command list (it has no type of its own).
+    static let helpAbstract = "Show help for dfu or for one command."
+
     static var subcommands: [any ParsableCommand.Type] {
         [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, BatchCommand.self, ResumeCommand.self,
          PairCommand.self,
@@ -32,7 +35,7 @@ enum RootCommand {
 
     static var help: String {
         let commands = subcommands.map { (name: $0.name, abstract: $0.abstract) }
-            + [(name: "help", abstract: "Show help for dfu or for one command.")]
+            + [(name: "help", abstract: helpAbstract)]
         return HelpFormatter.rootHelp(toolName: name, abstract: abstract, commands: commands, footer: footer)
     }
 }

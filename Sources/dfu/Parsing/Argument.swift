@@ -56,6 +56,7 @@ struct Argument<Value: ExpressibleByArgument>: Sendable, Decodable, ArgumentDecl
         return ArgumentDefinition(
             path: path, kind: .positional(valueName: valueName), longName: nil, shortName: nil,
             help: declaration.help, defaultValue: defaultValue,
-            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue)
+            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue,
+            allValues: Value.allValueStrings)
     }
 }

@@ -33,6 +33,9 @@ struct ArgumentDefinition: Sendable {
     /// adds one value (each through `convert`), and this builds the property's array from them, in
     /// the order given. nil for an argument that holds one value.
     var collect: (@Sendable ([any Sendable]) -> any Sendable)? = nil
+    /// The values `convert` accepts when its type has a fixed set (`ExpressibleByArgument.allValueStrings`);
+    /// empty otherwise. Only the shell completions read it.
+    var allValues: [String] = []
     /// The help section it is listed in: the title of the `@OptionGroup` that declares it; nil for
     /// the command's own arguments and untitled groups ("OPTIONS").
     var section: String? = nil

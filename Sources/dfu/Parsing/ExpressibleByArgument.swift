@@ -6,6 +6,13 @@ protocol ExpressibleByArgument: Sendable {
     static var expectedValue: String { get }
     /// How a default is shown in help.
     var helpDescription: String { get }
+    /// Every value it accepts, for a type with a fixed set (`--mode`): the shell completions offer
+    /// them. Empty (the default) for open-ended types.
+    static var allValueStrings: [String] { get }
+}
+
+extension ExpressibleByArgument {
+    static var allValueStrings: [String] { [] }
 }
 
 extension String: ExpressibleByArgument {

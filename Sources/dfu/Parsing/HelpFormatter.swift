@@ -108,7 +108,8 @@ enum HelpFormatter {
         return label
     }
 
-    private static func helpText(_ definition: ArgumentDefinition) -> String {
+    /// The help column of one argument: its help, then its default and whether it can be repeated.
+    static func helpText(_ definition: ArgumentDefinition) -> String {
         var notes: [String] = []
         if case .value(_, shown: let shown?) = definition.defaultValue { notes.append("default: \(shown)") }
         if definition.isRepeatable { notes.append("can be repeated") }

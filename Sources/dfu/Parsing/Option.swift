@@ -24,6 +24,8 @@ struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
         var expectedValue: String
         /// Only for an array: builds it from the values of every occurrence.
         var collect: (@Sendable ([any Sendable]) -> any Sendable)?
+        /// The fixed set of values the type accepts (`ExpressibleByArgument.allValueStrings`).
+        var allValues: [String]
     }
 
     private enum State: Sendable {
@@ -64,7 +66,7 @@ struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
             path: path, kind: .option(valueName: declaration.valueName ?? name), longName: name,
             shortName: declaration.short, help: declaration.help, defaultValue: defaultValue,
             convert: declaration.convert, expectedValue: declaration.expectedValue,
-            collect: declaration.collect)
+            collect: declaration.collect, allValues: declaration.allValues)
     }
 }
 
@@ -75,7 +77,8 @@ extension Option where Value: ExpressibleByArgument {
         self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help,
             requirement: .defaulted(wrappedValue), shownDefault: wrappedValue.helpDescription,
-            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue, collect: nil))
+            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue, collect: nil,
+            allValues: Value.allValueStrings))
     }
 
     /// A required option: `@Option(help: "…") var device: String`.
@@ -83,7 +86,7 @@ extension Option where Value: ExpressibleByArgument {
         self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help, requirement: .required,
             shownDefault: nil, convert: { Value(argument: $0) }, expectedValue: Value.expectedValue,
-            collect: nil))
+            collect: nil, allValues: Value.allValueStrings))
     }
 }
 
@@ -95,7 +98,8 @@ extension Option {
         self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help,
             requirement: .defaulted(nil), shownDefault: nil,
-            convert: { Wrapped(argument: $0) }, expectedValue: Wrapped.expectedValue, collect: nil))
+            convert: { Wrapped(argument: $0) }, expectedValue: Wrapped.expectedValue, collect: nil,
+            allValues: Wrapped.allValueStrings))
     }
 
     /// A repeatable option: `@Option(help: "…") var fault: [String] = []` holds the value of every
@@ -110,6 +114,6 @@ extension Option {
             shownDefault: wrappedValue.isEmpty ? nil : wrappedValue.map(\.helpDescription).joined(separator: " "),
             convert: { Element(argument: $0) }, expectedValue: Element.expectedValue,
             // Every value came from `convert`, so each is an `Element`.
-            collect: { values in values.compactMap { $0 as? Element } }))
+            collect: { values in values.compactMap { $0 as? Element } }, allValues: Element.allValueStrings))
     }
 }

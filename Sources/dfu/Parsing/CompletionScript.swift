@@ -1,0 +1,43 @@
+/// The shells dfu writes completion scripts for (`dfu --generate-completion-script bash|zsh`), and
+/// what every script is made from: the commands' declarations, as help reads them.
+enum CompletionScript {
+    enum Shell: String, CaseIterable, Sendable {
+        case bash
+        case zsh
+    }
+
+    /// What the scripts complete before a command: the command names (with one line each, for
+    /// shells that show it) and the tool's own options.
+    struct Tool: Sendable {
+        var name: String
+        var commands: [CommandReference]
+        /// `help`: no declarations of its own; its one argument is a command's name.
+        var helpCommand: (name: String, abstract: String)
+        var options: [(names: [String], help: String)]
+
+        var commandNames: [String] { commands.map(\.name) + [helpCommand.name] }
+    }
+
+    static func script(for shell: Shell, _ tool: Tool) -> String {
+        switch shell {
+        case .bash: BashCompletionScript.script(tool)
+        case .zsh: ZshCompletionScript.script(tool)
+        }
+    }
+
+    /// Every name an option goes by, short first: `-v`, `--verbose`.
+    static func names(_ definition: ArgumentDefinition) -> [String] {
+        [definition.shortName.map { "-\($0)" }, definition.longName.map { "--\($0)" }].compactMap { $0 }
+    }
+
+    /// Help's first sentence, for the one line a menu has room for: up to a full stop before a
+    /// capital (not the one in "e.g. hci1").
+    static func firstSentence(_ help: String) -> String {
+        var index = help.startIndex
+        while let stop = help[index...].firstRange(of: ". ") {
+            if help[stop.upperBound...].first?.isUppercase == true { return String(help[..<stop.lowerBound]) }
+            index = stop.upperBound
+        }
+        return help
+    }
+}

@@ -1,0 +1,87 @@
+// In-process tests of the `dfu` executable target (see DeviceSpecTests.swift for the condition).
+#if DFU_CLI_UNIT_TESTS
+@testable import dfu
+import Testing
+
+/// The man page documents every command and every option of each, found through the same
+/// declarations the parser reads, and the shell completions read values from them.
+@Suite struct ManPageContentTests {
+    /// The page's text from `.SS "dfu NAME"` to the next section or subsection.
+    private func section(of name: String, in page: String) throws -> String {
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0 == ".SS \"dfu \(name)\"" }, "no section for \(name)")
+        let end = lines[(start + 1)...].firstIndex { $0.hasPrefix(".SS ") || $0.hasPrefix(".SH ") } ?? lines.endIndex
+        return lines[start..<end].joined(separator: "\n")
+    }
+
+    @Test func manualHasASectionWithEveryOptionForEveryCommand() throws {
+        let page = try RootCommand.manual()
+        for type in RootCommand.subcommands {
+            let command = try CommandReference(type)
+            let text = try section(of: command.name, in: page)
+            #expect(page.contains("\\fBdfu \(command.name)\\fR"), "SYNOPSIS lacks \(command.name)")
+            for definition in command.definitions {
+                switch definition.kind {
+                case .positional(let valueName):
+                    #expect(text.contains("\\fI\(ManPageFormatter.escape(valueName))\\fR"),
+                            "\(command.name): no \(valueName)")
+                case .flag, .option:
+                    if let long = definition.longName {
+                        #expect(text.contains("\\fB\\-\\-\(ManPageFormatter.escape(long))\\fR"),
+                                "\(command.name): no --\(long)")
+                    }
+                    if let short = definition.shortName {
+                        #expect(text.contains("\\fB\\-\(short)\\fR"), "\(command.name): no -\(short)")
+                    }
+                }
+            }
+            #expect(!command.exitStatuses.isEmpty, "\(command.name)'s discussion lists no exit statuses")
+            for row in command.exitStatuses {
+                #expect(page.contains(".B \(row.code)\n\(ManPageFormatter.escape(row.meaning))"))
+            }
+        }
+    }
+
+    @Test func manualEscapesWhatRoffWouldReadAsRequestsOrEscapes() {
+        #expect(ManPageFormatter.escape("--key") == "\\-\\-key")
+        #expect(ManPageFormatter.escape(".zip files") == "\\&.zip files")
+        #expect(ManPageFormatter.escape("'quoted'") == "\\&'quoted'")
+        #expect(ManPageFormatter.escape("a\\b") == "a\\eb")
+        #expect(ManPageFormatter.escape("…:EE:FF") == "\\[u2026]:EE:FF")
+    }
+
+    private func option(valueName: String, allValues: [String] = []) -> ArgumentDefinition {
+        ArgumentDefinition(path: ["x"], kind: .option(valueName: valueName), longName: "x", shortName: nil,
+                           help: "", defaultValue: .required, convert: { $0 }, expectedValue: "",
+                           allValues: allValues)
+    }
+
+    @Test func completionValuesComeFromTheTypeOrALiteralValueName() {
+        #expect(ValueCompletion(option(valueName: "MODE", allValues: ["a", "b"])) == .choices(["a", "b"]))
+        #expect(ValueCompletion(option(valueName: "on|off")) == .choices(["on", "off"]))
+        #expect(ValueCompletion(option(valueName: "1M|2M")) == .choices(["1M", "2M"]))
+        #expect(ValueCompletion(option(valueName: "plain|bonds|bonds-unpaired"))
+            == .choices(["plain", "bonds", "bonds-unpaired"]))
+        // A placeholder among the alternatives: nothing to offer.
+        #expect(ValueCompletion(option(valueName: "SECONDS|off")) == .none)
+        #expect(ValueCompletion(option(valueName: "udp:HOST:PORT|bluez:hciN")) == .none)
+        #expect(ValueCompletion(option(valueName: "PUB.pem")) == .files)
+        #expect(ValueCompletion(option(valueName: "FILE")) == .files)
+        #expect(ValueCompletion(option(valueName: "M.m.r[+b]")) == .none)
+        #expect(ValueCompletion(option(valueName: "SECONDS")) == .none)
+    }
+
+    @Test func completionScriptsNameEveryCommandAndOption() throws {
+        for shell in CompletionScript.Shell.allCases {
+            let script = try RootCommand.completionScript(for: shell)
+            for type in RootCommand.subcommands {
+                let command = try CommandReference(type)
+                #expect(script.contains(command.name), "\(shell): no \(command.name)")
+                for name in command.options.compactMap(\.longName) {
+                    #expect(script.contains("--\(name)"), "\(shell): \(command.name) lacks --\(name)")
+                }
+            }
+        }
+    }
+}
+#endif
