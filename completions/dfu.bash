@@ -18,7 +18,7 @@ _dfu() {
     fi
     COMPREPLY=()
     if (( COMP_CWORD == 1 )); then
-        _dfu_reply 'verify scan info flash pair unpair sim help -h --help --version'
+        _dfu_reply 'verify scan info flash batch resume pair unpair sim help -h --help --version'
         return 0
     fi
     local options valued positionals=()
@@ -56,6 +56,24 @@ _dfu() {
         --expect-version|--prn|--bootloader-name|--image|--min-battery|--device|--adapter|--passkey|--connect-timeout|--reboot-timeout|--chunk-timeout|--first-chunk-timeout) return 0 ;;
         esac
         ;;
+    batch)
+        options='--key --mode --min-battery --allow-downgrade --allow-unsigned --allow-host-battery --pair --parallel --per-adapter --adapter --report --full-addresses --json -v --verbose --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
+        valued=' --key --mode --min-battery --parallel --per-adapter --adapter --report --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
+        positionals=(none)
+        case $prev in
+        --key) _dfu_files; return 0 ;;
+        --mode) _dfu_reply 'test-confirm confirm-only test-only upload-only'; return 0 ;;
+        --report) _dfu_files; return 0 ;;
+        --min-battery|--parallel|--per-adapter|--adapter|--connect-timeout|--reboot-timeout|--chunk-timeout|--first-chunk-timeout) return 0 ;;
+        esac
+        ;;
+    resume)
+        options='--device --list --forget --json -v --verbose --adapter --full-addresses --passkey --pair --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
+        valued=' --device --adapter --passkey --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
+        case $prev in
+        --device|--adapter|--passkey|--connect-timeout|--reboot-timeout|--chunk-timeout|--first-chunk-timeout) return 0 ;;
+        esac
+        ;;
     pair)
         options='--connect-timeout --json -v --verbose --device --adapter --full-addresses --passkey -h --help'
         valued=' --connect-timeout --device --adapter --passkey '
@@ -87,7 +105,7 @@ _dfu() {
         esac
         ;;
     help)
-        (( COMP_CWORD == 2 )) && _dfu_reply 'verify scan info flash pair unpair sim'
+        (( COMP_CWORD == 2 )) && _dfu_reply 'verify scan info flash batch resume pair unpair sim'
         return 0
         ;;
     *)

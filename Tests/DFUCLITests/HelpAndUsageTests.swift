@@ -452,9 +452,13 @@ import Testing
               dfu resume --list
               dfu resume --forget --device udp:192.0.2.7:1337
 
-            Exit status: as 'dfu flash' (see 'dfu flash --help'); with several updates, 0
-            only when every one finished, else the most severe status among them (README,
-            "Exit codes"). Nothing to resume is not an error (0).
+            Exit status:
+              0    every update resumed is finished, or there was nothing to resume
+              1    internal error (a bug in dfu)
+              2    usage error, or a journal that cannot be resumed
+              3    the file changed since the update started, or it cannot be used
+              4-9  as 'dfu flash'; with several updates the most severe among them
+              130  interrupted by SIGINT or SIGTERM: run 'dfu resume' again
 
             """)
     }

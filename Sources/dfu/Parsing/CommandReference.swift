@@ -26,18 +26,22 @@ struct CommandReference: Sendable {
         discussion.split(separator: "\n\n", omittingEmptySubsequences: true).map(String.init)
     }
 
-    /// The rows of the discussion's "Exit status:" paragraph (`  3    the image is invalid`, a line
-    /// without a code continuing the row above), in order; empty when it has none or its first
-    /// row has no code.
-    var exitStatuses: [(code: Int, meaning: String)] {
+    /// The rows of the discussion's "Exit status:" paragraph (`  3    the image is invalid`, or a
+    /// range `  3-9  …`; a line indented deeper than the rows continues the row above), in order;
+    /// empty when it has none or its first row has no code.
+    var exitStatuses: [(code: String, meaning: String)] {
         guard let paragraph = discussionParagraphs.first(where: Self.isExitStatusList) else { return [] }
-        var rows: [(code: Int, meaning: String)] = []
+        var rows: [(code: String, meaning: String)] = []
+        var rowIndent: Int?
         for line in paragraph.split(separator: "\n").dropFirst() {
             let row = line.trimmingLeadingSpaces()
-            let digits = row.prefix { $0.isASCII && $0.isNumber }
-            let meaning = row.dropFirst(digits.count).trimmingLeadingSpaces()
-            if let code = Int(digits), !meaning.isEmpty {
-                rows.append((code: code, meaning: String(meaning)))
+            let indent = line.count - row.count
+            let code = row.prefix { $0.isASCII && ($0.isNumber || $0 == "-") }
+            let meaning = row.dropFirst(code.count).trimmingLeadingSpaces()
+            let continues = rowIndent.map { indent > $0 } ?? false
+            if !continues, code.first?.isNumber == true, !meaning.isEmpty {
+                rowIndent = indent
+                rows.append((code: String(code), meaning: String(meaning)))
             } else if let last = rows.indices.last {
                 rows[last].meaning += " " + row
             } else {
