@@ -47,7 +47,7 @@ _dfu() {
         esac
         ;;
     flash)
-        options='--key --allow-unsigned --expect-version --prn --bootloader-name --mode --image --min-battery --allow-downgrade --require-newer --allow-host-battery --json -v --verbose --device --adapter --full-addresses --passkey --pair --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
+        options='--key --allow-unsigned --expect-version --prn --bootloader-name --mode --image --min-battery --allow-downgrade --require-newer --allow-host-battery --dry-run --json -v --verbose --device --adapter --full-addresses --passkey --pair --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
         valued=' --key --expect-version --prn --bootloader-name --mode --image --min-battery --device --adapter --passkey --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
         positionals=(files)
         case $prev in
@@ -57,7 +57,7 @@ _dfu() {
         esac
         ;;
     batch)
-        options='--key --mode --min-battery --allow-downgrade --allow-unsigned --allow-host-battery --pair --parallel --per-adapter --adapter --report --full-addresses --json -v --verbose --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
+        options='--key --mode --min-battery --allow-downgrade --allow-unsigned --allow-host-battery --pair --dry-run --parallel --per-adapter --adapter --report --full-addresses --json -v --verbose --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
         valued=' --key --mode --min-battery --parallel --per-adapter --adapter --report --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
         positionals=(none)
         case $prev in

@@ -175,6 +175,10 @@ import Testing
                                       in the first upload packet); dfu leaves its own
                                       version check to the device.
               --allow-host-battery    Allow the update while this computer runs on battery.
+              --dry-run               Run every check (file, key, connection and pairing,
+                                      device state, battery, versions, slot) and stop before
+                                      the transfer: nothing is sent. The exit status is the
+                                      real run's up to there.
               --json                  Print one JSON object per line on stdout (NDJSON):
                                       each event, then a result line; nothing on stderr.
                                       Fields: docs/json-events.md.
@@ -244,6 +248,10 @@ import Testing
             first and the application after the device restarts; a system part the
             bootloader declines as not newer is skipped with a warning.
 
+            --dry-run stops once every check before the transfer has passed and says what
+            the real run would do (upload, only activate, only confirm, or nothing); no byte
+            of the image is sent, nothing is marked or reset, and no journal is kept.
+
             A device that requires an authenticated link (Zephyr's default when Bluetooth
             pairing is enabled) is paired and bonded with --passkey N, or with the passkey
             typed at the terminal; a bonded device is used as it is ('dfu pair', 'dfu
@@ -266,6 +274,7 @@ import Testing
               dfu flash build/dfu_application.zip --device name:my-nrf5340 --key pub.pem
               dfu flash net.signed.bin --device name:my-nrf5340 --image 1
               dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
+              dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key pub.pem --dry-run
 
             Exit status:
               0    the device runs the new image (upload-only: the device holds it)
@@ -311,6 +320,9 @@ import Testing
               --allow-host-battery    Allow the updates while this computer runs on battery.
               --pair                  Pair and bond every Bluetooth device first, even if it
                                       does not ask (needs its passkey column).
+              --dry-run               Check every device as 'dfu flash --dry-run' does
+                                      (file, key, connection, device state, preconditions)
+                                      and send nothing.
               --parallel <N>          Devices updated at once, 1-64. (default: 1)
               --per-adapter <N>       Bluetooth devices at once on one adapter, 1-16.
                                       (default: 4)
@@ -360,12 +372,16 @@ import Testing
             pending) while the transfers run in parallel. A passkey cell pairs that device
             when it asks; passkeys are never printed.
 
+            --dry-run checks every device as 'dfu flash --dry-run' does and sends nothing;
+            each is reported as checked, or failed with the exit status the real run would
+            give.
+
             On a terminal a line per device in flight shows its stage and progress; each
             device gets one line when it ends, and a summary follows. With --json (and
             always into --report FILE) each device is one JSON line: device, image,
-            protocol, result (ok, failed, skipped, interrupted), exit code, the stage it
-            ended in, versions before and after, duration, bytes and error; then one summary
-            line (docs/json-events.md).
+            protocol, result (ok, checked, failed, skipped, interrupted), exit code, the
+            stage it ended in, versions before and after, duration, bytes and error; then
+            one summary line (docs/json-events.md).
 
             Examples:
               dfu batch line-7.csv --key signing-pub.pem --parallel 4 --report line-7.jsonl

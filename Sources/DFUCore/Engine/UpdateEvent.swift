@@ -11,6 +11,8 @@ public enum UpdateEvent: Sendable, Equatable {
     case connected(ConnectionSummary)
     case deviceState(DeviceFacts)
     case preconditionsPassed(Preconditions.Verdict)
+    /// A dry run ends here: every check passed and this is what the real run would do.
+    case dryRunPassed(DryRunVerdict)
     /// The transfer of one part of an update with several begins (a Nordic package's system part,
     /// then its application); not sent for an update of one part.
     case partStarted(UpdatePart)

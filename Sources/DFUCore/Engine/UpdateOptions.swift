@@ -26,6 +26,10 @@ public struct UpdateOptions: Sendable, Equatable {
     /// SMP: the image index to update (`image` in the first upload packet; on an nRF5340 image 1
     /// is the network core). Nil leaves the field out: the device's default, image 0.
     public var imageIndex: UInt64?
+    /// Stop once every check before the transfer has passed (image, key, connection and pairing,
+    /// device state, preconditions), with `.dryRunPassed` saying what the real run would do:
+    /// no byte of the image is sent and nothing is marked, confirmed or reset.
+    public var dryRun = false
     public var deadlines = Deadlines()
 
     public init() {}

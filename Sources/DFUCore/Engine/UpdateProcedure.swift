@@ -71,8 +71,12 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         emit(.deviceState(state.facts))
         try end(.readDeviceState, started)
 
-        if case .alreadyRunning = state.plan {
+        if case .alreadyRunning(let confirmed) = state.plan {
             emit(.warning("\(device) already runs this image (\(update.version)); nothing to upload"))
+            if options.dryRun {
+                emit(.dryRunPassed(DryRunVerdict(plan: confirmed ? .nothing : .confirmOnly, mode: options.mode)))
+                return update.version
+            }
             started = try begin(.confirmVersion)
             let version = try await session.confirm(update, mode: options.mode, before: state,
                                                     readUntil: engine.clock.reachableBy(.zero))
@@ -91,6 +95,11 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
             emit(.warning(warning))
         }
         try end(.checkPreconditions, started)
+        if options.dryRun {
+            let plan: DryRunVerdict.Plan = state.plan == .alreadyUploaded ? .activateOnly : .upload(bytes: update.size)
+            emit(.dryRunPassed(DryRunVerdict(plan: plan, mode: options.mode)))
+            return update.version
+        }
 
         if state.plan == .alreadyUploaded {
             emit(.warning("\(device) already holds this image in its second slot (an earlier run uploaded it); skipping the upload"))

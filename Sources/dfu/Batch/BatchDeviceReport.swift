@@ -7,6 +7,8 @@ struct BatchDeviceReport: Sendable {
     enum Result: String, Sendable {
         /// The device runs the image (as the mode asked).
         case ok
+        /// `--dry-run`: every check before the transfer passed; nothing was sent.
+        case checked
         case failed
         /// An earlier run already finished this update (its journal says so): not flashed again.
         case skipped
@@ -50,6 +52,8 @@ struct BatchDeviceReport: Sendable {
         switch result {
         case .ok:
             return head + "\(versionBefore ?? "?") -> \(versionAfter ?? "?")  " + seconds
+        case .checked:
+            return head + "\(versionBefore ?? "?"): every check passed, nothing sent  " + seconds
         case .skipped:
             return head + (error ?? "already done")
         case .failed, .interrupted:

@@ -62,7 +62,7 @@ final class BatchOutput: Sendable {
             : "\(failed) of \(reports.count) device\(reports.count == 1 ? "" : "s") did not finish; exit \(status.rawValue) is the most severe of theirs"
         let line = UpdateEventJSON.object("result", [
             ("command", .string(BatchCommand.name)), ("ok", .bool(status == .success)),
-            ("exit_code", .int(Int(status.rawValue))), ("devices", .int(reports.count)), ("succeeded", .int(count(.ok))),
+            ("exit_code", .int(Int(status.rawValue))), ("devices", .int(reports.count)), ("succeeded", .int(count(.ok) + count(.checked))),
             ("skipped", .int(count(.skipped))), ("failed", .int(count(.failed))), ("interrupted", .int(count(.interrupted))),
             ("duration", .number(HumanUnits.seconds(duration), maximumFractionDigits: 3)),
             ("error", error.map { .string($0) } ?? .null),
@@ -73,7 +73,8 @@ final class BatchOutput: Sendable {
             return
         }
         drawn.withLock { clear(&$0) }
-        var text = "dfu batch: \(count(.ok)) ok, \(count(.failed)) failed"
+        var text = count(.checked) > 0 ? "dfu batch: \(count(.checked)) checked (dry run), \(count(.failed)) failed"
+            : "dfu batch: \(count(.ok)) ok, \(count(.failed)) failed"
         if count(.skipped) > 0 { text += ", \(count(.skipped)) already done" }
         if count(.interrupted) > 0 { text += ", \(count(.interrupted)) interrupted" }
         text += " of \(reports.count) in \(HumanUnits.duration(duration))"

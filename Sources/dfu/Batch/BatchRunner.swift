@@ -71,14 +71,14 @@ struct BatchRunner: Sendable {
             result = .interrupted
             error = "interrupted; 'dfu resume' or the same batch again carries on"
         case .success:
-            result = .ok
+            result = command.dryRun ? .checked : .ok
         case .failure(let failure):
             result = .failed
             error = failure.description
         }
         return BatchDeviceReport(
             line: job.row.line, device: job.name, image: job.imageName, protocolName: job.protocolName, result: result,
-            exitStatus: outcome.exitStatus, stage: result == .ok ? "done" : (progress.stage?.rawValue ?? UpdateStage.verifyImage.rawValue),
+            exitStatus: outcome.exitStatus, stage: result == .ok ? "done" : result == .checked ? "dry-run" : (progress.stage?.rawValue ?? UpdateStage.verifyImage.rawValue),
             versionBefore: progress.versionBefore, versionAfter: progress.versionAfter,
             duration: ContinuousClock.now - start, bytes: progress.bytes, error: error)
     }

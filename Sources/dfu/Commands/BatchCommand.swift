@@ -24,10 +24,13 @@ struct BatchCommand: ParsableCommand {
         controllers refuse a second one while one is pending) while the transfers run in \
         parallel. A passkey cell pairs that device when it asks; passkeys are never printed.
 
+        --dry-run checks every device as 'dfu flash --dry-run' does and sends nothing; each is \
+        reported as checked, or failed with the exit status the real run would give.
+
         On a terminal a line per device in flight shows its stage and progress; each device gets \
         one line when it ends, and a summary follows. With --json (and always into --report \
-        FILE) each device is one JSON line: device, image, protocol, result (ok, failed, skipped, \
-        interrupted), exit code, the stage it ended in, versions before and after, duration, bytes \
+        FILE) each device is one JSON line: device, image, protocol, result (ok, checked, failed, \
+        skipped, interrupted), exit code, the stage it ended in, versions before and after, duration, bytes \
         and error; then one summary line (docs/json-events.md).
 
         Examples:
@@ -68,6 +71,9 @@ struct BatchCommand: ParsableCommand {
 
     @Flag(help: "Pair and bond every Bluetooth device first, even if it does not ask (needs its passkey column).")
     var pair = false
+
+    @Flag(help: "Check every device as 'dfu flash --dry-run' does (file, key, connection, device state, preconditions) and send nothing.")
+    var dryRun = false
 
     @Option(valueName: "N", help: "Devices updated at once, 1-64.")
     var parallel = 1
@@ -170,6 +176,7 @@ struct BatchCommand: ParsableCommand {
         if allowUnsigned { words.append("--allow-unsigned") }
         if allowHostBattery { words.append("--allow-host-battery") }
         if pair { words.append("--pair") }
+        if dryRun { words.append("--dry-run") }
         if fullAddresses { words.append("--full-addresses") }
         return words + timeouts.arguments
     }

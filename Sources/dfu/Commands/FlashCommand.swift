@@ -33,6 +33,10 @@ struct FlashCommand: ParsableCommand {
         system part first and the application after the device restarts; a system part the \
         bootloader declines as not newer is skipped with a warning.
 
+        --dry-run stops once every check before the transfer has passed and says what the real \
+        run would do (upload, only activate, only confirm, or nothing); no byte of the image is \
+        sent, nothing is marked or reset, and no journal is kept.
+
         A device that requires an authenticated link (Zephyr's default when Bluetooth pairing is \
         enabled) is paired and bonded with --passkey N, or with the passkey typed at the terminal; \
         a bonded device is used as it is ('dfu pair', 'dfu unpair').
@@ -53,6 +57,7 @@ struct FlashCommand: ParsableCommand {
           dfu flash build/dfu_application.zip --device name:my-nrf5340 --key pub.pem
           dfu flash net.signed.bin --device name:my-nrf5340 --image 1
           dfu flash app_dfu.zip --device C2:11:40:55:7A:01 --expect-version 1.1.0
+          dfu flash app.signed.bin --device C2:11:40:55:7A:01 --key pub.pem --dry-run
 
         Exit status:
           0    the device runs the new image (upload-only: the device holds it)
@@ -103,6 +108,9 @@ struct FlashCommand: ParsableCommand {
 
     @Flag(help: "Allow the update while this computer runs on battery.")
     var allowHostBattery = false
+
+    @Flag(help: "Run every check (file, key, connection and pairing, device state, battery, versions, slot) and stop before the transfer: nothing is sent. The exit status is the real run's up to there.")
+    var dryRun = false
 
     var common = CommonOptions(json: .eventLines)
 
@@ -160,6 +168,7 @@ struct FlashCommand: ParsableCommand {
         options.packetReceiptNotification = UInt16(clamping: prn)
         options.bootloaderName = bootloaderName
         options.deadlines = timeouts.deadlines
+        options.dryRun = dryRun
         let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown
         let engine = UpdateEngine(image: bytes, imageName: Self.fileName(image), key: publicKey, options: options,
                                   target: deviceTarget.target, hostPower: hostPower, clock: deviceTarget.clock)

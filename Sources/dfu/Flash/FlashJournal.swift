@@ -46,6 +46,7 @@ enum FlashJournal {
         if command.requireNewer { words.append("--require-newer") }
         if command.allowHostBattery { words.append("--allow-host-battery") }
         if command.security.pair { words.append("--pair") }
+        // --dry-run is never journaled (FlashRun keeps no journal for it).
         return words + command.timeouts.arguments
     }
 

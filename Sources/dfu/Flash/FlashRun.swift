@@ -38,7 +38,8 @@ struct FlashRun {
             return Outcome(result: .failure(error), cancelled: Task.isCancelled)
         }
         var recorder: JournalRecorder?
-        if let journal {
+        // A dry run is no update: nothing to resume.
+        if let journal, !command.dryRun {
             let started = FlashJournal.recorder(for: command, image: bytes, store: journal)
             recorder = started.recorder
             for warning in started.warnings { observe(.warning(warning)) }
@@ -82,7 +83,8 @@ struct FlashRun {
         let (outcome, status) = await work.value
         interruption.finish()
         if outcome.cancelled {
-            console.error(GracefulInterruption.message + FlashJournal.resumeHint(for: command, journaled: journal != nil))
+            console.error(GracefulInterruption.message
+                          + FlashJournal.resumeHint(for: command, journaled: journal != nil && !command.dryRun))
         }
         return status
     }

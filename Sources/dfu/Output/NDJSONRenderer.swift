@@ -26,6 +26,8 @@ struct NDJSONRenderer<Sink: TextSink>: EventRenderer {
     private var throttle = ProgressThrottle.jsonLines
     /// A progress the throttle held back, written before anything that follows it.
     private var heldBack: TransferProgress?
+    /// A dry run ended: the result line says so.
+    private var dryRun = false
 
     init(sink: Sink, configuration: Configuration) {
         self.sink = sink
@@ -43,13 +45,14 @@ struct NDJSONRenderer<Sink: TextSink>: EventRenderer {
             return
         }
         if case .log = event, !configuration.verbose { return }
+        if case .dryRunPassed = event { dryRun = true }
         flushHeldBack(at: now)
         write(UpdateEventJSON.object(for: event))
     }
 
     mutating func finish(_ result: UpdateResult, at now: ContinuousClock.Instant) -> ExitStatus {
         flushHeldBack(at: now)
-        write(UpdateEventJSON.result(command: configuration.command, result))
+        write(UpdateEventJSON.result(command: configuration.command, result, dryRun: dryRun))
         return result.exitStatus
     }
 

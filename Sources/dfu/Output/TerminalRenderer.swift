@@ -73,6 +73,8 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     private var firstEventAt: ContinuousClock.Instant?
     private var rebootingSince: ContinuousClock.Instant?
     private var reportedVersion: (version: ImageVersion, confirmed: Bool)?
+    /// Set when a dry run ended: what the real run would have done.
+    private var dryRun: DryRunVerdict?
     /// The engine may pass a precondition warning both in the verdict and as a `.warning`.
     private var shownWarnings: Set<String> = []
 
@@ -106,6 +108,8 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             log(Self.deviceDescription(facts))
         case .preconditionsPassed(let verdict):
             preconditionsPassed(verdict)
+        case .dryRunPassed(let verdict):
+            dryRun = verdict
         case .partStarted(let part):
             line("sending \(part.label), \(HumanUnits.bytes(part.size))")
         case .progress(let progress):
@@ -152,7 +156,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         }
         switch result {
         case .success(let version):
-            line(successLine(version, took: firstEventAt.map { now - $0 }))
+            line(dryRun.map { dryRunLine($0, version) } ?? successLine(version, took: firstEventAt.map { now - $0 }))
         case .failure(let error):
             line("dfu: error: \(error.description)", to: .standardError)
         }
@@ -309,6 +313,19 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         case .none: state = "is uploaded to \(device), not activated"
         }
         return "OK: \(version) \(state)" + (elapsed.map { " (update took \(HumanUnits.duration($0)))" } ?? "")
+    }
+
+    /// `dry run OK: …:EE:FF would get 49.8 kB (1.1.0+0), then test-confirm; nothing was sent`.
+    private func dryRunLine(_ verdict: DryRunVerdict, _ version: ImageVersion) -> String {
+        let device = connection?.device ?? "the device"
+        let would: String
+        switch verdict.plan {
+        case .upload(let bytes): would = "would get \(HumanUnits.bytes(bytes)) (\(version)), then \(verdict.mode.rawValue)"
+        case .activateOnly: would = "already holds \(version): it would only be activated (\(verdict.mode.rawValue))"
+        case .confirmOnly: would = "already runs \(version): it would only be confirmed"
+        case .nothing: would = "already runs \(version), confirmed: nothing to do"
+        }
+        return "dry run OK: every check passed; \(device) \(would). Nothing was sent."
     }
 
     /// `…:EE:FF, MTU 498, 2M PHY, interval 7.5 ms, window 3`.

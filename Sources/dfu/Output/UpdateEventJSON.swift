@@ -47,6 +47,15 @@ enum UpdateEventJSON {
                 ("elapsed", seconds(progress.elapsed)),
                 ("part", progress.part.map { .string($0.label) } ?? .null),
             ])
+        case .dryRunPassed(let verdict):
+            let plan: (String, Int)
+            switch verdict.plan {
+            case .upload(let bytes): plan = ("upload", bytes)
+            case .activateOnly: plan = ("activate", 0)
+            case .confirmOnly: plan = ("confirm", 0)
+            case .nothing: plan = ("nothing", 0)
+            }
+            return object("dry-run", [("plan", .string(plan.0)), ("bytes", .int(plan.1)), ("mode", .string(verdict.mode.rawValue))])
         case .resumed(let offset, let attempt):
             return object("resumed", [("offset", .int(offset)), ("attempt", .int(attempt))])
         case .activated(let mode):
@@ -68,7 +77,7 @@ enum UpdateEventJSON {
     /// The last line of every run: `ok`, the exit code scripts branch on, the version now on the
     /// device (null on failure) and the error sentence (null on success). A precondition failure also
     /// lists each failed check, since several can fail at once.
-    static func result(command: String, _ result: UpdateResult) -> JSONValue {
+    static func result(command: String, _ result: UpdateResult, dryRun: Bool = false) -> JSONValue {
         let status = result.exitStatus
         var fields: [(String, JSONValue)] = [
             ("command", .string(command)),
@@ -87,6 +96,7 @@ enum UpdateEventJSON {
                 })))
             }
         }
+        if dryRun { fields.append(("dry_run", .bool(true))) }
         return object("result", fields)
     }
 
