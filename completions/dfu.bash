@@ -57,14 +57,14 @@ _dfu() {
         esac
         ;;
     batch)
-        options='--key --mode --min-battery --allow-downgrade --allow-unsigned --allow-host-battery --pair --dry-run --parallel --per-adapter --adapter --report --full-addresses --json -v --verbose --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
-        valued=' --key --mode --min-battery --parallel --per-adapter --adapter --report --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
+        options='--discover --count --until --rssi-min --key --mode --min-battery --allow-downgrade --allow-unsigned --allow-host-battery --pair --dry-run --parallel --per-adapter --adapter --report --full-addresses --json -v --verbose --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
+        valued=' --discover --count --until --rssi-min --key --mode --min-battery --parallel --per-adapter --adapter --report --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
         positionals=(none)
         case $prev in
         --key) _dfu_files; return 0 ;;
         --mode) _dfu_reply 'test-confirm confirm-only test-only upload-only'; return 0 ;;
         --report) _dfu_files; return 0 ;;
-        --min-battery|--parallel|--per-adapter|--adapter|--connect-timeout|--reboot-timeout|--chunk-timeout|--first-chunk-timeout) return 0 ;;
+        --discover|--count|--until|--rssi-min|--min-battery|--parallel|--per-adapter|--adapter|--connect-timeout|--reboot-timeout|--chunk-timeout|--first-chunk-timeout) return 0 ;;
         esac
         ;;
     resume)

@@ -14,8 +14,9 @@ enum BlueZDFUProcess {
     /// `whileRunning` gets dfu's process id once it started (to signal it, say); dfu's exit is
     /// awaited after it returns.
     static func run(_ arguments: [String], bus: String, timeout: Duration = .seconds(60),
+                    environment: [String: String] = [:],
                     whileRunning: (pid_t) async throws -> Void = { _ in }) async throws -> DFURun {
-        let capture = try DFUProcessCapture(arguments, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus])
+        let capture = try DFUProcessCapture(arguments, environment: environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": bus]) { _, bus in bus })
         let process = capture.process
         try process.run()
         let pid = process.processIdentifier

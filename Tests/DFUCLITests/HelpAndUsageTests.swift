@@ -302,9 +302,21 @@ import Testing
 
             ARGUMENTS:
               <PLAN>                  The plan: a CSV file with a header row, or JSON lines
-                                      (one object per device).
+                                      (one object per device). With --discover: the file to
+                                      flash onto every device found.
 
             OPTIONS:
+              --discover <FILTER>     Instead of a plan, scan and update every device that
+                                      matches, once: name:GLOB (name:sensor-*),
+                                      service:UUID, or any (SMP or Nordic DFU); needs
+                                      --count or --until.
+              --count <N>             With --discover: stop once N devices are updated (or
+                                      failed); a device that already runs the image does not
+                                      count.
+              --until <SECONDS>       With --discover: stop looking for devices after
+                                      SECONDS (devices in flight finish).
+              --rssi-min <DBM>        With --discover: leave out devices heard weaker than
+                                      this, e.g. -70.
               --key <PUB.pem>         Public key every row's file must be signed with,
                                       unless its key column names another.
               --mode <MODE>           What follows each upload, unless a row's mode says

@@ -5,6 +5,8 @@ import DFUCore
 /// draws it; the report is made from it when the run ends.
 struct BatchDeviceProgress: Sendable {
     var stage: UpdateStage?
+    /// Every stage the run entered (a device that already runs the image skips the preconditions).
+    var stagesStarted: Set<UpdateStage> = []
     var acknowledged = 0
     var total = 0
     var rate: Double = 0
@@ -19,6 +21,7 @@ struct BatchDeviceProgress: Sendable {
         switch event {
         case .stageStarted(let stage):
             self.stage = stage
+            stagesStarted.insert(stage)
         case .deviceState(let facts):
             versionBefore = versionBefore ?? facts.runningVersion?.description ?? facts.firmwareRevision
         case .partStarted(let part):

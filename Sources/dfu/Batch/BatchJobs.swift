@@ -34,6 +34,11 @@ enum BatchJobs {
         return (todo, done)
     }
 
+    /// The widest device name among the jobs, for aligned lines.
+    static func nameWidth(_ reports: [BatchDeviceReport], _ queue: BatchJobQueue) -> Int {
+        max(reports.map { TerminalText.sanitized($0.device).count }.max() ?? 0, queue.pendingNameWidth)
+    }
+
     private static func describe(_ path: String) -> (sha256: String, protocolName: String)? {
         guard let bytes = try? FileReader.readAll(path: path), let digest = try? SHA256.hash(bytes) else { return nil }
         let kind: UpdateProtocolName = UpdateFileKind(of: bytes) == .nordicPackage ? .nordic : .smp

@@ -30,6 +30,14 @@ final class BatchOutput: Sendable {
         console.out("dfu batch: \(devices) device\(devices == 1 ? "" : "s")\(skippedNote), up to \(parallel) at a time")
     }
 
+    func beginDiscovery(filter: String, adapter: String, count: Int?, until: Double?) {
+        guard !json else { return }
+        var limits: [String] = []
+        if let count { limits.append("until \(count) device\(count == 1 ? " is" : "s are") done") }
+        if let until { limits.append("for at most \(FixedPoint.compact(until, maximumFractionDigits: 1) ?? "?") s") }
+        console.out("dfu batch: looking for \(TerminalText.sanitized(filter)) on \(adapter) " + limits.joined(separator: ", "))
+    }
+
     func finished(_ device: BatchDeviceReport) {
         let line = device.json.encoded
         report?.write(line)

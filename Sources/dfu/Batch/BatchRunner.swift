@@ -19,35 +19,56 @@ struct BatchRunner: Sendable {
 
     /// Runs every job; `finished` gets each report as its run ends (in the order they end).
     func run(finished: (BatchDeviceReport) -> Void) async -> [BatchDeviceReport] {
+        await run(arriving: BatchJobQueue(all: jobs), finished: finished)
+    }
+
+    /// Runs the jobs `source` holds, as they arrive (`dfu batch --discover`), until it finishes
+    /// and every job started has ended.
+    func run(arriving source: BatchJobQueue, finished: (BatchDeviceReport) -> Void) async -> [BatchDeviceReport] {
+        enum Step: Sendable {
+            case arrived(BatchJob?)
+            case ended(adapter: String?, BatchDeviceReport)
+        }
+        var jobs: [BatchJob] = []
         var reports: [BatchDeviceReport] = []
-        var scheduler = BatchScheduler(jobs: jobs.map(\.row.isBluetooth), parallel: parallel, perAdapter: perAdapter,
-                                       adapters: adapters)
+        var scheduler = BatchScheduler(jobs: [], parallel: parallel, perAdapter: perAdapter, adapters: adapters)
         let gates = Dictionary(uniqueKeysWithValues: scheduler.adapters.map { ($0, BlueZConnectGate()) })
-        await withTaskGroup(of: (Int, String?, BatchDeviceReport).self) { group in
-            while !scheduler.isDone {
-                while !Task.isCancelled, let (job, adapter) = scheduler.next() {
+        await withTaskGroup(of: Step.self) { group in
+            var sourceOpen = true
+            group.addTask { .arrived(await source.next()) }
+            while sourceOpen || !scheduler.isDone {
+                while !Task.isCancelled, let (index, adapter) = scheduler.next() {
+                    let job = jobs[index]
                     let gate = adapter.flatMap { gates[$0] }
-                    group.addTask { (job, adapter, await run(job, adapter: adapter, gate: gate)) }
+                    group.addTask { .ended(adapter: adapter, await run(job, index: index, adapter: adapter, gate: gate)) }
                 }
                 if Task.isCancelled {
-                    for job in scheduler.drain() {
-                        let report = jobs[job].report(.interrupted, status: .interrupted, stage: "not-started",
-                                                      error: "not started: the batch was interrupted")
+                    for index in scheduler.drain() {
+                        let report = jobs[index].report(.interrupted, status: .interrupted, stage: "not-started",
+                                                        error: "not started: the batch was interrupted")
                         reports.append(report)
                         finished(report)
                     }
                 }
-                guard let (_, adapter, report) = await group.next() else { break }
-                scheduler.finished(adapter: adapter)
-                reports.append(report)
-                finished(report)
+                guard let step = await group.next() else { break }
+                switch step {
+                case .arrived(let job?):
+                    jobs.append(job)
+                    scheduler.add(isBluetooth: job.row.isBluetooth)
+                    group.addTask { .arrived(await source.next()) }
+                case .arrived(nil):
+                    sourceOpen = false
+                case .ended(let adapter, let report):
+                    scheduler.finished(adapter: adapter)
+                    reports.append(report)
+                    finished(report)
+                }
             }
         }
         return reports.sorted { $0.line < $1.line }
     }
 
-    private func run(_ index: Int, adapter: String?, gate: BlueZConnectGate?) async -> BatchDeviceReport {
-        let job = jobs[index]
+    private func run(_ job: BatchJob, index: Int, adapter: String?, gate: BlueZConnectGate?) async -> BatchDeviceReport {
         let command: FlashCommand
         do throws(UsageError) {
             command = try job.row.flashCommand(shared: sharedArguments, adapter: adapter.flatMap { $0.isEmpty ? nil : $0 })
@@ -70,6 +91,10 @@ struct BatchRunner: Sendable {
         case _ where outcome.cancelled:
             result = .interrupted
             error = "interrupted; 'dfu resume' or the same batch again carries on"
+        case .success where !progress.stagesStarted.contains(.checkPreconditions) && !command.dryRun:
+            // Straight from the device state to the version check: it already ran this image.
+            result = .skipped
+            error = "already runs this image (\(progress.versionAfter ?? progress.versionBefore ?? "?"))"
         case .success:
             result = command.dryRun ? .checked : .ok
         case .failure(let failure):
@@ -78,7 +103,7 @@ struct BatchRunner: Sendable {
         }
         return BatchDeviceReport(
             line: job.row.line, device: job.name, image: job.imageName, protocolName: job.protocolName, result: result,
-            exitStatus: outcome.exitStatus, stage: result == .ok ? "done" : result == .checked ? "dry-run" : (progress.stage?.rawValue ?? UpdateStage.verifyImage.rawValue),
+            exitStatus: outcome.exitStatus, stage: result == .ok || result == .skipped ? "done" : result == .checked ? "dry-run" : (progress.stage?.rawValue ?? UpdateStage.verifyImage.rawValue),
             versionBefore: progress.versionBefore, versionAfter: progress.versionAfter,
             duration: ContinuousClock.now - start, bytes: progress.bytes, error: error)
     }

@@ -11,6 +11,7 @@ struct BatchScheduler {
     private(set) var load: [String: Int] = [:]
     private var waiting: [Int]
 
+    /// `jobs`: whether each job is a Bluetooth one; more may be added (`add`).
     init(jobs: [Bool], parallel: Int, perAdapter: Int, adapters: [String]) {
         self.parallel = parallel
         self.perAdapter = perAdapter
@@ -19,7 +20,13 @@ struct BatchScheduler {
         self.isBluetooth = jobs
     }
 
-    private let isBluetooth: [Bool]
+    private var isBluetooth: [Bool]
+
+    /// A job that arrived later (a discovered device); its index is the next one.
+    mutating func add(isBluetooth bluetooth: Bool) {
+        waiting.append(isBluetooth.count)
+        isBluetooth.append(bluetooth)
+    }
 
     var isDone: Bool { waiting.isEmpty && running == 0 }
     var hasWaiting: Bool { !waiting.isEmpty }

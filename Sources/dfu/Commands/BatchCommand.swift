@@ -1,6 +1,7 @@
 import DFUCore
 import ExitCodes
 import Foundation
+import Transport
 
 /// `dfu batch PLAN`: many devices, several at once, each updated as `dfu flash` would (journal
 /// included), one report line each and one exit status for all. The factory line's command.
@@ -48,8 +49,20 @@ struct BatchCommand: ParsableCommand {
           130  interrupted by SIGINT or SIGTERM: run the batch again, or 'dfu resume'
         """
 
-    @Argument(valueName: "PLAN", help: "The plan: a CSV file with a header row, or JSON lines (one object per device).")
+    @Argument(valueName: "PLAN", help: "The plan: a CSV file with a header row, or JSON lines (one object per device). With --discover: the file to flash onto every device found.")
     var plan: String
+
+    @Option(valueName: "FILTER", help: "Instead of a plan, scan and update every device that matches, once: name:GLOB (name:sensor-*), service:UUID, or any (SMP or Nordic DFU); needs --count or --until.")
+    var discover: String?
+
+    @Option(valueName: "N", help: "With --discover: stop once N devices are updated (or failed); a device that already runs the image does not count.")
+    var count: Int?
+
+    @Option(valueName: "SECONDS", help: "With --discover: stop looking for devices after SECONDS (devices in flight finish).")
+    var until: Double?
+
+    @Option(valueName: "DBM", help: "With --discover: leave out devices heard weaker than this, e.g. -70.")
+    var rssiMin: Int?
 
     @Option(valueName: "PUB.pem", help: "Public key every row's file must be signed with, unless its key column names another.")
     var key: String?
@@ -112,11 +125,108 @@ struct BatchCommand: ParsableCommand {
             throw UsageError("--min-battery must be a percentage from 0 to 100")
         }
         try timeouts.validate()
+        try validateDiscovery()
+    }
+
+    private func validateDiscovery() throws(UsageError) {
+        guard let discover else {
+            for (name, given) in [("--count", count != nil), ("--until", until != nil), ("--rssi-min", rssiMin != nil)] where given {
+                throw UsageError("\(name) goes with --discover")
+            }
+            return
+        }
+        _ = try BatchDiscoveryFilter(parsing: discover)
+        if count == nil && until == nil { throw UsageError("--discover needs --count N or --until SECONDS (or both)") }
+        if let count, count < 1 { throw UsageError("--count must be at least 1") }
+        if let until, !(until > 0 && until <= FlashTimeouts.maximum) {
+            throw UsageError("--until must be more than 0 and at most \(Int(FlashTimeouts.maximum)) seconds")
+        }
+        if let rssiMin, !(-127 ... 20).contains(rssiMin) { throw UsageError("--rssi-min must be from -127 to 20 dBm") }
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
-        let plan = try readPlan()
         let shared = sharedArguments
+        let journal = FlashJournal.standardStore()
+        let reportFile: BatchReportFile?
+        let source = BatchJobQueue()
+        var skipped: [BatchDeviceReport] = []
+        var discovery: (BatchDiscovery, BlueZCentral)?
+        var devices = 0
+        if discover == nil {
+            let plan = try readPlan()
+            try check(plan, shared: shared)
+            do throws(UsageError) { reportFile = try report.map(BatchReportFile.init) } catch { throw .usage(error.message) }
+            let jobs = BatchJobs.make(plan.rows, fullAddresses: fullAddresses)
+            let (todo, done) = BatchJobs.skippingDone(jobs, journal: journal)
+            for job in todo { source.push(job) }
+            source.finish()
+            skipped = done
+            devices = jobs.count
+        } else {
+            let made = try await makeDiscovery(shared: shared, journal: journal)
+            discovery = made
+            do throws(UsageError) { reportFile = try report.map(BatchReportFile.init) } catch {
+                made.1.close()
+                throw .usage(error.message)
+            }
+        }
+        let output = BatchOutput(console: console, json: common.json, live: Console.isTerminal(.standardOutput),
+                                 report: reportFile, deviceWidth: discovery == nil ? BatchJobs.nameWidth(skipped, source) : 17)
+        if let (_, central) = discovery {
+            output.beginDiscovery(filter: discover ?? "", adapter: central.adapterName, count: count, until: until)
+        } else {
+            output.begin(devices: devices, parallel: parallel, skipped: skipped.count)
+        }
+        for report in skipped { output.finished(report) }
+
+        let verboseConsole = console.verbose(common.verbose && !common.json)
+        var log: (@Sendable (String, String) -> Void)?
+        if common.verbose && !common.json { log = { name, line in verboseConsole.log("\(name): \(line)") } }
+        let board = BatchBoard()
+        let runner = BatchRunner(jobs: [], sharedArguments: shared, parallel: parallel, perAdapter: perAdapter,
+                                 adapters: adapters, journal: journal, board: board, log: log)
+        let start = ContinuousClock.now
+        let scanning = discovery
+        let finder = scanning.map { found in Task { await found.0.run(on: found.1, into: source) } }
+        let work = Task {
+            await runner.run(arriving: source) { report in
+                scanning?.0.ended(counts: report.result != .skipped)
+                output.finished(report)
+            }
+        }
+        let interruption = GracefulInterruption {
+            finder?.cancel()
+            work.cancel()
+        }
+        let ticker = output.live ? Task {
+            while !Task.isCancelled {
+                output.redraw(board.inFlight)
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        } : nil
+        let finished: [BatchDeviceReport] = await work.value
+        let scanFailure = await finder?.value
+        discovery?.1.close()
+        ticker?.cancel()
+        _ = await ticker?.value
+        interruption.finish()
+        let reports = (skipped + finished).sorted { $0.line < $1.line }
+        var status = ExitStatus.mostSevere(reports.map { $0.exitStatus })
+        if let scanFailure {
+            // The scan could not run (or stopped): the devices found so far are reported, and the
+            // station learns that BlueZ failed.
+            console.error("dfu: error: discovery stopped: \(scanFailure.description)")
+            status = ExitStatus.mostSevere([status, .deviceUnreachable])
+        }
+        output.summary(reports, status: status, duration: ContinuousClock.now - start)
+        if status == .interrupted {
+            console.error(GracefulInterruption.message + "; run the same batch again (or 'dfu resume') to finish it")
+        }
+        return status
+    }
+
+    /// Every row checked as `dfu flash` checks its command line, before anything runs.
+    private func check(_ plan: BatchPlan, shared: [String]) throws(DFUError) {
         var problems: [String] = []
         for row in plan.rows {
             do throws(UsageError) { _ = try row.flashCommand(shared: shared, adapter: adapters.first) } catch {
@@ -127,43 +237,34 @@ struct BatchCommand: ParsableCommand {
             throw .usage("\(self.plan): \(problems.count) row\(problems.count == 1 ? "" : "s") cannot run, so none was started:\n  "
                          + problems.joined(separator: "\n  "))
         }
-        let reportFile: BatchReportFile?
-        do throws(UsageError) { reportFile = try report.map(BatchReportFile.init) } catch { throw .usage(error.message) }
+    }
 
-        let journal = FlashJournal.standardStore()
-        let jobs = BatchJobs.make(plan.rows, fullAddresses: fullAddresses)
-        let (todo, done) = BatchJobs.skippingDone(jobs, journal: journal)
-        let output = BatchOutput(console: console, json: common.json, live: Console.isTerminal(.standardOutput),
-                                 report: reportFile, deviceWidth: jobs.map { TerminalText.sanitized($0.name).count }.max() ?? 0)
-        output.begin(devices: jobs.count, parallel: parallel, skipped: done.count)
-        for report in done { output.finished(report) }
-
-        let verboseConsole = console.verbose(common.verbose && !common.json)
-        let board = BatchBoard()
-        var log: (@Sendable (String, String) -> Void)?
-        if common.verbose && !common.json { log = { name, line in verboseConsole.log("\(name): \(line)") } }
-        let runner = BatchRunner(jobs: todo, sharedArguments: shared, parallel: parallel, perAdapter: perAdapter,
-                                 adapters: adapters, journal: journal, board: board, log: log)
-        let start = ContinuousClock.now
-        let work = Task { await runner.run { output.finished($0) } }
-        let interruption = GracefulInterruption { work.cancel() }
-        let ticker = output.live ? Task {
-            while !Task.isCancelled {
-                output.redraw(board.inFlight)
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        } : nil
-        let finished: [BatchDeviceReport] = await work.value
-        let reports = (done + finished).sorted { $0.line < $1.line }
-        ticker?.cancel()
-        _ = await ticker?.value
-        interruption.finish()
-        let status = ExitStatus.mostSevere(reports.map { $0.exitStatus })
-        output.summary(reports, status: status, duration: ContinuousClock.now - start)
-        if status == .interrupted {
-            console.error(GracefulInterruption.message + "; run the same batch again (or 'dfu resume') to finish it")
+    /// `--discover`: the scan on the first --adapter (or the default one) and how a heard device
+    /// becomes a job (PLAN is the file; the row is the batch's own options).
+    private func makeDiscovery(shared: [String], journal: JournalStore?) async throws(DFUError) -> (BatchDiscovery, BlueZCentral) {
+        let filter: BatchDiscoveryFilter
+        do throws(UsageError) { filter = try BatchDiscoveryFilter(parsing: discover ?? "any") } catch { throw .usage(error.message) }
+        let image = FlashJournal.absolutePath(plan)
+        // The file is checked once, as a plan's rows are, before the first device is connected.
+        let probe = BatchRow(line: 0, device: "00:00:00:00:00:00", image: image)
+        do throws(UsageError) { _ = try probe.flashCommand(shared: shared, adapter: adapters.first) } catch {
+            throw .usage(error.message)
         }
-        return status
+        let central: BlueZCentral
+        do throws(BlueZError) { central = try await BlueZCentral.open(adapter: adapters.first) } catch {
+            throw .deviceUnreachable(error.description)
+        }
+        let fullAddresses = self.fullAddresses
+        let described = BatchJobs.make([probe], fullAddresses: fullAddresses).first
+        let seconds = until.map { FlashTimeouts.duration($0) } ?? .seconds(Int(FlashTimeouts.maximum))
+        let discovery = BatchDiscovery(filter: filter, minimumRSSI: rssiMin, count: count, until: seconds) { address, number in
+            let row = BatchRow(line: number, device: address, image: image)
+            let spec = try? DeviceSpec(parsing: address)
+            return BatchJob(row: row, name: spec?.displayName(fullAddresses: fullAddresses) ?? address,
+                            identity: spec?.description ?? address, protocolName: described?.protocolName,
+                            imageSHA256: described?.imageSHA256)
+        }
+        return (discovery, central)
     }
 
     /// The batch's own options as `dfu flash` words, for every row (a row's cells come after them).
@@ -182,6 +283,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     private func readPlan() throws(DFUError) -> BatchPlan {
+        // (--discover reads no plan: PLAN is the file to flash.)
         let bytes = try FileReader.readAll(path: plan, limit: 16 * 1024 * 1024)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .usage("\(plan) is not UTF-8 text; a plan is CSV or JSON lines")

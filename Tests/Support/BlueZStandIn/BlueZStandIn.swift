@@ -103,6 +103,11 @@ public final class BlueZStandIn: Sendable {
     }
 
     /// What the stand-in saw for the device first added under `address`.
+    /// The most Device1.Connect calls that were pending at the same time.
+    public func peakPendingConnects() async -> Int {
+        await core.peakPendingConnects
+    }
+
     public func statistics(address: String) async -> BlueZStandInStatistics {
         await core.statistics(firstAddress: address)
     }

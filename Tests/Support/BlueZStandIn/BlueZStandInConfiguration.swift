@@ -136,11 +136,15 @@ public struct BlueZStandInTiming: Sendable, Hashable {
     /// one per turn and handles D-Bus calls between (gatt-client.c `sock_read`), so a WriteValue
     /// sent after datagrams that are still unread overtakes them. Zero: read at once.
     public var socketReadPause: Duration
+    /// How long LE connection setup takes before a Connect to an advertising device succeeds (the
+    /// controller's Create Connection up to the link), so tests can see Connects overlap.
+    public var connectLatency: Duration
 
     public init(advertisingInterval: Duration = .milliseconds(20), servicesResolveDelay: Duration = .milliseconds(10),
                 connectAttemptTimeout: Duration = .seconds(3), writeSocketBuffer: Int = 4096,
                 linkLossSignalDelay: Duration = .zero, agentTimeout: Duration = .seconds(2),
-                socketReadPause: Duration = .zero) {
+                socketReadPause: Duration = .zero, connectLatency: Duration = .zero) {
+        self.connectLatency = connectLatency
         self.advertisingInterval = advertisingInterval
         self.servicesResolveDelay = servicesResolveDelay
         self.connectAttemptTimeout = connectAttemptTimeout

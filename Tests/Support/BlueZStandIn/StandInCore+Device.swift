@@ -44,7 +44,9 @@ extension StandInCore {
            peripheral.advertising {
             let connector = peripheral.spec.connector
             let peer = peripheral.spec.peer
+            let latency = timing.connectLatency
             task = Task {
+                if latency > .zero { try? await Task.sleep(for: latency) }
                 do throws(LinkError) {
                     return .success(try await connector.connect(to: peer, deadline: .now + timeout))
                 } catch {
@@ -59,6 +61,7 @@ extension StandInCore {
             }
         }
         pendingConnectTasks[attempt] = task
+        peakPendingConnects = max(peakPendingConnects, pendingConnectTasks.count)
         let outcome = await task.value
         pendingConnectTasks[attempt] = nil
         guard devices[path]?.pendingConnect == attempt, !stopped else {

@@ -87,6 +87,8 @@ actor StandInCore {
     var characteristics: [String: CharacteristicState] = [:]
     var connections: [UInt64: ConnectionState] = [:]
     var pendingConnectTasks: [UInt64: Task<Result<any Link, LinkError>, Never>] = [:]
+    /// The most Device1.Connect calls pending at once, over every device.
+    var peakPendingConnects = 0
     var statistics: [Int: BlueZStandInStatistics] = [:]
     var lastID: UInt64 = 0
     var discoveryTicker: Task<Void, Never>?
