@@ -159,6 +159,21 @@ import Testing
         }
     }
 
+    // MARK: - The documents
+
+    /// The examples in docs/json-events.md and the README are lines of schema 1 too.
+    @Test(arguments: ["docs/json-events.md", "README.md"])
+    func documentedExamplesMatchTheSchema(document: String) throws {
+        let validator = try Self.validator()
+        let text = try String(contentsOf: DFUBinary.repositoryRoot.appendingPathComponent(document), encoding: .utf8)
+        let examples = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix(#"{"event""#) }
+        #expect(!examples.isEmpty)
+        for line in examples {
+            #expect(validator.problems(try JSONNode.parse(line)).isEmpty, "\(line)")
+        }
+    }
+
     // MARK: - Helpers
 
     static func validator() throws -> JSONSchemaValidator {
