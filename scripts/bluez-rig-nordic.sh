@@ -74,7 +74,7 @@ if wanted nordic-flash; then
     elif ! nordic_ok nordic-flash; then
         fail nordic-flash "$nordic_ok_why" "$LOGS/nordic-flash.out" "$LOGS/nordic-flash.err" "$sim_log"
     else
-        took=$(grep -o '"event":"stage","stage":"transfer","status":"finished","duration":[0-9.]*' "$LOGS/nordic-flash.out" \
+        took=$(grep -o '"stage":"transfer","status":"finished","duration":[0-9.]*' "$LOGS/nordic-flash.out" \
                | sed 's/.*://' | head -n 1)
         resent=""
         grep -q 'packets lost or out of order' "$LOGS/nordic-flash.out" && resent="; packets resent (reordered)"

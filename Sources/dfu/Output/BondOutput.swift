@@ -79,8 +79,7 @@ enum BondOutput {
         case .success: status = .success
         case .failure(let error): status = error.exitStatus
         }
-        return [
-            JSONField("event", .string("result")),
+        return JSONEvent.head("result") + [
             JSONField("command", .string(command)),
             JSONField("device", .string(device)),
             JSONField("ok", .bool(status == .success)),

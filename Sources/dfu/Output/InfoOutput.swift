@@ -67,8 +67,7 @@ enum InfoOutput {
         case .success: status = .success
         case .failure(let error): status = error.exitStatus
         }
-        var fields = [
-            JSONField("event", .string("result")),
+        var fields = JSONEvent.head("result") + [
             JSONField("command", .string(InfoCommand.name)),
             JSONField("device", .string(device)),
             JSONField("ok", .bool(status == .success)),

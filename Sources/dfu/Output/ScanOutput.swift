@@ -32,8 +32,7 @@ enum ScanOutput {
     /// One `device` line.
     static func json(_ device: BlueZDiscoveredDevice) -> JSONValue {
         let found = ScanProtocol(services: device.services)
-        return .object([
-            JSONField("event", .string("device")),
+        return JSONEvent.object("device", [
             JSONField("address", .string(device.address)),
             JSONField("address_type", device.addressType.map { .string($0) } ?? .null),
             JSONField("name", device.name.map { .string($0) } ?? .null),
@@ -49,8 +48,7 @@ enum ScanOutput {
     /// were listed, and BlueZ's error with its fix (exit 5), else null.
     static func jsonResult(adapter: String?, count: Int, error: String?) -> JSONValue {
         let status: ExitStatus = error == nil ? .success : .deviceUnreachable
-        return .object([
-            JSONField("event", .string("result")),
+        return JSONEvent.object("result", [
             JSONField("command", .string(ScanCommand.name)),
             JSONField("ok", .bool(error == nil)),
             JSONField("exit_code", .int(Int(status.rawValue))),

@@ -2,9 +2,10 @@ import DFUCore
 import ExitCodes
 
 /// The JSON object for each `UpdateEvent` and for the final result, as documented field by field in
-/// `docs/json-events.md`. Every object starts with `"event"`; names are snake_case like the `verify`
-/// result; durations are seconds and rates bytes per second, as numbers; a fact the device did not
-/// report is `null`, never left out, so a script can index without checking.
+/// `docs/json-events.md`. Every object starts with `"event"` and `"schema"` (`JSONEvent`); names are
+/// snake_case like the `verify` result; durations are seconds and rates bytes per second, as
+/// numbers; a fact the device did not report is `null`, never left out, so a script can index
+/// without checking.
 enum UpdateEventJSON {
     static func object(for event: UpdateEvent) -> JSONValue {
         switch event {
@@ -135,7 +136,7 @@ enum UpdateEventJSON {
     }
 
     static func object(_ event: String, _ fields: [(String, JSONValue)]) -> JSONValue {
-        .object([JSONField("event", .string(event))] + fields.map { JSONField($0.0, $0.1) })
+        JSONEvent.object(event, fields.map { JSONField($0.0, $0.1) })
     }
 
     /// Milliseconds are the finest step any stage or progress report is meaningful at.

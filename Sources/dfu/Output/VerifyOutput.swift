@@ -112,8 +112,7 @@ enum VerifyOutput {
 
     /// The fields every `verify` result line starts with, image or package.
     static func resultFields(file: String, status: ExitStatus) -> [JSONField] {
-        [
-            JSONField("event", .string("result")),
+        JSONEvent.head("result") + [
             JSONField("command", .string(VerifyCommand.name)),
             JSONField("file", .string(file)),
             JSONField("ok", .bool(status == .success)),
