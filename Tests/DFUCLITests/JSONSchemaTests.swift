@@ -92,6 +92,12 @@ import Testing
         #expect(run.stdoutLines.last?.contains(#""failures":[{"check":"battery""#) == true, "\(run.stdout)")
     }
 
+    @Test func flashDryRunMatchesTheSchema() throws {
+        let run = try FlashCLITests.flash(["--json", "--dry-run"])
+        #expect(Set(try Self.validLines(run, command: "flash", exitCode: 0)).contains("dry-run"))
+        #expect(run.stdoutLines.last?.contains(#""dry_run":true"#) == true, "\(run.stdout)")
+    }
+
     @Test func flashThatLosesTheLinkMatchesTheSchema() throws {
         let run = try FlashCLITests.flash(["--json"], sim: "fault=disconnect@40%")
         #expect(Set(try Self.validLines(run, command: "flash", exitCode: 0)).isSuperset(of: ["resumed", "warning"]))
@@ -157,6 +163,12 @@ import Testing
             let run = try DFURun.run(arguments, timeout: 60, environment: ["XDG_STATE_HOME": state])
             #expect(try Self.validLines(run, command: "batch", exitCode: 4) == ["device", "device", "result"], "pass \(pass)")
         }
+        try "device,image,mode\nsim:id=x,a.bin,sideways\n".write(toFile: state + "/bad.csv", atomically: true, encoding: .utf8)
+        let refused = try DFURun.run(["batch", state + "/bad.csv", "--json"], timeout: 30, environment: ["XDG_STATE_HOME": state])
+        #expect(try Self.validLines(refused, command: "batch", exitCode: 2) == ["result"], "a refused plan is a result line")
+        let dryRun = try DFURun.run(arguments + ["--dry-run"], timeout: 60, environment: ["XDG_STATE_HOME": state + "/dry"])
+        #expect(try Self.validLines(dryRun, command: "batch", exitCode: 4) == ["device", "device", "result"])
+        #expect(dryRun.stdout.contains(#""result":"checked""#), "\(dryRun.stdout)")
     }
 
     // MARK: - The documents

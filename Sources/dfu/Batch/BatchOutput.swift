@@ -63,11 +63,16 @@ final class BatchOutput: Sendable {
         }
     }
 
-    func summary(_ reports: [BatchDeviceReport], status: ExitStatus, duration: Duration) {
+    /// The batch was refused before any device ran (`--json` only: as text it is the CLI's error line).
+    func refused(_ error: DFUError) {
+        summary([], status: error.exitStatus, duration: .zero, refusal: error.description)
+    }
+
+    func summary(_ reports: [BatchDeviceReport], status: ExitStatus, duration: Duration, refusal: String? = nil) {
         let count = { (result: BatchDeviceReport.Result) in reports.filter { $0.result == result }.count }
         let failed = count(.failed) + count(.interrupted)
-        let error: String? = status == .success ? nil
-            : "\(failed) of \(reports.count) device\(reports.count == 1 ? "" : "s") did not finish; exit \(status.rawValue) is the most severe of theirs"
+        let error: String? = refusal ?? (status == .success ? nil
+            : "\(failed) of \(reports.count) device\(reports.count == 1 ? "" : "s") did not finish; exit \(status.rawValue) is the most severe of theirs")
         let line = UpdateEventJSON.object("result", [
             ("command", .string(BatchCommand.name)), ("ok", .bool(status == .success)),
             ("exit_code", .int(Int(status.rawValue))), ("devices", .int(reports.count)), ("succeeded", .int(count(.ok) + count(.checked))),

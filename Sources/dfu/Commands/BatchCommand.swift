@@ -145,6 +145,18 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
+        do throws(DFUError) {
+            return try await runBatch(console)
+        } catch {
+            // Refused before any device ran (a plan row, the file, BlueZ for --discover): with
+            // --json that is the result line, as for every other command.
+            guard common.json else { throw error }
+            BatchOutput(console: console, json: true, live: false, report: nil, deviceWidth: 0).refused(error)
+            return error.exitStatus
+        }
+    }
+
+    private func runBatch(_ console: Console) async throws(DFUError) -> ExitStatus {
         let shared = sharedArguments
         let journal = FlashJournal.standardStore()
         let reportFile: BatchReportFile?
