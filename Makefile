@@ -136,13 +136,17 @@ test-bluez: deps
 	DFU_BLUEZ_RIG="$(DFU_BLUEZ_RIG)" TEST_BLUEZ_SCRATCH="$(TEST_BLUEZ_SCRATCH)" SWIFT="$(SWIFT)" bash scripts/test-bluez.sh
 
 # The transfer benchmark (docs/performance.md): a release build of dfu-bench, then the table of
-# goodput against the modelled ceiling per link profile. It runs the link model in real time,
-# so it takes a few minutes. Options through BENCH_ARGS, e.g. make bench BENCH_ARGS='--runs 5 --json';
+# goodput against the modelled ceiling per link profile, the fleet (8 devices sharing one modelled
+# adapter, aggregate goodput against its capacity) and the batch (the release dfu runs `dfu batch`
+# over 100 sim devices; dfu-bench finds it next to itself, so it is built here too). It runs the
+# link model in real time, so it takes a few minutes. Options through BENCH_ARGS, e.g.
+# make bench BENCH_ARGS='--runs 5 --json', or only the new parts: BENCH_ARGS='--fleet --batch';
 # BENCH_SCRATCH moves the build directory (swift build --scratch-path).
 BENCH_ARGS ?=
 BENCH_SCRATCH ?= .build
 bench: deps
 	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product dfu-bench
+	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --product dfu
 	"$$($(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --show-bin-path)/dfu-bench" $(BENCH_ARGS)
 
 # The fault campaign (docs/faults.md): a release build of dfu-faults, then whole test-confirm

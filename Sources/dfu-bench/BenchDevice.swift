@@ -18,10 +18,17 @@ struct BenchDevice {
     /// Builds the device and puts `previous` into its slot 1 over a first connection, which it
     /// closes again.
     static func prepare(_ profile: BenchProfile, previous: ImageFile) async throws -> BenchDevice {
-        let clock = LinkClock.realTime()
-        let connector = MemoryConnector(clock: clock)
+        try await prepare(profile, previous: previous, on: MemoryConnector(clock: LinkClock.realTime()), id: nil)
+    }
+
+    /// As `prepare(_:previous:)`, registered with `connector` (its clock; e.g. one with a shared
+    /// adapter) under the sim identity `id` (nil = the sim's default), so several devices can share it.
+    static func prepare(_ profile: BenchProfile, previous: ImageFile, on connector: MemoryConnector,
+                        id: String?) async throws -> BenchDevice {
+        let clock = connector.clock
         var options = SimOptions()
         try options.set("slot_size", to: slotSize)
+        if let id { try options.set("id", to: id) }
         var configuration = try options.deviceConfiguration()
         configuration.flashTiming = profile.flash
         let peripheral = VirtualPeripheral(device: try VirtualDevice(configuration: configuration), clock: clock,

@@ -4,6 +4,8 @@ enum BenchError: Error, CustomStringConvertible {
     case imageUnreadable(path: String, reason: String)
     case setup(String)
     case runFailed(profile: String, run: Int, reason: String)
+    /// The runs completed but a part missed its target (the report says which and by how much).
+    case targetMissed([String])
 
     var description: String {
         switch self {
@@ -15,6 +17,8 @@ enum BenchError: Error, CustomStringConvertible {
             return "cannot set up the benchmark: \(message)"
         case .runFailed(let profile, let run, let reason):
             return "run \(run) on \(profile) failed: \(reason)"
+        case .targetMissed(let misses):
+            return misses.joined(separator: "; ")
         }
     }
 

@@ -21,15 +21,19 @@ enum BenchMain {
         }
         let catalogue: [BenchProfile]
         let nordicCatalogue: [NordicBenchProfile]
+        let fleetProfile: FleetProfile
         do {
             catalogue = try BenchProfile.catalogue()
             nordicCatalogue = try NordicBenchProfile.catalogue(catalogue)
+            fleetProfile = try FleetProfile.standard()
         } catch {
             throw .setup("a built-in link profile is invalid: \(error)")
         }
         if options.list {
             for profile in catalogue { print("\(profile.name)\n    \(profile.linkText); \(profile.summary)") }
             for profile in nordicCatalogue { print("\(profile.name)\n    \(profile.linkText); \(profile.summary)") }
+            print("\(fleetProfile.name) (--fleet)\n    \(fleetProfile.bench.linkText); \(fleetProfile.bench.summary)")
+            print("batch (--batch)\n    dfu batch over \(options.batchDevices) unpaced sim devices, --parallel \(options.batchParallel)")
             return
         }
         let (profiles, nordicProfiles) = try options.selected(from: catalogue, nordic: nordicCatalogue)
@@ -73,11 +77,29 @@ enum BenchMain {
                 nordicSummaries.append(NordicProfileSummary(profile: profile, runs: runs))
             }
         }
+        var fleet: FleetMeasurement?
+        if options.runsFleet {
+            do {
+                fleet = try await FleetRun(fleet: fleetProfile, image: image, previous: previous).measure()
+            } catch {
+                throw .runFailed(profile: fleetProfile.name, run: 1, reason: "\(error)")
+            }
+            if let fleet { StandardError.print(FleetTableReport.progress(fleet)) }
+        }
+        var batch: BatchMeasurement?
+        if options.runsBatch {
+            let measured = try BatchRun(devices: options.batchDevices, parallel: options.batchParallel,
+                                        imagePath: BatchRun.defaultImage, keyPath: BatchRun.defaultKey,
+                                        dfuPath: options.dfuPath).measure()
+            StandardError.print(FleetTableReport.progress(measured))
+            batch = measured
+        }
 
         if options.json {
             let report = JSONReport(image: image.name, imageBytes: image.bytes.count, runsPerProfile: options.runs,
                                     machine: machine, profiles: summaries,
-                                    nordicPackage: package?.name, nordicProfiles: package == nil ? nil : nordicSummaries)
+                                    nordicPackage: package?.name, nordicProfiles: package == nil ? nil : nordicSummaries,
+                                    fleet: fleet, batch: batch)
             do {
                 print(try report.rendered())
             } catch {
@@ -90,7 +112,19 @@ enum BenchMain {
             if let package {
                 tables.append(NordicTableReport.render(nordicSummaries, package: package, runs: options.runs))
             }
+            if let fleet { tables.append(FleetTableReport.render(fleet)) }
+            if let batch { tables.append(FleetTableReport.render(batch)) }
             print(tables.joined(separator: "\n\n"))
         }
+        var misses: [String] = []
+        if let fleet, !fleet.metTarget {
+            misses.append("the fleet's aggregate goodput is \(ColumnText.fixed(fleet.ratio * 100, 1)) % of the adapter's capacity, "
+                + "below the \(ColumnText.fixed(fleet.target * 100, 0)) % target")
+        }
+        if let batch, !batch.passed {
+            misses.append("the batch lost \(batch.lostReports) of \(batch.devices) reports, \(batch.failures) devices failed, "
+                + "dfu exited \(batch.exitStatus)")
+        }
+        if !misses.isEmpty { throw .targetMissed(misses) }
     }
 }

@@ -13,6 +13,9 @@ struct JSONReport: Encodable {
     /// The Nordic package and profiles; absent when no Nordic profile ran.
     let nordicPackage: String?
     let nordicProfiles: [NordicProfileSummary]?
+    /// The fleet and batch parts; absent when they did not run.
+    let fleet: FleetMeasurement?
+    let batch: BatchMeasurement?
 
     func rendered() throws -> String {
         let encoder = JSONEncoder()

@@ -10,14 +10,26 @@ struct TransferRun {
     let image: ImageFile
     let previous: ImageFile
 
+    /// A measured transfer and when its measured interval began and ended, for a run of several
+    /// devices at once (`FleetRun`) to add up.
+    struct Timed: Sendable {
+        let measurement: RunMeasurement
+        let firstReply: ContinuousClock.Instant
+        let lastReply: ContinuousClock.Instant
+    }
+
     func measure() async throws -> RunMeasurement {
-        let device = try await BenchDevice.prepare(profile, previous: previous)
+        try await measure(on: BenchDevice.prepare(profile, previous: previous)).measurement
+    }
+
+    /// The transfer on `device`, prepared already.
+    func measure(on device: BenchDevice) async throws -> Timed {
         let connectStart = ContinuousClock.now
         let link = try await device.connect()
         guard let memoryLink = link as? MemoryLink else { throw BenchError.setup("the connector did not give a memory link") }
         let tap = WireTap(memoryLink)
         let session = try await SMPSession(link: tap, clock: device.clock)
-        let outcome: Result<RunMeasurement, any Error>
+        let outcome: Result<Timed, any Error>
         do {
             outcome = .success(try await upload(session, tap, memoryLink, device, connectStart: connectStart))
         } catch {
@@ -31,7 +43,7 @@ struct TransferRun {
     /// The measured part on the open session: parameters, then the upload, timed as `RunMeasurement`
     /// describes.
     private func upload(_ session: SMPSession, _ tap: WireTap, _ memoryLink: MemoryLink, _ device: BenchDevice,
-                        connectStart: ContinuousClock.Instant) async throws -> RunMeasurement {
+                        connectStart: ContinuousClock.Instant) async throws -> Timed {
         let parameters = try await session.request(MCUmgrParametersRequest())
         // DeviceSim reassembles (Zephyr's CONFIG_MCUMGR_TRANSPORT_BT_REASSEMBLY, the sim's default).
         await session.setDeviceLimits(bufferSize: Int(parameters.bufferSize), reassembles: true)
@@ -64,7 +76,7 @@ struct TransferRun {
         guard let radioCeiling = radio.imageBytesPerSecond(chunks.streamed) else {
             throw BenchError.setup("no upload chunks were recorded")
         }
-        return RunMeasurement(RunMeasurement.Observed(
+        let measurement = RunMeasurement(RunMeasurement.Observed(
             streamedBytes: image.bytes.count - Int(start.acknowledged),
             transferSeconds: DurationValue.seconds(end - start.at),
             eraseWaitSeconds: DurationValue.seconds(start.at - uploadStart),
@@ -80,5 +92,6 @@ struct TransferRun {
             resentBytes: chunks.resentBytes,
             connectionEvents: radioEnd.connectionEvents - start.radio.connectionEvents,
             centralPDUs: radioEnd.centralPDUs - start.radio.centralPDUs))
+        return Timed(measurement: measurement, firstReply: start.at, lastReply: end)
     }
 }

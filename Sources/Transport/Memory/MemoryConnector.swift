@@ -11,7 +11,9 @@
 ///     … boot time on the LinkClock …
 ///     await connector.setAdvertising(true, for: id)
 ///
-/// Each connection gets the next generation of this connector, starting at 1.
+/// Each connection gets the next generation of this connector, starting at 1. A connector made with
+/// a `MemoryAdapter` makes every link share that adapter's one radio; without one, each link has a
+/// radio of its own.
 public actor MemoryConnector: Connector {
     private struct Entry {
         let peripheral: any MemoryPeripheral
@@ -31,12 +33,17 @@ public actor MemoryConnector: Connector {
     }
 
     public nonisolated let clock: LinkClock
+    /// The central adapter whose radio this connector's links share; nil = one radio per link.
+    public nonisolated let adapter: MemoryAdapter?
     private var entries: [PeerIdentity: Entry] = [:]
     private var waiters: [Waiter] = []
     private var lastGeneration = LinkGeneration(0)
     private var lastWaiterID: UInt64 = 0
 
-    public init(clock: LinkClock) { self.clock = clock }
+    public init(clock: LinkClock, adapter: MemoryAdapter? = nil) {
+        self.clock = clock
+        self.adapter = adapter
+    }
 
     /// Makes `peripheral` reachable as `peer` with `profile`. Registering a peer again replaces it
     /// (a connection already open stays as it is).
@@ -74,7 +81,7 @@ public actor MemoryConnector: Connector {
         let faults = reserved.pendingFaults
         entries[peer]?.pendingFaults = []
         return await MemoryLink.connect(to: reserved.peripheral, as: peer, profile: reserved.profile, clock: clock,
-                                        generation: generation, faults: faults) { [weak self] generation in
+                                        adapter: adapter, generation: generation, faults: faults) { [weak self] generation in
             await self?.linkEnded(peer, generation)
         }
     }

@@ -29,20 +29,20 @@ public final class MemoryLink: Link {
     public static func connect(to peripheral: any MemoryPeripheral, as peer: PeerIdentity, profile: LinkProfile,
                                clock: LinkClock, generation: LinkGeneration = LinkGeneration(1),
                                faults: [LinkFault] = []) async -> MemoryLink {
-        await connect(to: peripheral, as: peer, profile: profile, clock: clock, generation: generation, faults: faults,
-                      onEnd: nil)
+        await connect(to: peripheral, as: peer, profile: profile, clock: clock, adapter: nil, generation: generation,
+                      faults: faults, onEnd: nil)
     }
 
     static func connect(to peripheral: any MemoryPeripheral, as peer: PeerIdentity, profile: LinkProfile,
-                        clock: LinkClock, generation: LinkGeneration, faults: [LinkFault],
+                        clock: LinkClock, adapter: MemoryAdapter?, generation: LinkGeneration, faults: [LinkFault],
                         onEnd: (@Sendable (LinkGeneration) async -> Void)?) async -> MemoryLink {
         let services = await peripheral.gattServices
         let parameters = profile.parameters(generation: generation, peer: peer)
         let (events, userEvents) = AsyncStream.makeStream(of: LinkEvent.self)
         let (hostEvents, centralHost) = AsyncStream.makeStream(of: (LinkInstant, LinkEvent).self)
         let (inboxItems, inbox) = AsyncStream.makeStream(of: PeripheralInbound.self)
-        let radio = MemoryRadio(profile: profile, clock: clock, parameters: parameters, services: services,
-                                centralHost: centralHost, inbox: inbox)
+        let radio = MemoryRadio(profile: profile, clock: clock, parameters: parameters, adapter: adapter,
+                                services: services, centralHost: centralHost, inbox: inbox)
         await radio.start(peripheral: peripheral, userEvents: userEvents, hostEvents: hostEvents, inboxItems: inboxItems,
                           onEnd: onEnd)
         await peripheral.handleConnect(MemoryPeripheralSession(radio: radio, parameters: parameters))

@@ -9,6 +9,10 @@ public struct MemoryLinkStatistics: Hashable, Sendable {
     public var valueBytesWritten = 0
     /// Notifications that reached the central's radio.
     public var notifications = 0
+    /// The anchors of the first and the latest connection event that carried data, in model time:
+    /// the schedule the radio played, whatever the pace of the tasks around it.
+    public var firstEventAt: LinkInstant?
+    public var lastEventAt: LinkInstant?
 
     public init() {}
 }

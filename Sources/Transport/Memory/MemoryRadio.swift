@@ -22,6 +22,8 @@ actor MemoryRadio {
     let timing: RadioTiming
     let clock: LinkClock
     let parameters: LinkParameters
+    /// The adapter whose radio this connection shares; nil = a radio of its own.
+    let adapter: MemoryAdapter?
     /// When the connection came up; connection event k starts at origin + k × interval.
     let origin: LinkInstant
     private let characteristics: [CharacteristicID: CharacteristicProperties]
@@ -45,14 +47,17 @@ actor MemoryRadio {
     private var stats = MemoryLinkStatistics()
     private var airTask: Task<Void, Never>?
     private var dropTimer: Task<Void, Never>?
+    /// This connection's place on `adapter`, from `start` on.
+    private var seat: MemoryAdapter.Seat?
 
-    init(profile: LinkProfile, clock: LinkClock, parameters: LinkParameters, services: [GATTService],
+    init(profile: LinkProfile, clock: LinkClock, parameters: LinkParameters, adapter: MemoryAdapter?, services: [GATTService],
          centralHost: AsyncStream<(LinkInstant, LinkEvent)>.Continuation,
          inbox: AsyncStream<PeripheralInbound>.Continuation) {
         self.profile = profile
         timing = profile.timing
         self.clock = clock
         self.parameters = parameters
+        self.adapter = adapter
         origin = clock.now
         var table: [CharacteristicID: CharacteristicProperties] = [:]
         for characteristic in services.flatMap(\.characteristics) where table[characteristic.id] == nil {
@@ -70,7 +75,8 @@ actor MemoryRadio {
     /// returned), never before: a connector makes the device connectable again only then.
     func start(peripheral: any MemoryPeripheral, userEvents: AsyncStream<LinkEvent>.Continuation,
                hostEvents: AsyncStream<(LinkInstant, LinkEvent)>, inboxItems: AsyncStream<PeripheralInbound>,
-               onEnd: (@Sendable (LinkGeneration) async -> Void)?) {
+               onEnd: (@Sendable (LinkGeneration) async -> Void)?) async {
+        if let adapter { seat = await adapter.join(interval: profile.connectionInterval) }
         airTask = Task { await self.runAir() }
         Task { [clock] in await Self.deliver(hostEvents, to: userEvents, clock: clock) }
         Task { [parameters] in
@@ -179,6 +185,7 @@ actor MemoryRadio {
         releaseFlushWaiters()
         airTask?.cancel()
         dropTimer?.cancel()
+        if let adapter, let seat { Task { await adapter.leave(seat) } }
     }
 
     // MARK: Internals
@@ -307,6 +314,7 @@ actor MemoryRadio {
 
     /// Plays connection events while either side has fragments in buffers; idles otherwise.
     private func runAir() async {
+        if let adapter, let seat { return await runSharedAir(adapter, seat: seat) }
         var nextEvent = 0
         while isOpen {
             guard hasAirWork else {
@@ -324,29 +332,66 @@ actor MemoryRadio {
         }
     }
 
+    /// `runAir` on a shared adapter: each event is one the adapter granted, bounded by its window.
+    /// The adapter learns when each event ended, so the next connection's may start, and in the
+    /// same call whether this one wants another; leaving it (`drop`) frees the radio if this
+    /// connection held it.
+    private func runSharedAir(_ adapter: MemoryAdapter, seat: MemoryAdapter.Seat) async {
+        var notBefore = origin
+        var next: SharedAirtime.Grant?
+        while isOpen {
+            guard hasAirWork else {
+                await withCheckedContinuation { workWaiter = $0 }
+                // As in `runAir`: from when the work was queued, not when this task got to run.
+                notBefore = max(notBefore, workQueuedAt ?? clock.now)
+                continue
+            }
+            if next == nil { next = await adapter.acquire(seat, notBefore: notBefore) }
+            guard var grant = next, isOpen else { return }
+            while true {
+                guard await clock.pause(until: grant.anchor), isOpen, !dropTimeReached(at: grant.anchor),
+                      let confirmed = await adapter.begin(seat, grant), isOpen else { return }
+                if confirmed == grant { break }
+                // An earlier event took the radio: this one was planned again.
+                grant = confirmed
+            }
+            let end = await runEvent(at: grant.anchor, window: grant.window)
+            // One event per window: the next is in a later one.
+            notBefore = grant.end
+            next = await adapter.release(seat, at: end, requesting: hasAirWork ? notBefore : nil)
+        }
+    }
+
     /// One connection event: exchanges fragments slot by slot (RadioTiming's rules) until neither
     /// side has data, the event is full, or the link drops. A fragment's buffer is freed, and an SDU
-    /// delivered, when its slot ends.
-    private func runEvent(at anchor: LinkInstant) async {
+    /// delivered, when its slot ends. `window` bounds the event on a shared adapter. Returns when
+    /// the event's last slot ended.
+    @discardableResult
+    private func runEvent(at anchor: LinkInstant, window: Duration? = nil) async -> LinkInstant {
         var elapsed = Duration.zero
         var slots = 0
+        var ended: LinkInstant { anchor.advanced(by: elapsed) }
         while isOpen {
             let centralSize = paths.central.head?.size
             let deviceSize = paths.device.head?.size
-            if centralSize == nil, deviceSize == nil { return }
+            if centralSize == nil, deviceSize == nil { return ended }
             let length = timing.slot(central: centralSize ?? 0, peripheral: deviceSize ?? 0)
-            guard timing.fits(slots: slots, elapsed: elapsed, next: length) else { return }
+            guard timing.fits(slots: slots, elapsed: elapsed, next: length, window: window) else { return ended }
             elapsed += length
             slots += 1
             let end = anchor.advanced(by: elapsed)
             // Only this loop removes fragments (drop() clears them and closes), so the heads seen
             // above are still the heads after the pause.
-            guard await clock.pause(until: end), isOpen else { return }
-            if slots == 1 { stats.connectionEvents += 1 }
+            guard await clock.pause(until: end), isOpen else { return ended }
+            if slots == 1 {
+                stats.connectionEvents += 1
+                if stats.firstEventAt == nil { stats.firstEventAt = anchor }
+                stats.lastEventAt = anchor
+            }
             if centralSize != nil, let fragment = paths.central.sendHead() {
                 stats.centralPDUs += 1
                 if let pdu = fragment.completes { arrivedAtPeripheral(pdu) }
-                guard isOpen else { return }
+                guard isOpen else { return ended }
             }
             if deviceSize != nil, let fragment = paths.device.sendHead() {
                 stats.peripheralPDUs += 1
@@ -355,8 +400,9 @@ actor MemoryRadio {
             accept(paths.central.fill())
             accept(paths.device.fill())
             if paths.device.isEmpty { releaseFlushWaiters() }
-            if dropTimeReached(at: end) { return }
+            if dropTimeReached(at: end) { return ended }
         }
+        return ended
     }
 
     private func arrivedAtPeripheral(_ pdu: CentralPDU) {

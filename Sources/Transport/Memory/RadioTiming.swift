@@ -72,10 +72,11 @@ struct RadioTiming: Hashable, Sendable {
     }
 
     /// Whether one more slot of length `next` fits in an event that has used `slots` slots and
-    /// `elapsed` time so far. The first slot always fits.
-    func fits(slots: Int, elapsed: Duration, next: Duration) -> Bool {
+    /// `elapsed` time so far. The first slot always fits. `window` bounds the event further: on a
+    /// shared adapter, the time until the next connection's anchor (`SharedAirtime`).
+    func fits(slots: Int, elapsed: Duration, next: Duration, window: Duration? = nil) -> Bool {
         if let cap = maxPacketsPerEvent, slots >= cap { return false }
-        return slots == 0 || elapsed + next <= eventLength
+        return slots == 0 || elapsed + next <= min(eventLength, window ?? eventLength)
     }
 
     /// Value bytes per second for an endless stream of Write Commands carrying `valueSize` bytes.
