@@ -30,7 +30,7 @@ if wanted batch; then
             sleep 0.2
         done
         for hci in "${batch_hcis[@]}"; do
-            batch_addrs+=("$(property "/org/bluez/$hci" org.bluez.Adapter1 Address | sed 's/^string //')")
+            batch_addrs+=("$(property "/org/bluez/$hci" org.bluez.Adapter1 Address | sed 's/^string "\(.*\)"$/\1/')")
         done
         plan=$LOGS/batch-plan.csv
         { echo "device,image"; for addr in "${batch_addrs[@]}"; do echo "$addr,$PWD/$IMAGE"; done; } > "$plan"
@@ -38,12 +38,18 @@ if wanted batch; then
             dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B" org.bluez.Adapter1.RemoveDevice \
                 "objpath:/org/bluez/$RIG_HCI_B/dev_${addr//:/_}" > /dev/null 2>&1
         done
+        # --connect-timeout 60: the rig runs under TCG, where one connection takes 10-20 s to set up,
+        # and a device's connect time includes its wait for the adapter's turn (BlueZConnectGate);
+        # with the default 20 s two of three timed out (2026-12-03).
+        # B discovers for the whole batch (bluetoothctl): btvirt reports an advertiser only when a scan
+        # or the advertising starts, and with three devices rebooting at their own times dfu's own
+        # discovery sessions come and go; a real device repeats its advertising.
+        watch_start
         echo "\$ dfu batch $plan --adapter $RIG_HCI_B --parallel 3 --key $KEY --json --report $LOGS/batch.report" > "$LOGS/batch.cmd"
         batch_start=$SECONDS
         XDG_STATE_HOME=$LOGS/batch-state timeout -k 5 "$GUARD" "$DFU" batch "$plan" --adapter "$RIG_HCI_B" --parallel 3 \
-            --key "$KEY" --json --report "$LOGS/batch.report" > "$LOGS/batch.out" 2> "$LOGS/batch.err" < /dev/null &
+            --key "$KEY" --connect-timeout 60 --json --report "$LOGS/batch.report" > "$LOGS/batch.out" 2> "$LOGS/batch.err" < /dev/null &
         batch_pid=$!
-        wait_b_discovering 10
         batch_sims=()
         for n in 0 1 2; do
             "$DFU" sim --serve "bluez:${batch_hcis[$n]}" "${SIM_ARGS[@]/#$SIM_NAME/batch-$n}" \
@@ -53,6 +59,7 @@ if wanted batch; then
         wait "$batch_pid"
         rc=$?
         batch_seconds=$((SECONDS - batch_start))
+        watch_stop
         for pid in "${batch_sims[@]}"; do kill -INT "$pid" 2>/dev/null; done
         for pid in "${batch_sims[@]}"; do wait "$pid" 2>/dev/null; done
         for hci in "${batch_hcis[@]}"; do

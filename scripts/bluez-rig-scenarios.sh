@@ -511,13 +511,8 @@ if [[ $ONLY == *",smpclient,"* ]]; then
         image_hash=$(awk -F '\t' -v f="images/$(basename "$IMAGE")" '$1 == f && $3 == "OK" { print $5; exit }' "$SAMPLES/expected.tsv")
         fresh_sim=("${SIM_ARGS[@]}" --verbose)
         saved_guard=$GUARD GUARD=240
-        # B keeps discovering (bluetoothctl) for the whole run: btvirt reports an advertiser only when
-        # a scan or the advertising starts (selfcheck header), and bleak's scans after the reset can
-        # begin after the rebooted sim's advertising did; a real device repeats its advertising.
-        watch_start
         DFU_ARGS="" run_fresh smpclient env PYTHONPATH="$(cat "$SMPCLIENT/pythonpath")" BLEAK_ADAPTER="$RIG_HCI_B" \
             python3 "$here/bluez-rig-smpclient.py" "$RIG_ADDR_A" "$IMAGE" "$image_hash"
-        watch_stop
         GUARD=$saved_guard
         # the sim's own account: the MTU line, the largest write and notification it saw
         mtu_line=$(grep -m 1 'ATT MTU' "$sim_log" | sed 's/^dfu sim: //')

@@ -86,7 +86,8 @@ boot() {
         echo "test-bluez: $label: booting the rig (attempt $attempt of 3)"
         rm -rf "${out:?}/$label-scenarios"
         set +e
-        RIG_SHARE=$repo RIG_TIMEOUT=${RIG_TIMEOUT:-900} \
+        # Five controllers: A and B, and three more for the batch scenario (bluez-rig-batch.sh).
+        RIG_SHARE=$repo RIG_TIMEOUT=${RIG_TIMEOUT:-900} RIG_BTVIRT_ARGS="${RIG_BTVIRT_ARGS:--L -l5}" \
             RIG_BLUETOOTHD_ARGS="${RIG_BLUETOOTHD_ARGS:-} -f /host/$out/$conf" \
             "$rig" ./scripts/bluez-rig-scenarios.sh "$out/dfu" --logs "$out/$label-scenarios" --smpclient "$smp" "$@" \
             | tee "$out/$label.log"
