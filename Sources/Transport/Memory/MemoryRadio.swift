@@ -33,22 +33,22 @@ actor MemoryRadio {
     private let inbox: AsyncStream<PeripheralInbound>.Continuation
 
     private var state = State.open
-    private var paths: Paths
+    var paths: Paths
     private var subscribed: Set<CharacteristicID> = []
     private var requests = ATTRequestQueue()
     private var lastID: UInt64 = 0
-    private var workWaiter: CheckedContinuation<Void, Never>?
+    var workWaiter: CheckedContinuation<Void, Never>?
     /// When the idle radio was last handed work: its next connection event is the first at or after it.
-    private var workQueuedAt: LinkInstant?
+    var workQueuedAt: LinkInstant?
     /// Devices waiting for their queued notifications and responses to leave (`flush`).
     private var flushWaiters: [CheckedContinuation<Void, Never>] = []
     private var byteLimit: Int?
     private var dropTime: Duration?
-    private var stats = MemoryLinkStatistics()
+    var stats = MemoryLinkStatistics()
     private var airTask: Task<Void, Never>?
     private var dropTimer: Task<Void, Never>?
     /// This connection's place on `adapter`, from `start` on.
-    private var seat: MemoryAdapter.Seat?
+    var seat: MemoryAdapter.Seat?
 
     init(profile: LinkProfile, clock: LinkClock, parameters: LinkParameters, adapter: MemoryAdapter?, services: [GATTService],
          centralHost: AsyncStream<(LinkInstant, LinkEvent)>.Continuation,
@@ -218,11 +218,11 @@ actor MemoryRadio {
         return nil
     }
 
-    private func accept(_ writers: [Acceptance]) {
+    func accept(_ writers: [Acceptance]) {
         for writer in writers { writer.resume(returning: .success(())) }
     }
 
-    private func releaseFlushWaiters() {
+    func releaseFlushWaiters() {
         for waiter in flushWaiters { waiter.resume() }
         flushWaiters.removeAll()
     }
@@ -302,110 +302,13 @@ actor MemoryRadio {
     }
 
     /// Drops the link if the fault time has come by `instant`.
-    private func dropTimeReached(at instant: LinkInstant) -> Bool {
+    func dropTimeReached(at instant: LinkInstant) -> Bool {
         guard isOpen, let time = dropTime, origin.duration(to: instant) >= time else { return false }
         drop(central: .connectionTimeout, peripheral: .connectionTimeout)
         return true
     }
 
-    // MARK: The radio
-
-    private var hasAirWork: Bool { paths.central.head != nil || paths.device.head != nil }
-
-    /// Plays connection events while either side has fragments in buffers; idles otherwise.
-    private func runAir() async {
-        if let adapter, let seat { return await runSharedAir(adapter, seat: seat) }
-        var nextEvent = 0
-        while isOpen {
-            guard hasAirWork else {
-                await withCheckedContinuation { workWaiter = $0 }
-                // From when the work was queued, not from when this task got to run: the model's
-                // schedule must not depend on how busy the machine is.
-                let elapsed = origin.duration(to: workQueuedAt ?? clock.now)
-                nextEvent = max(nextEvent, Int((elapsed / profile.connectionInterval).rounded(.up)))
-                continue
-            }
-            let anchor = origin.advanced(by: profile.connectionInterval * nextEvent)
-            guard await clock.pause(until: anchor), isOpen, !dropTimeReached(at: anchor) else { return }
-            await runEvent(at: anchor)
-            nextEvent += 1
-        }
-    }
-
-    /// `runAir` on a shared adapter: each event is one the adapter granted, bounded by its window.
-    /// The adapter learns when each event ended, so the next connection's may start, and in the
-    /// same call whether this one wants another; leaving it (`drop`) frees the radio if this
-    /// connection held it.
-    private func runSharedAir(_ adapter: MemoryAdapter, seat: MemoryAdapter.Seat) async {
-        var notBefore = origin
-        var next: SharedAirtime.Grant?
-        while isOpen {
-            guard hasAirWork else {
-                await withCheckedContinuation { workWaiter = $0 }
-                // As in `runAir`: from when the work was queued, not when this task got to run.
-                notBefore = max(notBefore, workQueuedAt ?? clock.now)
-                continue
-            }
-            if next == nil { next = await adapter.acquire(seat, notBefore: notBefore) }
-            guard var grant = next, isOpen else { return }
-            while true {
-                guard await clock.pause(until: grant.anchor), isOpen, !dropTimeReached(at: grant.anchor),
-                      let confirmed = await adapter.begin(seat, grant), isOpen else { return }
-                if confirmed == grant { break }
-                // An earlier event took the radio: this one was planned again.
-                grant = confirmed
-            }
-            let end = await runEvent(at: grant.anchor, window: grant.window)
-            // One event per window: the next is in a later one.
-            notBefore = grant.end
-            next = await adapter.release(seat, at: end, requesting: hasAirWork ? notBefore : nil)
-        }
-    }
-
-    /// One connection event: exchanges fragments slot by slot (RadioTiming's rules) until neither
-    /// side has data, the event is full, or the link drops. A fragment's buffer is freed, and an SDU
-    /// delivered, when its slot ends. `window` bounds the event on a shared adapter. Returns when
-    /// the event's last slot ended.
-    @discardableResult
-    private func runEvent(at anchor: LinkInstant, window: Duration? = nil) async -> LinkInstant {
-        var elapsed = Duration.zero
-        var slots = 0
-        var ended: LinkInstant { anchor.advanced(by: elapsed) }
-        while isOpen {
-            let centralSize = paths.central.head?.size
-            let deviceSize = paths.device.head?.size
-            if centralSize == nil, deviceSize == nil { return ended }
-            let length = timing.slot(central: centralSize ?? 0, peripheral: deviceSize ?? 0)
-            guard timing.fits(slots: slots, elapsed: elapsed, next: length, window: window) else { return ended }
-            elapsed += length
-            slots += 1
-            let end = anchor.advanced(by: elapsed)
-            // Only this loop removes fragments (drop() clears them and closes), so the heads seen
-            // above are still the heads after the pause.
-            guard await clock.pause(until: end), isOpen else { return ended }
-            if slots == 1 {
-                stats.connectionEvents += 1
-                if stats.firstEventAt == nil { stats.firstEventAt = anchor }
-                stats.lastEventAt = anchor
-            }
-            if centralSize != nil, let fragment = paths.central.sendHead() {
-                stats.centralPDUs += 1
-                if let pdu = fragment.completes { arrivedAtPeripheral(pdu) }
-                guard isOpen else { return ended }
-            }
-            if deviceSize != nil, let fragment = paths.device.sendHead() {
-                stats.peripheralPDUs += 1
-                if let pdu = fragment.completes { arrivedAtCentral(pdu, at: end) }
-            }
-            accept(paths.central.fill())
-            accept(paths.device.fill())
-            if paths.device.isEmpty { releaseFlushWaiters() }
-            if dropTimeReached(at: end) { return ended }
-        }
-        return ended
-    }
-
-    private func arrivedAtPeripheral(_ pdu: CentralPDU) {
+    func arrivedAtPeripheral(_ pdu: CentralPDU) {
         switch pdu {
         case .writeCommand(let characteristic, let value):
             guard admit(value.count) else { return }
@@ -431,7 +334,7 @@ actor MemoryRadio {
         return true
     }
 
-    private func arrivedAtCentral(_ pdu: PeripheralPDU, at instant: LinkInstant) {
+    func arrivedAtCentral(_ pdu: PeripheralPDU, at instant: LinkInstant) {
         switch pdu {
         case .notification(let characteristic, let value):
             stats.notifications += 1
