@@ -5,7 +5,7 @@ func hexDigits<T: BinaryInteger>(_ value: T, width: Int) -> String {
 }
 
 /// Lower-case hex of a digest, as `imgtool verify` and `sha256sum` print it.
-func hexString(_ bytes: some Sequence<UInt8>) -> String {
+public func hexString(_ bytes: some Sequence<UInt8>) -> String {
     var out = ""
     for byte in bytes {
         let digits = String(byte, radix: 16)

@@ -42,6 +42,6 @@ enum BatchJobs {
     private static func describe(_ path: String) -> (sha256: String, protocolName: String)? {
         guard let bytes = try? FileReader.readAll(path: path), let digest = try? SHA256.hash(bytes) else { return nil }
         let kind: UpdateProtocolName = UpdateFileKind(of: bytes) == .nordicPackage ? .nordic : .smp
-        return (FlashJournal.hexText(digest), kind.rawValue)
+        return (hexString(digest), kind.rawValue)
     }
 }

@@ -118,9 +118,7 @@ struct BatchCommand: ParsableCommand {
             throw UsageError("--parallel must be from 1 to \(Self.maximumParallel)")
         }
         guard (1 ... 16).contains(perAdapter) else { throw UsageError("--per-adapter must be from 1 to 16") }
-        for adapter in adapters where !AdapterOption.isAdapterName(adapter) {
-            throw UsageError("invalid --adapter '\(adapter)': expected a BlueZ adapter name such as hci0 (see 'bluetoothctl list')")
-        }
+        for adapter in adapters { try AdapterOption.check(adapter) }
         if let minBattery, !(0 ... 100).contains(minBattery) {
             throw UsageError("--min-battery must be a percentage from 0 to 100")
         }

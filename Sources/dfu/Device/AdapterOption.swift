@@ -10,13 +10,18 @@ struct AdapterOption: ParsableArguments {
 
     /// Called from the command's `validate()`: groups have none of their own.
     func validate() throws(UsageError) {
-        if let adapter, !Self.isAdapterName(adapter) {
-            throw UsageError("invalid --adapter '\(adapter)': expected a BlueZ adapter name such as hci0 (see 'bluetoothctl list')")
+        if let adapter { try Self.check(adapter) }
+    }
+
+    /// Refuses a name that is not an adapter's (also `dfu batch`'s repeated `--adapter`).
+    static func check(_ name: String) throws(UsageError) {
+        guard isAdapterName(name) else {
+            throw UsageError("invalid --adapter '\(name)': expected a BlueZ adapter name such as hci0 (see 'bluetoothctl list')")
         }
     }
 
     /// `hci` and a number: the object name BlueZ gives an adapter (`/org/bluez/hci0`).
-    static func isAdapterName(_ name: String) -> Bool {
+    private static func isAdapterName(_ name: String) -> Bool {
         guard name.hasPrefix("hci") else { return false }
         let number = name.dropFirst(3)
         return !number.isEmpty && number.count <= 3 && number.allSatisfy { $0.isASCII && $0.isWholeNumber }

@@ -21,7 +21,7 @@ enum FlashJournal {
         let protocolName: UpdateProtocolName = UpdateFileKind(of: bytes) == .nordicPackage ? .nordic : .smp
         let journal = UpdateJournal(
             device: device, protocolName: protocolName.rawValue, imagePath: absolutePath(command.image),
-            imageSHA256: hexText(sha256), imageSize: bytes.count, imageVersion: nil,
+            imageSHA256: hexString(sha256), imageSize: bytes.count, imageVersion: nil,
             mode: FlashCommand.effectiveMode(command.mode, image: command.imageIndex).rawValue,
             arguments: arguments(of: command), now: unixTime())
         let warnings = previous.setAside.map { [setAsideWarning($0)] } ?? []
@@ -81,10 +81,4 @@ enum FlashJournal {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
-    static func hexText(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-    }
 }

@@ -10,7 +10,7 @@ enum ResumeFileCheck {
         do throws(DFUError) { bytes = try FileReader.readAll(path: journal.imagePath) } catch { return error }
         let digest: [UInt8]
         do throws(ImageError) { digest = try SHA256.hash(bytes) } catch { return .image(error) }
-        let sha256 = FlashJournal.hexText(digest)
+        let sha256 = hexString(digest)
         guard sha256 == journal.imageSHA256 else {
             return .fileChanged(path: journal.imagePath, was: journal.imageSHA256, now: sha256)
         }
