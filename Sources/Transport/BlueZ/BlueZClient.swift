@@ -8,6 +8,8 @@
 final class BlueZClient: Sendable {
     let connection: DBusConnection
     let store: BlueZTreeStore
+    /// StartNotify sessions of this connection that bluetoothd may arm again on a reconnect.
+    let notifySessions = BlueZNotifySessions()
 
     private init(connection: DBusConnection, store: BlueZTreeStore) {
         self.connection = connection

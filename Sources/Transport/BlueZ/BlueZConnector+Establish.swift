@@ -37,6 +37,7 @@ extension BlueZConnector {
             let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
             let watch = device.paired ? BlueZStaleBondWatch(store: client.store, path: device.path) : nil
             defer { watch?.stop() }
+            await releaseNotifySessions(of: device)
             await connectGate?.gate.enter()
             defer { connectGate?.gate.leave() }
             do throws(DBusError) {
@@ -154,6 +155,15 @@ extension BlueZConnector {
             return reply.first.map(BlueZObjectTree.init(managedObjects:))
         } catch {
             return nil
+        }
+    }
+
+    /// Stops the StartNotify sessions an earlier link of ours left on `device`, so bluetoothd has
+    /// none to arm again on the connection about to be made (`BlueZNotifySessions`). Errors are
+    /// ignored: the object may be gone with the connection, and then so is the session.
+    func releaseNotifySessions(of device: BlueZDeviceInfo) async {
+        for characteristic in client.notifySessions.take(device: device.path) {
+            _ = await client.callDetached(characteristic, BlueZName.gattCharacteristic, "StopNotify", timeout: .seconds(5))
         }
     }
 

@@ -83,10 +83,14 @@ struct BlueZGATTCalls: Sendable {
         do throws(DBusError) {
             _ = try await client.call(info.path, BlueZName.gattCharacteristic, "StartNotify", timeout: Self.operationTimeout)
         } catch {
-            if BlueZFailure(error, context: .gatt) == .inProgress { return }
+            if BlueZFailure(error, context: .gatt) == .inProgress {
+                client.notifySessions.opened(info.path, device: state.devicePath)
+                return
+            }
             state.stopRoutingValueSignals(of: info.path)
             throw fail(error, on: info.id, "StartNotify")
         }
+        client.notifySessions.opened(info.path, device: state.devicePath)
     }
 
     /// The link's words for a failed GATT call; ends the link when the failure says it is down.

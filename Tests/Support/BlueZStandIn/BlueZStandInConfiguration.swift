@@ -173,6 +173,10 @@ public struct BlueZStandInStatistics: Sendable, Hashable {
     public var acquireWriteCalls = 0
     public var acquireNotifyCalls = 0
     public var startNotifyCalls = 0
+    /// StartNotify sessions left from an earlier connection when a new one came up: bluetoothd
+    /// writes their CCC again by itself (5.66 `register_notify`). dfu keeps it 0: it stops its
+    /// sessions before it reconnects (`BlueZNotifySessions`).
+    public var notifySessionsRearmed = 0
     /// Notifications delivered through the AcquireNotify fd, and as PropertiesChanged(Value).
     public var fdNotifications = 0
     public var signalNotifications = 0

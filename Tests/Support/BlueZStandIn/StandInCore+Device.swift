@@ -118,7 +118,11 @@ extension StandInCore {
         connections[id]?.security = bonds[path] ?? .none
         devices[path]?.connection = id
         devices[path]?.connectionCount += 1
-        stats(peripheral) { $0.connections += 1 }
+        let lingering = characteristics.values.filter { $0.device == path }.map(\.notifySessions.count).reduce(0, +)
+        stats(peripheral) {
+            $0.connections += 1
+            $0.notifySessionsRearmed += lingering
+        }
         setProperties(path, StandInName.device, ["Connected": .bool(true)])
         Task { [weak self] in
             for await event in link.events {

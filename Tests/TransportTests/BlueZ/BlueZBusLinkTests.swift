@@ -138,6 +138,30 @@ struct BlueZBusLinkTests {
         }
     }
 
+    /// bluetoothd keeps a StartNotify session across a disconnect and arms it again on the next
+    /// connection; 5.66 crashes when that connection fails while it does (seen on the rig). The
+    /// connector stops the old session before it reconnects, and the new link subscribes afresh.
+    @Test func aReconnectLeavesNoOldNotifySessionForBluetoothdToArm() async throws {
+        try await BlueZStandInBench.run { bench in
+            let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address, echo: true)
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            let first = try await BlueZBus.connect(connector)
+            try await BlueZBus.echoes(first, count: 3)
+            await peripheral.dropLink()
+            _ = try await BlueZBus.eventsUntilDisconnected(first)
+            let second = try await BlueZBus.connect(connector)
+            try await BlueZBus.echoes(second, count: 3)
+            let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
+            #expect(statistics.connections == 2)
+            #expect(statistics.notifySessionsRearmed == 0)
+            #expect(statistics.startNotifyCalls == 2)
+            #expect(statistics.signalNotifications == 6)
+            await second.disconnect()
+            central.close()
+        }
+    }
+
     /// The radio loses the device (no Disconnect from anyone) while nothing is acquired for
     /// notifications: Connected=false alone must end the link.
     @Test func radioLossWithoutAcquiredNotifyEndsTheLink() async throws {
