@@ -513,7 +513,7 @@ if wanted smpclient; then
     if [ -n "$SMPCLIENT" ] && [ -s "$SMPCLIENT/pythonpath" ]; then
         image_hash=$(awk -F '\t' -v f="images/$(basename "$IMAGE")" '$1 == f && $3 == "OK" { print $5; exit }' "$SAMPLES/expected.tsv")
         fresh_sim=("${SIM_ARGS[@]}" --verbose)
-        saved_guard=$GUARD GUARD=240
+        saved_guard=$GUARD GUARD=300
         DFU_ARGS="" run_fresh smpclient env PYTHONPATH="$(cat "$SMPCLIENT/pythonpath")" BLEAK_ADAPTER="$RIG_HCI_B" \
             python3 "$here/bluez-rig-smpclient.py" "$RIG_ADDR_A" "$IMAGE" "$image_hash"
         GUARD=$saved_guard
@@ -522,7 +522,7 @@ if wanted smpclient; then
         largest() { sed -nE "s/^(dfu: )?sim: $1 ([0-9]+) bytes.*/\2/p" "$sim_log" | sort -n | tail -n 1; }
         sizes="largest write $(largest '←') B, notification $(largest '→') B"
         if sim_failed smpclient; then :
-        elif hung; then fail smpclient "no end within 240 s (hang guard)" "$LOGS/smpclient.out" "$sim_log"
+        elif hung; then fail smpclient "no end within 300 s (hang guard)" "$LOGS/smpclient.out" "$sim_log"
         elif [ "$rc" -ne 0 ]; then fail smpclient "exit $rc: $(grep -m 1 '^FAIL' "$LOGS/smpclient.out")" "$LOGS/smpclient.out" "$LOGS/smpclient.err" "$sim_log"
         else pass smpclient "$(tail -n 1 "$LOGS/smpclient.out" | sed 's/^smpclient over BLE: //'); ${mtu_line%%, notifications*}; $sizes"
         fi

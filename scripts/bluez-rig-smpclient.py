@@ -59,14 +59,16 @@ def slot(images, number):
 
 async def connect(address, seconds):
     """Connects within `seconds`, scanning again when a scan misses the advertisement (the rig
-    reports an advertiser once per scan start, and that report can be lost)."""
+    reports an advertiser once per scan start, and that report can be lost). An attempt may take
+    30 s: under the rig's software emulation a connection with its service discovery takes 10-20 s,
+    and an attempt cut at 10 s dropped a link that was still resolving (2026-12-03)."""
     deadline = time.monotonic() + seconds
     last = "no attempt"
     while time.monotonic() < deadline:
         transport = SMPBLETransport()
         client = SMPClient(transport, address, timeout_s=10.0)
         try:
-            await client.connect(connect_timeout_s=min(10.0, max(1.0, deadline - time.monotonic())))
+            await client.connect(connect_timeout_s=min(30.0, max(1.0, deadline - time.monotonic())))
             return client, transport
         except Exception as e:  # not found, connect refused, timeouts: try again until the deadline
             last = f"{type(e).__name__}: {e}"
@@ -91,7 +93,7 @@ def step(name, detail):
 async def run(address, image_path, image_hash):
     with open(image_path, "rb") as f:
         image = f.read()
-    client, transport = await connect(address, 60)
+    client, transport = await connect(address, 90)
     mtu = transport.mtu
     step("connect", f"write size {mtu} (bleak's MTU - 3)")
     try:

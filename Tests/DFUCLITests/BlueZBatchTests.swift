@@ -12,13 +12,43 @@ struct BlueZBatchTests {
     static let image = BlueZEndToEndTests.image
     static let key = BlueZEndToEndTests.key
 
-    /// Adds a virtual device (unpaced) advertising SMP under `name` at `address`.
-    private static func addDevice(_ bench: BlueZStandInBench, address: String, name: String) async throws -> VirtualPeripheral {
+    /// Adds a virtual device (unpaced) advertising SMP under `name` at `address`, heard on `adapter`.
+    private static func addDevice(_ bench: BlueZStandInBench, address: String, name: String,
+                                  adapter: String = "hci0") async throws -> VirtualPeripheral {
         let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse("sim:timescale=0,id=\(address)"), on: bench.connector)
         try await bench.requireStandIn().add(BlueZStandInDevice(
             address: address, advertisement: BlueZStandInAdvertisement(name: name, services: [DeviceGATT.smpService], rssi: -50),
-            connector: bench.connector, peer: peripheral.identity))
+            connector: bench.connector, peer: peripheral.identity, adapter: adapter))
         return peripheral
+    }
+
+    /// `--adapter all`: the powered adapters (hci0 and hci2, not hci1) share the plan, least
+    /// loaded first, so the second device, heard only on hci2, is reached there.
+    @Test func adapterAllSpreadsThePlanOverEveryPoweredAdapter() async throws {
+        let adapters = [BlueZStandInAdapter(name: "hci0"),
+                        BlueZStandInAdapter(name: "hci1", address: "00:AA:01:00:00:01", powered: false),
+                        BlueZStandInAdapter(name: "hci2", address: "00:AA:01:00:00:02")]
+        try await BlueZStandInBench.run(adapters: adapters) { bench in
+            let first = try await Self.addDevice(bench, address: "C2:11:40:55:7E:01", name: "line-0", adapter: "hci0")
+            let second = try await Self.addDevice(bench, address: "C2:11:40:55:7E:02", name: "line-1", adapter: "hci2")
+            let state = try DFUTestEnvironment.freshStateHome()
+            defer { try? FileManager.default.removeItem(atPath: state) }
+            let root = DFUBinary.repositoryRoot.path
+            try ["device,image", "C2:11:40:55:7E:01,\(root)/\(Self.image)", "C2:11:40:55:7E:02,\(root)/\(Self.image)"]
+                .joined(separator: "\n").write(toFile: state + "/plan.csv", atomically: true, encoding: .utf8)
+            let run = try await BlueZDFUProcess.run(["batch", state + "/plan.csv", "--key", Self.key, "--parallel", "2",
+                                                     "--adapter", "all", "--json"],
+                                                    bus: bench.busAddress, timeout: .seconds(90), environment: ["XDG_STATE_HOME": state])
+            #expect(run.exitCode == 0, "\(run.output)")
+            let devices = try run.stdoutLines.map(FlashCLITests.object).filter { $0["event"] as? String == "device" }
+            #expect(devices.count == 2 && devices.allSatisfy { $0["result"] as? String == "ok" }, "\(run.stdout)")
+            for peripheral in [first, second] {
+                #expect(await peripheral.snapshot.server.bootloader.primaryImage?.version.description == "1.1.0+0")
+            }
+            let mixed = try await BlueZDFUProcess.run(["batch", state + "/plan.csv", "--adapter", "all", "--adapter", "hci0"],
+                                                      bus: bench.busAddress, environment: ["XDG_STATE_HOME": state])
+            #expect(mixed.exitCode == 2 && mixed.stderr.contains("--adapter all stands alone"), "\(mixed.output)")
+        }
     }
 
     /// Connection set-up takes 300 ms here, so Connects to the three would overlap if dfu let them.

@@ -338,9 +338,9 @@ import Testing
               --parallel <N>          Devices updated at once, 1-64. (default: 1)
               --per-adapter <N>       Bluetooth devices at once on one adapter, 1-16.
                                       (default: 4)
-              --adapter <hciN>        A BlueZ adapter to spread Bluetooth devices over;
-                                      repeat for several. (default: the first powered one)
-                                      (can be repeated)
+              --adapter <hciN|all>    A BlueZ adapter to spread Bluetooth devices over;
+                                      repeat for several, or 'all' for every powered one.
+                                      (default: the first powered one) (can be repeated)
               --report <FILE>         Also write the JSON report lines to FILE (emptied
                                       first, written as devices end).
               --full-addresses        Show Bluetooth addresses in full instead of shortened
@@ -378,11 +378,12 @@ import Testing
             whose update an earlier run finished with the same file is skipped (reported as
             skipped), and one cut off resumes where the device stopped: run the same batch
             again after fixing what failed. --parallel N devices run at once; Bluetooth
-            devices are spread over the --adapter given (repeat it for several; by default
-            the first powered one), at most --per-adapter on each, and each adapter sets up
-            one connection at a time (many controllers refuse a second one while one is
-            pending) while the transfers run in parallel. A passkey cell pairs that device
-            when it asks; passkeys are never printed.
+            devices are spread over the --adapter given (repeat it for several, or give
+            'all' for every powered one; by default the first powered one), at most
+            --per-adapter on each, and each adapter sets up one connection at a time (many
+            controllers refuse a second one while one is pending) while the transfers run in
+            parallel. A passkey cell pairs that device when it asks; passkeys are never
+            printed.
 
             --dry-run checks every device as 'dfu flash --dry-run' does and sends nothing;
             each is reported as checked, or failed with the exit status the real run would

@@ -25,6 +25,18 @@ public final class BlueZCentral: Sendable {
         }
     }
 
+    /// The names of the powered adapters, by name order (`dfu batch --adapter all`); throws
+    /// `noAdapter` or `adapterPoweredOff` when there is none.
+    public static func poweredAdapters(bus: DBusBusAddress = .system) async throws(BlueZError) -> [String] {
+        let client = try await BlueZClient.open(bus: bus)
+        defer { client.close() }
+        let adapters = client.store.tree.adapters
+        guard let first = adapters.first else { throw .noAdapter }
+        let powered = adapters.filter(\.powered).map(\.name)
+        guard !powered.isEmpty else { throw .adapterPoweredOff(first.name) }
+        return powered
+    }
+
     /// The adapter rule of `open`, on the adapters bluetoothd listed (sorted by name).
     static func choose(_ name: String?, from adapters: [BlueZAdapterInfo]) throws(BlueZError) -> BlueZAdapterInfo {
         guard let fallback = adapters.first else { throw .noAdapter }

@@ -12,14 +12,20 @@ extension BlueZConnector {
         /// A bonded device whose link came up and fell before it was usable: the signature of a
         /// device that lost its bond (`BlueZStaleBondWatch`); worth another attempt, once.
         case staleBond(String)
+        /// Connect refused with `le-connection-abort-by-local` or InProgress: bluetoothd's state
+        /// for the device may be stuck (`BlueZConnector+StuckConnect`).
+        case stuck(String)
     }
 
     /// `connectBy` bounds the Connect call (at least 5 s, at most the deadline): while a name
     /// search is still to come at half time, a Connect to an address that never returns must not
-    /// use up the rest.
+    /// use up the rest. The time spent waiting for the adapter's turn (`connectGate`) is not the
+    /// device's: `deadline` (the caller's too) and `connectBy` move on by it, so a device queued
+    /// behind others gets the whole connect timeout once its turn comes.
     func establish(_ device: BlueZDeviceInfo, connectBy: ContinuousClock.Instant,
-                   deadline: ContinuousClock.Instant) async throws(LinkError) -> Establishment {
+                   deadline: inout ContinuousClock.Instant) async throws(LinkError) -> Establishment {
         var device = device
+        var connectBy = connectBy
         if device.connected, lastLinkEnded(at: device.path) {
             // Our link to it just ended: wait (≤ 5 s) for bluetoothd to report the disconnection
             // rather than mistake the old connection for a usable one.
@@ -33,13 +39,22 @@ extension BlueZConnector {
         if device.connected {
             log("\(PeerIdentity(device.address).redacted) is already connected; not calling Connect")
         } else {
-            let now = ContinuousClock.now
-            let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
             let watch = device.paired ? BlueZStaleBondWatch(store: client.store, path: device.path) : nil
             defer { watch?.stop() }
             await releaseNotifySessions(of: device)
-            await connectGate?.gate.enter()
+            if let connectGate {
+                let queued = ContinuousClock.now
+                await connectGate.gate.enter()
+                let waited = queued.duration(to: .now)
+                deadline = deadline.advanced(by: waited)
+                connectBy = connectBy.advanced(by: waited)
+                if waited >= .seconds(1) {
+                    log("waited \(Int(waited.seconds.rounded())) s for the adapter's turn to connect")
+                }
+            }
             defer { connectGate?.gate.leave() }
+            let now = ContinuousClock.now
+            let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
             do throws(DBusError) {
                 _ = try await client.call(device.path, BlueZName.device, "Connect", timeout: timeout)
                 if let outcome = await connectedShowsUp(device, deadline: deadline) { return outcome }
@@ -93,6 +108,8 @@ extension BlueZConnector {
     /// What a failed Connect means: nil when the device is in fact connected (AlreadyConnected).
     private func connectFailed(_ error: DBusError, device: BlueZDeviceInfo) async throws(LinkError) -> Establishment? {
         switch BlueZFailure(error, context: .connect) {
+        case .retryableConnect(let text) where Self.mayBeStuck(text):
+            return .stuck(text)
         case .retryableConnect(let text):
             return .retry(text)
         case .objectGone:

@@ -55,12 +55,15 @@ public final class BlueZConnector: Connector {
 
     public func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
         if Task.isCancelled { throw .cancelled }
+        // Moved on by the time spent waiting for the adapter's turn (`establish`).
+        var deadline = deadline
         guard let target = BlueZPeerTarget(peer) else { throw .peerNotFound(peer) }
         let start = ContinuousClock.now
         // By address until half the time is gone, then also by name + service (a new address).
         let halfway = start.advanced(by: start.duration(to: deadline) / 2)
         var backoff = BlueZBackoff()
         var security = SecurityProgress()
+        var stuck = StuckConnects()
         while true {
             if Task.isCancelled { throw .cancelled }
             guard ContinuousClock.now < deadline else { throw .timeout }
@@ -76,7 +79,7 @@ public final class BlueZConnector: Connector {
                 try await pair(device, because: nil, progress: &security, deadline: deadline)
                 continue
             }
-            let outcome = try await establish(device, connectBy: connectBy, deadline: deadline)
+            let outcome = try await establish(device, connectBy: connectBy, deadline: &deadline)
             switch outcome {
             case .ready(let tree):
                 let current = tree.device(at: device.path) ?? device
@@ -102,6 +105,8 @@ public final class BlueZConnector: Connector {
                 continue
             case .staleBond(let reason):
                 if try await staleBond(device, reason: reason, progress: &security) { continue }
+            case .stuck(let reason):
+                if try await unstick(device, reason: reason, count: &stuck) { continue }
             }
             let pause = backoff.pause(now: .now, deadline: deadline)
             do {

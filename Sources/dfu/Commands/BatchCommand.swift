@@ -20,7 +20,8 @@ struct BatchCommand: ParsableCommand {
         update an earlier run finished with the same file is skipped (reported as skipped), and \
         one cut off resumes where the device stopped: run the same batch again after fixing what \
         failed. --parallel N devices run at once; Bluetooth devices are spread over the \
-        --adapter given (repeat it for several; by default the first powered one), at most \
+        --adapter given (repeat it for several, or give 'all' for every powered one; by \
+        default the first powered one), at most \
         --per-adapter on each, and each adapter sets up one connection at a time (many \
         controllers refuse a second one while one is pending) while the transfers run in \
         parallel. A passkey cell pairs that device when it asks; passkeys are never printed.
@@ -94,7 +95,7 @@ struct BatchCommand: ParsableCommand {
     @Option(valueName: "N", help: "Bluetooth devices at once on one adapter, 1-16.")
     var perAdapter = 4
 
-    @Option(name: "adapter", valueName: "hciN", help: "A BlueZ adapter to spread Bluetooth devices over; repeat for several. (default: the first powered one)")
+    @Option(name: "adapter", valueName: "hciN|all", help: "A BlueZ adapter to spread Bluetooth devices over; repeat for several, or 'all' for every powered one. (default: the first powered one)")
     var adapters: [String] = []
 
     @Option(valueName: "FILE", help: "Also write the JSON report lines to FILE (emptied first, written as devices end).")
@@ -108,6 +109,9 @@ struct BatchCommand: ParsableCommand {
     @OptionGroup(title: "TIMEOUT OPTIONS")
     var timeouts = FlashTimeouts()
 
+    /// `--adapter all`: every adapter bluetoothd reports powered when the batch starts.
+    static let allAdapters = "all"
+
     /// Most hosts run out of file descriptors, radio time or patience long before this.
     static let maximumParallel = 64
 
@@ -118,7 +122,11 @@ struct BatchCommand: ParsableCommand {
             throw UsageError("--parallel must be from 1 to \(Self.maximumParallel)")
         }
         guard (1 ... 16).contains(perAdapter) else { throw UsageError("--per-adapter must be from 1 to 16") }
-        for adapter in adapters { try AdapterOption.check(adapter) }
+        if adapters.contains(Self.allAdapters) {
+            guard adapters.count == 1 else { throw UsageError("--adapter all stands alone: give either 'all' or adapter names") }
+        } else {
+            for adapter in adapters { try AdapterOption.check(adapter) }
+        }
         if let minBattery, !(0 ... 100).contains(minBattery) {
             throw UsageError("--min-battery must be a percentage from 0 to 100")
         }
@@ -156,6 +164,7 @@ struct BatchCommand: ParsableCommand {
 
     private func runBatch(_ console: Console) async throws(DFUError) -> ExitStatus {
         let shared = sharedArguments
+        let adapters = try await resolvedAdapters()
         let journal = FlashJournal.standardStore()
         let reportFile: BatchReportFile?
         let source = BatchJobQueue()
@@ -164,7 +173,7 @@ struct BatchCommand: ParsableCommand {
         var devices = 0
         if discover == nil {
             let plan = try readPlan()
-            try check(plan, shared: shared)
+            try check(plan, shared: shared, adapter: adapters.first)
             do throws(UsageError) { reportFile = try report.map(BatchReportFile.init) } catch { throw .usage(error.message) }
             let jobs = BatchJobs.make(plan.rows, fullAddresses: fullAddresses)
             let (todo, done) = BatchJobs.skippingDone(jobs, journal: journal)
@@ -173,7 +182,7 @@ struct BatchCommand: ParsableCommand {
             skipped = done
             devices = jobs.count
         } else {
-            let made = try await makeDiscovery(shared: shared, journal: journal)
+            let made = try await makeDiscovery(shared: shared, adapter: adapters.first, journal: journal)
             discovery = made
             do throws(UsageError) { reportFile = try report.map(BatchReportFile.init) } catch {
                 made.1.close()
@@ -235,11 +244,22 @@ struct BatchCommand: ParsableCommand {
         return status
     }
 
+    /// `--adapter` as given, or for `all` the adapters powered now (none: exit 5 with BlueZ's
+    /// words, before any device runs).
+    private func resolvedAdapters() async throws(DFUError) -> [String] {
+        guard adapters == [Self.allAdapters] else { return adapters }
+        do throws(BlueZError) {
+            return try await BlueZCentral.poweredAdapters()
+        } catch {
+            throw .deviceUnreachable("--adapter all: \(error.description)")
+        }
+    }
+
     /// Every row checked as `dfu flash` checks its command line, before anything runs.
-    private func check(_ plan: BatchPlan, shared: [String]) throws(DFUError) {
+    private func check(_ plan: BatchPlan, shared: [String], adapter: String?) throws(DFUError) {
         var problems: [String] = []
         for row in plan.rows {
-            do throws(UsageError) { _ = try row.flashCommand(shared: shared, adapter: adapters.first) } catch {
+            do throws(UsageError) { _ = try row.flashCommand(shared: shared, adapter: adapter) } catch {
                 problems.append(error.message)
             }
         }
@@ -251,17 +271,17 @@ struct BatchCommand: ParsableCommand {
 
     /// `--discover`: the scan on the first --adapter (or the default one) and how a heard device
     /// becomes a job (PLAN is the file; the row is the batch's own options).
-    private func makeDiscovery(shared: [String], journal: JournalStore?) async throws(DFUError) -> (BatchDiscovery, BlueZCentral) {
+    private func makeDiscovery(shared: [String], adapter: String?, journal: JournalStore?) async throws(DFUError) -> (BatchDiscovery, BlueZCentral) {
         let filter: BatchDiscoveryFilter
         do throws(UsageError) { filter = try BatchDiscoveryFilter(parsing: discover ?? "any") } catch { throw .usage(error.message) }
         let image = FlashJournal.absolutePath(plan)
         // The file is checked once, as a plan's rows are, before the first device is connected.
         let probe = BatchRow(line: 0, device: "00:00:00:00:00:00", image: image)
-        do throws(UsageError) { _ = try probe.flashCommand(shared: shared, adapter: adapters.first) } catch {
+        do throws(UsageError) { _ = try probe.flashCommand(shared: shared, adapter: adapter) } catch {
             throw .usage(error.message)
         }
         let central: BlueZCentral
-        do throws(BlueZError) { central = try await BlueZCentral.open(adapter: adapters.first) } catch {
+        do throws(BlueZError) { central = try await BlueZCentral.open(adapter: adapter) } catch {
             throw .deviceUnreachable(error.description)
         }
         let fullAddresses = self.fullAddresses

@@ -92,6 +92,12 @@ public final class BlueZStandIn: Sendable {
         }
     }
 
+    /// Every Device1.Connect to the device fails with `Failed: message` until a client removes
+    /// its Device1 object (RemoveDevice): bluetoothd's state for it is stuck.
+    public func stickConnects(address: String, message: String = "le-connection-abort-by-local") async {
+        await core.updatePeripheral(address) { $0.stuckUntilRemoved = message }
+    }
+
     /// Drops the device's link as the radio losing it would; returns once Connected=false is out.
     public func dropLink(address: String) async {
         await core.dropLink(address: address)

@@ -163,6 +163,8 @@ public struct BlueZStandInStatistics: Sendable, Hashable {
     public var connectAddresses: [String] = []
     public var connections = 0
     public var disconnectCalls = 0
+    /// Adapter1.RemoveDevice calls on this device's objects.
+    public var removeDeviceCalls = 0
     /// AcquireWrite fd datagrams handed to the link, and those dropped (too long for the MTU).
     public var fdWrites = 0
     public var fdWritesDropped = 0

@@ -112,6 +112,8 @@ extension StandInCore {
         if device.connection != nil || device.pendingConnect != nil {
             _ = await disconnect(path)
         }
+        if let id = device.peripheral { peripherals[id]?.stuckUntilRemoved = nil }
+        stats(device.owner) { $0.removeDeviceCalls += 1 }
         forgetDevice(path)
         await outbox.flush()
         return []

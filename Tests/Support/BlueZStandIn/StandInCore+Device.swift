@@ -36,6 +36,9 @@ extension StandInCore {
             peripherals[id]?.connectFailuresLeft = left - 1
             throw StandInError.failed(message)
         }
+        if let id = device.peripheral, let message = peripherals[id]?.stuckUntilRemoved {
+            throw StandInError.failed(message)
+        }
         let attempt = nextID()
         devices[path]?.pendingConnect = attempt
         let timeout = timing.connectAttemptTimeout

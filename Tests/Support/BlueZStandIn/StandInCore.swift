@@ -25,6 +25,8 @@ actor StandInCore {
         var address: String
         var advertising = true
         var connectFailuresLeft: Int
+        /// Every Connect fails with `Failed: this` until a client removes the device's object.
+        var stuckUntilRemoved: String?
     }
 
     struct DeviceState {

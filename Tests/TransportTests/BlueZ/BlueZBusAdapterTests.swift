@@ -44,6 +44,25 @@ struct BlueZBusAdapterTests {
         }
     }
 
+    /// `dfu batch --adapter all`: the powered ones, by name; none powered is BlueZ's own error.
+    @Test func poweredAdaptersListsThePoweredOnesOnly() async throws {
+        let adapters = [BlueZStandInAdapter(name: "hci0"),
+                        BlueZStandInAdapter(name: "hci1", address: "00:AA:01:00:00:01", powered: false),
+                        BlueZStandInAdapter(name: "hci2", address: "00:AA:01:00:00:02")]
+        try await BlueZStandInBench.run(adapters: adapters) { bench in
+            let listed = try await BlueZCentral.poweredAdapters(bus: .address(bench.busAddress))
+            #expect(listed == ["hci0", "hci2"])
+        }
+        try await BlueZStandInBench.run(adapters: [BlueZStandInAdapter(powered: false)]) { bench in
+            do throws(BlueZError) {
+                let listed = try await BlueZCentral.poweredAdapters(bus: .address(bench.busAddress))
+                Issue.record("no adapter is powered, yet it listed \(listed)")
+            } catch {
+                #expect(error == .adapterPoweredOff("hci0"))
+            }
+        }
+    }
+
     @Test func defaultIsTheFirstPoweredAdapterAndANamedOneIsTaken() async throws {
         let adapters = [BlueZStandInAdapter(name: "hci0", powered: false),
                         BlueZStandInAdapter(name: "hci1", address: "00:AA:01:00:00:01"),

@@ -60,6 +60,45 @@ struct BlueZBusConnectTests {
         }
     }
 
+    /// bluetoothd's state for the device is stuck: every Connect fails with abort-by-local until
+    /// the object is removed. The second failure removes the unpaired device and finds it again.
+    @Test func aStuckUnpairedDeviceIsRemovedAndFoundAgain() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address)
+            try await bench.requireStandIn().stickConnects(address: BlueZBus.address)
+            let central = try await BlueZBus.open(bench)
+            let link = try await BlueZBus.connect(central.connector(expecting: [BlueZBus.smpService]))
+            let statistics = try await bench.requireStandIn().statistics(address: BlueZBus.address)
+            #expect(statistics.removeDeviceCalls == 1)
+            #expect(statistics.connectCalls == 3)
+            #expect(statistics.connections == 1)
+            await link.disconnect()
+            central.close()
+        }
+    }
+
+    /// A paired device is never removed for a stuck Connect (its bond would go): retried until
+    /// the deadline, the bond kept.
+    @Test func aStuckPairedDeviceKeepsItsBond() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address)
+            let standIn = try bench.requireStandIn()
+            await standIn.setBonded(address: BlueZBus.address)
+            await standIn.stickConnects(address: BlueZBus.address)
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            let error = await HangGuardResult.of {
+                try await connector.connect(to: PeerIdentity(BlueZBus.address), deadline: .now + .seconds(2))
+            }
+            #expect(error == .timeout)
+            let statistics = await standIn.statistics(address: BlueZBus.address)
+            #expect(statistics.removeDeviceCalls == 0)
+            #expect(statistics.connectCalls >= 2)
+            #expect(await standIn.bond(address: BlueZBus.address) != nil)
+            central.close()
+        }
+    }
+
     @Test func aDeviceThatNeverAnswersTimesOut() async throws {
         let timing = BlueZStandInTiming(connectAttemptTimeout: .milliseconds(200))
         try await BlueZStandInBench.run(timing: timing) { bench in
@@ -170,6 +209,35 @@ struct BlueZBusConnectTests {
     /// The reboot scenarios' common part: connect to `peer`, the device drops the link (its
     /// reboot), connect to `peer` again; the second link must be a new generation. `check` runs on
     /// it before it is disconnected.
+    /// Connectors sharing an adapter's gate take turns to connect; a device's connect timeout
+    /// starts with its turn. Set-up takes 600 ms here: the third device's turn comes after about
+    /// 1.2 s, so with 1.5 s counted from the call it would time out.
+    @Test func waitingForTheAdaptersTurnIsNotCountedInTheConnectTimeout() async throws {
+        try await BlueZStandInBench.run(timing: BlueZStandInTiming(connectLatency: .milliseconds(600))) { bench in
+            let addresses = ["C2:11:40:55:7D:01", "C2:11:40:55:7D:02", "C2:11:40:55:7D:03"]
+            for address in addresses { try await bench.addTestPeripheral(address: address) }
+            let central = try await BlueZBus.open(bench)
+            let gate = BlueZConnectGate()
+            var connectors: [BlueZConnector] = []
+            for _ in addresses {
+                connectors.append(try await central.connector(expecting: [BlueZBus.smpService], pairing: .none, connectGate: gate))
+            }
+            let failures = await withTaskGroup(of: LinkError?.self) { group in
+                for (address, connector) in zip(addresses, connectors) {
+                    group.addTask {
+                        await HangGuardResult.of { try await BlueZBus.connect(connector, address, within: .milliseconds(1500)) }
+                    }
+                }
+                var failures: [LinkError] = []
+                for await failure in group { if let failure { failures.append(failure) } }
+                return failures
+            }
+            #expect(failures.isEmpty, "\(failures)")
+            #expect(try await bench.requireStandIn().peakPendingConnects() == 1)
+            central.close()
+        }
+    }
+
     private static func rebootAndReconnect(_ peripheral: BlueZTestPeripheral, on bench: BlueZStandInBench,
                                            peer: String = BlueZBus.address, within deadline: Duration = .seconds(20),
                                            check: (any Link) async throws -> Void) async throws {
