@@ -38,9 +38,9 @@ if wanted batch; then
             dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B" org.bluez.Adapter1.RemoveDevice \
                 "objpath:/org/bluez/$RIG_HCI_B/dev_${addr//:/_}" > /dev/null 2>&1
         done
-        # --connect-timeout 60: the rig runs under TCG, where one connection takes 10-20 s to set up,
-        # and a device's connect time includes its wait for the adapter's turn (BlueZConnectGate);
-        # with the default 20 s two of three timed out (2026-12-03).
+        # --connect-timeout 30: the rig runs under TCG, where one connection takes 10-20 s to set up.
+        # A device's wait for the adapter's turn (BlueZConnectGate) is not counted in it: before it
+        # was, two of three timed out with the default 20 s (2026-12-03).
         # B discovers for the whole batch (bluetoothctl): btvirt reports an advertiser only when a scan
         # or the advertising starts, and with three devices rebooting at their own times dfu's own
         # discovery sessions come and go; a real device repeats its advertising.
@@ -48,7 +48,7 @@ if wanted batch; then
         echo "\$ dfu batch $plan --adapter $RIG_HCI_B --parallel 3 --key $KEY --json --report $LOGS/batch.report" > "$LOGS/batch.cmd"
         batch_start=$SECONDS
         XDG_STATE_HOME=$LOGS/batch-state timeout -k 5 "$GUARD" "$DFU" batch "$plan" --adapter "$RIG_HCI_B" --parallel 3 \
-            --key "$KEY" --connect-timeout 60 --json --report "$LOGS/batch.report" > "$LOGS/batch.out" 2> "$LOGS/batch.err" < /dev/null &
+            --key "$KEY" --connect-timeout 30 --json --report "$LOGS/batch.report" > "$LOGS/batch.out" 2> "$LOGS/batch.err" < /dev/null &
         batch_pid=$!
         batch_sims=()
         for n in 0 1 2; do

@@ -30,15 +30,7 @@ extension BlueZConnector {
         count.removed = true
         count.inARow = 0
         log("connect to \(label) failed again (\(reason)): removing it from bluetoothd and looking for it again")
-        do throws(DBusError) {
-            _ = try await client.call(adapter.path, BlueZName.adapter, "RemoveDevice", [.objectPath(device.path)],
-                                      timeout: .seconds(10))
-        } catch {
-            // Gone meanwhile is what we wanted.
-            if BlueZFailure(error) != .objectGone {
-                throw .unavailable(BlueZError.from(error, adapter: adapter.name).description)
-            }
-        }
+        try await removeFromBluetoothd(device)
         return true
     }
 }

@@ -16,15 +16,7 @@ extension BlueZConnector {
         log("warning: \(label) no longer has dfu's bond (reset or reflashed?): forgetting it and pairing again")
         progress.rebonded = true
         progress.staleBondSigns = 0
-        do throws(DBusError) {
-            _ = try await client.call(adapter.path, BlueZName.adapter, "RemoveDevice", [.objectPath(device.path)],
-                                      timeout: .seconds(10))
-        } catch {
-            // Gone meanwhile is what we wanted.
-            if BlueZFailure(error) != .objectGone {
-                throw .unavailable(BlueZError.from(error, adapter: adapter.name).description)
-            }
-        }
+        try await removeFromBluetoothd(device)
         return true
     }
 }
