@@ -15,6 +15,14 @@ extension BlueZConnector {
         /// Connect refused with `le-connection-abort-by-local` or InProgress: bluetoothd's state
         /// for the device may be stuck (`BlueZConnector+StuckConnect`).
         case stuck(String)
+
+        /// Why another attempt is worth it, for the two outcomes that retry.
+        var retryReason: String? {
+            switch self {
+            case .retry(let reason), .stuck(let reason): return reason
+            default: return nil
+            }
+        }
     }
 
     /// `connectBy` bounds the Connect call (at least 5 s, at most the deadline): while a name
@@ -60,7 +68,9 @@ extension BlueZConnector {
                 if let outcome = await connectedShowsUp(device, deadline: deadline) { return outcome }
             } catch {
                 let outcome = try await connectFailed(error, device: device)
-                if case .retry(let reason)? = outcome, let watch, await watch.linkCameUp() { return .staleBond(reason) }
+                // A bonded device whose link came up before the refusal lost its bond rather than
+                // being stuck (its encryption failed: abort-by-local too).
+                if let reason = outcome?.retryReason, let watch, await watch.linkCameUp() { return .staleBond(reason) }
                 if let outcome { return outcome }
             }
             if let watch, await watch.linkFellBeforeUse(deadline: deadline) {
