@@ -88,7 +88,7 @@ struct BlueZBusConnectTests {
             let central = try await BlueZBus.open(bench)
             let connector = central.connector(expecting: [BlueZBus.smpService])
             let error = await HangGuardResult.of {
-                try await connector.connect(to: PeerIdentity(BlueZBus.address), deadline: .now + .seconds(2))
+                try await connector.connect(to: PeerIdentity(BlueZBus.address), deadline: .now + .seconds(4))
             }
             #expect(error == .timeout)
             let statistics = await standIn.statistics(address: BlueZBus.address)
@@ -210,11 +210,11 @@ struct BlueZBusConnectTests {
     /// reboot), connect to `peer` again; the second link must be a new generation. `check` runs on
     /// it before it is disconnected.
     /// Connectors sharing an adapter's gate take turns to connect; a device's connect timeout
-    /// starts with its turn. Set-up takes 600 ms here: the third device's turn comes after about
-    /// 1.2 s, so with 1.5 s counted from the call it would time out.
+    /// starts with its turn. Set-up takes 1 s here: the fourth device's link comes after 4 s at
+    /// the earliest, so with 3.5 s counted from the call it would time out.
     @Test func waitingForTheAdaptersTurnIsNotCountedInTheConnectTimeout() async throws {
-        try await BlueZStandInBench.run(timing: BlueZStandInTiming(connectLatency: .milliseconds(600))) { bench in
-            let addresses = ["C2:11:40:55:7D:01", "C2:11:40:55:7D:02", "C2:11:40:55:7D:03"]
+        try await BlueZStandInBench.run(timing: BlueZStandInTiming(connectLatency: .seconds(1))) { bench in
+            let addresses = ["C2:11:40:55:7D:01", "C2:11:40:55:7D:02", "C2:11:40:55:7D:03", "C2:11:40:55:7D:04"]
             for address in addresses { try await bench.addTestPeripheral(address: address) }
             let central = try await BlueZBus.open(bench)
             let gate = BlueZConnectGate()
@@ -225,7 +225,7 @@ struct BlueZBusConnectTests {
             let failures = await withTaskGroup(of: LinkError?.self) { group in
                 for (address, connector) in zip(addresses, connectors) {
                     group.addTask {
-                        await HangGuardResult.of { try await BlueZBus.connect(connector, address, within: .milliseconds(1500)) }
+                        await HangGuardResult.of { try await BlueZBus.connect(connector, address, within: .milliseconds(3500)) }
                     }
                 }
                 var failures: [LinkError] = []
