@@ -80,6 +80,7 @@ public final class BlueZConnector: Connector {
                 continue
             }
             let outcome = try await establish(device, connectBy: connectBy, deadline: &deadline)
+            if case .stuck = outcome {} else { stuck.inARow = 0 }
             switch outcome {
             case .ready(let tree):
                 let current = tree.device(at: device.path) ?? device
