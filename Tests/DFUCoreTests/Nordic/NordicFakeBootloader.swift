@@ -31,6 +31,9 @@ struct NordicFakeBootloader {
     /// overtook them (several ATT bearers).
     var lateUntilChecksum: Set<Int> = []
     private var latePackets: [[UInt8]] = []
+    /// Packet writes that find their object already full, as when packets from before its Create
+    /// landed in it (several ATT bearers): not taken, and a due receipt answers 03 (§3.1).
+    var overflowingPackets: Set<Int> = []
     /// Random silent drops, per mille, from `rng`.
     var dropPerMille = 0
     var rng = SplitMix64(seed: 0)
@@ -181,6 +184,7 @@ struct NordicFakeBootloader {
         if dropped && !prnCountsDroppedPackets { return nil }
         if corruptedPackets.contains(packetIndex), !bytes.isEmpty { bytes[0] ^= 0xFF }
         var prnReportsZero = false
+        var overflowed = false
         if !dropped {
             switch current {
             case .command:
@@ -188,9 +192,11 @@ struct NordicFakeBootloader {
             case .data:
                 if bytes.count % 4 != 0 {
                     prnReportsZero = true // §10.3
-                } else if offset - offsetLast + bytes.count <= objectSize {
+                } else if !overflowingPackets.contains(packetIndex), offset - offsetLast + bytes.count <= objectSize {
                     received += bytes
                     crc.update(bytes)
+                } else {
+                    overflowed = true // §3.1: 03, the bytes not taken
                 }
             }
         }
@@ -198,6 +204,10 @@ struct NordicFakeBootloader {
         prnCounter += 1
         guard prnCounter >= Int(prnTarget) else { return nil }
         prnCounter = 0
+        // A due receipt carries the write's own result (SDK nrf_dfu_ble.c: CRC_GET with it).
+        if overflowed {
+            return NordicResponse(opcode: .calculateChecksum, outcome: .failure(NordicRemoteError(result: .invalidParameter))).encoded
+        }
         let checksum = prnReportsZero ? NordicChecksum(offset: 0, crc: 0)
             : current == .command ? NordicChecksum(offset: UInt32(command.count), crc: CRC32.checksum(command))
             : NordicChecksum(offset: UInt32(offset), crc: crc.value)

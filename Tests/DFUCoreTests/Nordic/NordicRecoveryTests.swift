@@ -106,6 +106,20 @@ import Testing
         #expect(pair.core.dataPRN == 1)
     }
 
+    /// A write overflows object 1 (packets from before its Create landed in it, over several ATT
+    /// bearers): the receipt due with it answers 03 (SDK nrf_dfu_ble.c sends the write's result as
+    /// the CRC answer). The object is created again, one packet per receipt, and the image completes.
+    @Test func aReceiptAnsweringInvalidParameterRecreatesTheOverflowedObject() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64, prn: 4)
+        // The init packet is packets 0 to 2, data object 0 packets 3 to 66; with PRN 4 a receipt
+        // is due at object 1's twelfth packet.
+        pair.device.overflowingPackets = [Self.objectOnePacket(11)]
+        #expect(pair.run() == .completed(.validated))
+        #expect(pair.deviceHoldsImage)
+        #expect(pair.core.statistics.objectOverflows >= 1)
+        #expect(pair.core.dataPRN == 1)
+    }
+
     @Test func aLostInitPacketByteRecreatesTheCommandObject() {
         var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
         pair.device.droppedPackets = [1]

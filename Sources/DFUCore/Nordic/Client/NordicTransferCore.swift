@@ -258,6 +258,14 @@ public struct NordicTransferCore: Sendable {
         switch response.outcome {
         case .success(.checksum(let checksum)):
             checkedData(checksum, object: object, afterMissingPRN: false, now: now, into: &actions)
+        case .failure(let error) where error.result == .invalidParameter && object.type == .data:
+            // A Packet write overflowed the object (reference §3.1: 03). We never write past an
+            // object's end, so packets sent before its Create landed after it: reordered (BlueZ
+            // spreads writes over several ATT bearers with EATT). Start the object again, one
+            // packet per receipt from now on, as after a CRC mismatch.
+            statistics.objectOverflows += 1
+            dataPRN = 1
+            recreate(object, now: now, into: &actions)
         case .failure(let error):
             fail(.refused(.calculateChecksum, error), into: &actions)
         case .success:

@@ -9,6 +9,9 @@ public struct NordicTransferStatistics: Sendable, Hashable {
     /// Checksums (PRN or reply) that showed fewer bytes than sent with a matching CRC.
     public var lossesDetected = 0
     public var crcMismatches = 0
+    /// Receipts answering 03 (invalid parameter): a write overflowed the object (§3.1), packets
+    /// from before a Create having landed after it.
+    public var objectOverflows = 0
     /// PRNs that did not come within the response timeout.
     public var missingPRNs = 0
     public var linkLosses = 0

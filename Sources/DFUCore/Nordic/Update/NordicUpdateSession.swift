@@ -128,7 +128,7 @@ struct NordicUpdateSession: UpdateSession {
     /// so, with the usual cause on Linux, several ATT bearers (reference bluez-dbus.md §8).
     private func warnAboutRecoveries() async {
         guard let statistics = await connection.client.lastStatistics else { return }
-        let recoveries = statistics.lossesDetected + statistics.crcMismatches
+        let recoveries = statistics.lossesDetected + statistics.crcMismatches + statistics.objectOverflows
         guard recoveries > 0 else { return }
         context.warn("the bootloader's checksums showed packets lost or out of order \(recoveries) time(s); dfu sent them "
                      + "again, more slowly. With BlueZ, several ATT bearers (EATT) reorder writes: Channels=1 in the "
