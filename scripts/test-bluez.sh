@@ -12,7 +12,7 @@
 # did not write), and "eatt" (RIG_EATT=1: several ATT bearers, writes and notifications may be
 # reordered) for one whole update of each protocol.
 # A boot is tried again, at most 3 attempts in all, when it ends 125 (the rig failed, including its
-# own self-check), when the guest kernel oopsed in its Bluetooth module (the rig's Debian 6.1
+# own self-check, or it timed out before the guest was ever ready), when the guest kernel oopsed in its Bluetooth module (the rig's Debian 6.1
 # kernel has a list corruption in hci_chan_del when a link drops while bluetoothd closes its ATT
 # socket, as a failed pairing does: bluetoothd dies with it; console.log shows the trace), or when
 # bluetoothd aborted on libdbus's invalid-path assertion (5.66 gatt-database.c append_options: a
@@ -137,6 +137,12 @@ boot() {
             cp "$out/$label.log" "$out/$label-$attempt.log"
             retried="${retried:+$retried, }attempt $attempt: $crash"
             continue
+        fi
+        # Timed out before the guest was ever ready (its kernel stalled booting under TCG, RCU
+        # stalls in console.log; seen once): the rig failed, not a scenario.
+        if [[ $rc -eq 124 && ! -s "$out/$label-rig/ready" ]]; then
+            echo "test-bluez: $label: the guest never became ready (exit 124; logs in $out/$label-rig)"
+            rc=125
         fi
         [[ $rc -eq 125 ]] || break
         echo "test-bluez: $label: the rig failed (exit 125; logs in $out/$label-rig)"
