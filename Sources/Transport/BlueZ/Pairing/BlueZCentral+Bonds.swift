@@ -22,14 +22,7 @@ extension BlueZCentral {
         }
         guard let first = devices.first else { return .unknown }
         for device in devices {
-            do throws(DBusError) {
-                _ = try await client.call(adapter.path, BlueZName.adapter, "RemoveDevice", [.objectPath(device.path)],
-                                          timeout: .seconds(10))
-            } catch {
-                // Gone meanwhile is what we wanted.
-                if BlueZFailure(error) == .objectGone { continue }
-                throw BlueZError.from(error, adapter: adapter.name)
-            }
+            try await client.removeDevice(device.path, from: adapter)
         }
         return .removed(address: first.address, wasPaired: devices.contains { $0.paired })
     }
