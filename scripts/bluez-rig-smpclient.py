@@ -40,6 +40,9 @@ from smpclient.requests.os_management import EchoWrite, MCUMgrParametersRead, Re
 from smpclient.transport.ble import SMPBLETransport  # noqa: E402
 
 
+CONNECT_S = 180  # per connect, attempts included (connect's docstring says why)
+
+
 async def ask(client, request, what, timeout_s=None):
     return expect_success(await client.request(request, timeout_s=timeout_s), what)
 
@@ -58,13 +61,23 @@ def slot(images, number):
 
 
 async def connect(address, seconds):
-    """Connects within `seconds`, scanning again when a scan misses the advertisement (the rig
-    reports an advertiser once per scan start, and that report can be lost). An attempt may take
-    30 s: under the rig's software emulation a connection with its service discovery takes 10-20 s,
-    and an attempt cut at 10 s dropped a link that was still resolving (2026-12-03)."""
-    deadline = time.monotonic() + seconds
-    last = "no attempt"
+    """Connects within `seconds`, trying again as a user of smpclient would. Two things below
+    smpclient make an attempt fail on the rig, measured 2026-12-04 (bleak's log in smpclient.err):
+    btvirt reports an advertiser once per scan start and the kernel drops that report when it comes
+    before the Discovering event, so a scan may see the sim only at bluetoothd's next restart of
+    discovery, ~10 s on; and bluetoothd 5.66 never signals Connected=true when the ATT socket's
+    connect callback runs before the kernel's Device Connected event (device.c att_connect_cb sets
+    the state, device_add_connection then returns "already connected"; still so upstream), so bleak
+    believes the link is down once services resolve ("failed to discover services, device
+    disconnected") and disconnects. Three such attempts in a row and two missed scans used up 90 s
+    once, hence 180. An attempt may take 30 s: under the rig's software emulation a connection with
+    its service discovery takes 10-20 s, and an attempt cut at 10 s dropped a link that was still
+    resolving (2026-12-03). Each failed attempt is a line on stderr."""
+    started = time.monotonic()
+    deadline = started + seconds
+    last, attempts = "no attempt", 0
     while time.monotonic() < deadline:
+        attempts += 1
         transport = SMPBLETransport()
         client = SMPClient(transport, address, timeout_s=10.0)
         try:
@@ -72,11 +85,13 @@ async def connect(address, seconds):
             return client, transport
         except Exception as e:  # not found, connect refused, timeouts: try again until the deadline
             last = f"{type(e).__name__}: {e}"
+            print(f"connect attempt {attempts} failed at {time.monotonic() - started:.1f} s: {last}",
+                  file=sys.stderr, flush=True)
             try:
                 await client.disconnect()
             except Exception:
                 pass
-    raise Failed(f"could not connect to {address} within {seconds} s ({last})")
+    raise Failed(f"could not connect to {address} within {seconds} s in {attempts} attempts (last: {last})")
 
 
 async def disconnect(client):
@@ -93,7 +108,7 @@ def step(name, detail):
 async def run(address, image_path, image_hash):
     with open(image_path, "rb") as f:
         image = f.read()
-    client, transport = await connect(address, 90)
+    client, transport = await connect(address, CONNECT_S)
     mtu = transport.mtu
     step("connect", f"write size {mtu} (bleak's MTU - 3)")
     try:
@@ -133,7 +148,7 @@ async def run(address, image_path, image_hash):
     # The device drops the link, swaps, and advertises again.
     started = time.monotonic()
     await asyncio.sleep(1.0)
-    client, _ = await connect(address, 90)
+    client, _ = await connect(address, CONNECT_S)
     try:
         images = (await ask(client, ImageStatesRead(), "state read")).images
         primary = slot(images, 0)
@@ -150,7 +165,12 @@ async def run(address, image_path, image_hash):
 
 
 def main():
-    logging.disable(logging.CRITICAL)  # smpclient logs each timeout it raises; the steps say what matters
+    # bleak's and smpclient's own account goes to stderr (smpclient.err): what a failed connect
+    # attempt did is only there; the steps on stdout say what matters
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
+                        format="%(asctime)s.%(msecs)03d %(name)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
+    for name in ("bleak", "smpclient"):
+        logging.getLogger(name).setLevel(logging.DEBUG)
     if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
