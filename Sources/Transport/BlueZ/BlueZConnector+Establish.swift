@@ -34,6 +34,8 @@ extension BlueZConnector {
                    deadline: inout ContinuousClock.Instant) async throws(LinkError) -> Establishment {
         var device = device
         var connectBy = connectBy
+        // Set when bluetoothd made the link without reporting it: the Connected reports seen so far.
+        var unreported: Int?
         if device.connected, lastLinkEnded(at: device.path) {
             // Our link to it just ended: wait (≤ 5 s) for bluetoothd to report the disconnection
             // rather than mistake the old connection for a usable one.
@@ -65,7 +67,11 @@ extension BlueZConnector {
             let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
             do throws(DBusError) {
                 _ = try await client.call(device.path, BlueZName.device, "Connect", timeout: timeout)
-                if let outcome = await connectedShowsUp(device, deadline: deadline) { return outcome }
+                switch await connectedShowsUp(device, deadline: deadline) {
+                case .shown: break
+                case .unreported(let reports): unreported = reports
+                case .failed(let outcome): return outcome
+                }
             } catch {
                 let outcome = try await connectFailed(error, device: device)
                 // A bonded device whose link came up before the refusal lost its bond rather than
@@ -73,13 +79,18 @@ extension BlueZConnector {
                 if let reason = outcome?.retryReason, let watch, await watch.linkCameUp() { return .staleBond(reason) }
                 if let outcome { return outcome }
             }
-            if let watch, await watch.linkFellBeforeUse(deadline: deadline) {
+            // (An unreported link cannot be watched so: its Connected reads false throughout.)
+            if unreported == nil, let watch, await watch.linkFellBeforeUse(deadline: deadline) {
                 return .staleBond("the link dropped before its services were resolved")
             }
         }
         let path = device.path
+        let reportsBefore = unreported
         let outcome = await client.store.wait(until: deadline) { tree in
             guard let now = tree.device(at: path) else { return true }
+            // An unreported link is down once bluetoothd reports Connected again (false, the value
+            // we already hold); until then only ServicesResolved tells.
+            if let reportsBefore, tree.connectedReports(of: path) == reportsBefore { return now.servicesResolved }
             return !now.connected || now.servicesResolved
         }
         switch outcome {
@@ -98,20 +109,52 @@ extension BlueZConnector {
         }
     }
 
+    /// What came of Connected=true after a successful Connect.
+    enum ConnectedReport: Sendable {
+        case shown
+        /// bluetoothd holds the link as connected but never said so; `reports`: the Connected
+        /// reports seen before we asked it.
+        case unreported(reports: Int)
+        case failed(Establishment)
+    }
+
     /// Connect's reply overtakes the Connected=true signal (bluetoothd sends property changes from
     /// an idle callback, §2), so the tree may still say "disconnected" right after a successful
-    /// Connect: wait (≤ 5 s) for Connected=true before judging the connection. nil when it came.
-    private func connectedShowsUp(_ device: BlueZDeviceInfo, deadline: ContinuousClock.Instant) async -> Establishment? {
+    /// Connect: wait (≤ 5 s) for Connected=true (or ServicesResolved=true) before judging the
+    /// connection. bluetoothd 5.66 may never send it: when the ATT socket's connect callback runs
+    /// before the kernel's Device Connected event, `att_connect_cb` marks the LE bearer connected
+    /// unannounced and `device_add_connection` then returns early ("Device … is already connected"
+    /// in its log; device.c, still so upstream; seen on the rig, where bleak gives such a link up).
+    /// So when the signal does not come, bluetoothd is asked; if it says connected, go on.
+    private func connectedShowsUp(_ device: BlueZDeviceInfo, deadline: ContinuousClock.Instant) async -> ConnectedReport {
         let path = device.path
+        let reports = client.store.tree.connectedReports(of: path)
         let grace = min(deadline, ContinuousClock.now.advanced(by: .seconds(5)))
         switch await client.store.wait(until: grace, for: { $0.device(at: path)?.connected != false }) {
         case .satisfied(let tree):
-            return tree.device(at: path) == nil ? .vanished : nil
+            return tree.device(at: path) == nil ? .failed(.vanished) : .shown
         case .timedOut:
+            if client.store.tree.connectedReports(of: path) == reports, await connectedAsBluetoothdHoldsIt(path) {
+                log("bluetoothd made the link to \(PeerIdentity(device.address).redacted) without reporting it"
+                    + " (Connected stayed false; BlueZ 5.66 att_connect_cb); it says connected, so going on")
+                return .unreported(reports: reports)
+            }
             await abort(device)
-            return .retry("Connect succeeded but bluetoothd never reported the connection")
+            return .failed(.retry("Connect succeeded but bluetoothd never reported the connection"))
         case .cancelled, .busLost:
-            return nil  // the wait below reports these
+            return .shown  // the wait below reports these
+        }
+    }
+
+    /// Device1.Connected as bluetoothd holds it now (Properties.Get); false when the call fails.
+    private func connectedAsBluetoothdHoldsIt(_ path: String) async -> Bool {
+        do throws(DBusError) {
+            let reply = try await client.call(path, DBusStandardInterface.properties, "Get",
+                                              [.string(BlueZName.device), .string("Connected")], timeout: .seconds(5))
+            if case .variant(.bool(let connected))? = reply.first { return connected }
+            return false
+        } catch {
+            return false
         }
     }
 

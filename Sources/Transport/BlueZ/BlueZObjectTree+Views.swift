@@ -85,7 +85,11 @@ extension BlueZObjectTree {
             path: path, adapterPath: adapterPath, address: address, addressType: props.string("AddressType"),
             name: name, rssi: props.int16("RSSI").map(Int.init),
             services: (props.strings("UUIDs") ?? []).compactMap(ServiceID.init),
-            connected: props.bool("Connected") ?? false, servicesResolved: props.bool("ServicesResolved") ?? false,
+            // ServicesResolved=true means connected even while Connected says false: bluetoothd 5.66
+            // may never signal Connected=true for a link it made (`BlueZConnector+Establish`), and
+            // on a disconnection it sends ServicesResolved=false first (device_remove_connection).
+            connected: (props.bool("Connected") ?? false) || (props.bool("ServicesResolved") ?? false),
+            servicesResolved: props.bool("ServicesResolved") ?? false,
             paired: props.bool("Paired") ?? false, bonded: props.bool("Bonded") ?? false)
     }
 

@@ -10,6 +10,9 @@ struct BlueZObjectTree: Sendable, Equatable {
     typealias Interfaces = [String: Properties]
 
     private(set) var objects: [String: Interfaces] = [:]
+    /// How many PropertiesChanged carried Device1's Connected, per device path: a report arrived
+    /// even when it repeated the value we hold (see `connectedReports(of:)`).
+    private var connectedReportCounts: [String: Int] = [:]
 
     init() {}
 
@@ -94,12 +97,21 @@ struct BlueZObjectTree: Sendable, Equatable {
         guard objects[path]?[interface] != nil else { return false }
         objects[path]?[interface]?.merge(changed) { _, new in new }
         for name in invalidated { objects[path]?[interface]?[name] = nil }
+        if interface == BlueZName.device, changed["Connected"] != nil { connectedReportCounts[path, default: 0] += 1 }
         return true
+    }
+
+    /// How many times bluetoothd has reported the device's Connected so far. When bluetoothd made
+    /// a link without saying so (`BlueZConnector+Establish`), its later Connected=false repeats
+    /// the value we hold; only this count moving shows that the link went.
+    func connectedReports(of path: String) -> Int {
+        connectedReportCounts[path] ?? 0
     }
 
     /// Forgets everything, e.g. when bluetoothd left the bus (its objects die with it, unannounced).
     mutating func removeAll() {
         objects = [:]
+        connectedReportCounts = [:]
     }
 
     /// The paths carrying `interface`, sorted (BlueZ's GATT paths sort in handle order: 4 hex digits).

@@ -87,13 +87,17 @@ public struct BlueZStandInDevice: Sendable {
     /// The device forgot its bonds (a factory image): it keeps its address, but encryption with
     /// the central's stored key fails (`StandInCore.connect`).
     public var bondLost: Bool
+    /// bluetoothd 5.66 when the ATT socket connects before the kernel's Device Connected event
+    /// (device.c `att_connect_cb`): its links to the device read Connected=true, but no
+    /// PropertiesChanged says so; ServicesResolved is signalled as usual.
+    public var connectedUnreported: Bool
 
     public init(address: String, advertisement: BlueZStandInAdvertisement, connector: any Connector,
                 peer: PeerIdentity, adapter: String = "hci0", connectFailures: Int = 0,
                 connectFailureMessage: String = "le-connection-abort-by-local", addressAfterReboot: String? = nil,
                 refuseAcquireWrite: BlueZStandInRefusal? = nil, refuseAcquireNotify: BlueZStandInRefusal? = nil,
                 security: BlueZStandInSecurity = .open, passkey: UInt32? = nil,
-                io: BlueZStandInDeviceIO = .keyboardOnly, bondLost: Bool = false) {
+                io: BlueZStandInDeviceIO = .keyboardOnly, bondLost: Bool = false, connectedUnreported: Bool = false) {
         self.address = address.uppercased()
         self.advertisement = advertisement
         self.connector = connector
@@ -108,6 +112,7 @@ public struct BlueZStandInDevice: Sendable {
         self.passkey = passkey
         self.io = io
         self.bondLost = bondLost
+        self.connectedUnreported = connectedUnreported
     }
 }
 

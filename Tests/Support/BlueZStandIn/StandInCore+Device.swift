@@ -126,7 +126,8 @@ extension StandInCore {
             $0.connections += 1
             $0.notifySessionsRearmed += lingering
         }
-        setProperties(path, StandInName.device, ["Connected": .bool(true)])
+        let unreported = peripherals[peripheral]?.spec.connectedUnreported == true
+        setProperties(path, StandInName.device, ["Connected": .bool(true)], signal: !unreported)
         Task { [weak self] in
             for await event in link.events {
                 if case .notification(let characteristic, let bytes) = event.kind {

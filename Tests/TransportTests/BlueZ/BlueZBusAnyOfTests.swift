@@ -1,5 +1,4 @@
 import BlueZStandIn
-import Synchronization
 import Testing
 import Transport
 
@@ -7,12 +6,6 @@ import Transport
 /// bootloader at the address + 1 or under a name), not a turn each.
 @Suite(.enabled(if: standInAvailable, standInSkipReason))
 struct BlueZBusAnyOfTests {
-    private final class Lines: Sendable {
-        private let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var all: [String] { lines.withLock { $0 } }
-    }
-
     /// The first peer is an address nobody advertises: taking turns would spend its first turn
     /// looking for it alone; one discovery hears the second at once.
     @Test func theAdvertisingPeerIsReachedWithoutATurnOnTheSilentOne() async throws {
@@ -20,7 +13,7 @@ struct BlueZBusAnyOfTests {
         try await BlueZStandInBench.run { bench in
             let peripheral = try await bench.addTestPeripheral(address: BlueZBus.address)
             let central = try await BlueZBus.open(bench)
-            let lines = Lines()
+            let lines = BlueZBus.Lines()
             let connector = central.connector(expecting: [BlueZBus.smpService]) { lines.append($0) }
             let (peer, link) = try await HangGuard.within("connect to any") {
                 try await connector.connect(toAnyOf: [silent, PeerIdentity(BlueZBus.address)], deadline: .now + .seconds(20))

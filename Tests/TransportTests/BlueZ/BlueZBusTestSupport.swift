@@ -9,6 +9,13 @@ enum BlueZBus {
     static let smp = BlueZTestPeripheral.smp
     static let smpService = BlueZTestPeripheral.smpService
 
+    /// A connector's log lines, for tests that assert on what it said.
+    final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
     static func open(_ bench: BlueZStandInBench, adapter: String? = nil) async throws -> BlueZCentral {
         try await BlueZCentral.open(adapter: adapter, bus: .address(bench.busAddress))
     }
