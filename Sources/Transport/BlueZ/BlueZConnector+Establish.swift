@@ -109,55 +109,6 @@ extension BlueZConnector {
         }
     }
 
-    /// What came of Connected=true after a successful Connect.
-    enum ConnectedReport: Sendable {
-        case shown
-        /// bluetoothd holds the link as connected but never said so; `reports`: the Connected
-        /// reports seen before we asked it.
-        case unreported(reports: Int)
-        case failed(Establishment)
-    }
-
-    /// Connect's reply overtakes the Connected=true signal (bluetoothd sends property changes from
-    /// an idle callback, §2), so the tree may still say "disconnected" right after a successful
-    /// Connect: wait (≤ 5 s) for Connected=true (or ServicesResolved=true) before judging the
-    /// connection. bluetoothd 5.66 may never send it: when the ATT socket's connect callback runs
-    /// before the kernel's Device Connected event, `att_connect_cb` marks the LE bearer connected
-    /// unannounced and `device_add_connection` then returns early ("Device … is already connected"
-    /// in its log; device.c, still so upstream; seen on the rig, where bleak gives such a link up).
-    /// So when the signal does not come, bluetoothd is asked; if it says connected, go on.
-    private func connectedShowsUp(_ device: BlueZDeviceInfo, deadline: ContinuousClock.Instant) async -> ConnectedReport {
-        let path = device.path
-        let reports = client.store.tree.connectedReports(of: path)
-        let grace = min(deadline, ContinuousClock.now.advanced(by: .seconds(5)))
-        switch await client.store.wait(until: grace, for: { $0.device(at: path)?.connected != false }) {
-        case .satisfied(let tree):
-            return tree.device(at: path) == nil ? .failed(.vanished) : .shown
-        case .timedOut:
-            if client.store.tree.connectedReports(of: path) == reports, await connectedAsBluetoothdHoldsIt(path) {
-                log("bluetoothd made the link to \(PeerIdentity(device.address).redacted) without reporting it"
-                    + " (Connected stayed false; BlueZ 5.66 att_connect_cb); it says connected, so going on")
-                return .unreported(reports: reports)
-            }
-            await abort(device)
-            return .failed(.retry("Connect succeeded but bluetoothd never reported the connection"))
-        case .cancelled, .busLost:
-            return .shown  // the wait below reports these
-        }
-    }
-
-    /// Device1.Connected as bluetoothd holds it now (Properties.Get); false when the call fails.
-    private func connectedAsBluetoothdHoldsIt(_ path: String) async -> Bool {
-        do throws(DBusError) {
-            let reply = try await client.call(path, DBusStandardInterface.properties, "Get",
-                                              [.string(BlueZName.device), .string("Connected")], timeout: .seconds(5))
-            if case .variant(.bool(let connected))? = reply.first { return connected }
-            return false
-        } catch {
-            return false
-        }
-    }
-
     /// What a failed Connect means: nil when the device is in fact connected (AlreadyConnected).
     private func connectFailed(_ error: DBusError, device: BlueZDeviceInfo) async throws(LinkError) -> Establishment? {
         switch BlueZFailure(error, context: .connect) {
