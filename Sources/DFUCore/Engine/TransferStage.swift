@@ -60,6 +60,9 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
         while !Task.isCancelled {
             guard let reason = await connection.losses.waitForLoss(beyond: handled) else { return }
             handled = await connection.losses.count
+            // The device's own reset at the end of the transfer (its answer may have come first,
+            // or not at all): the transfer ends by itself, and the reboot wait reconnects.
+            if await session.resetIsDue() { return }
             emit(.warning("the link to \(device) was lost (\(reason)); reconnecting"))
             let allowance = context.deadlines.connect
             let result = await connection.reconnect(until: context.clock.reachableBy(allowance), log: context.log,

@@ -26,6 +26,11 @@ actor NordicFakePeripheral: MemoryPeripheral {
 
     /// Makes the `index`th Control Point answer `bytes` instead of the bootloader's.
     func replaceAnswer(_ index: Int, with bytes: [UInt8]) { hostile = (index, bytes) }
+    /// Whether the reset after the final Execute comes before its answer got out.
+    private var finalAnswerLost = false
+
+    /// From now on the bootloader resets before its answer to the final Execute gets out.
+    func loseTheFinalAnswer() { finalAnswerLost = true }
 
     init(fake: NordicFakeBootloader, startAs mode: Mode, application: PeerIdentity, bootloader: PeerIdentity,
          revision: String, newRevision: String, connector: MemoryConnector) {
@@ -89,6 +94,7 @@ actor NordicFakePeripheral: MemoryPeripheral {
             var answer = fake.controlPoint(value)
             if let hostile, hostile.index == answers { answer = hostile.bytes }
             answers += 1
+            if fake.resetting, finalAnswerLost { return await reset(into: .application) }
             try? await session?.notify(answer, from: NordicDFUService.controlPoint)
             if fake.resetting { await reset(into: .application) }
         case (.bootloader, NordicDFUService.packet):

@@ -19,6 +19,10 @@ protocol UpdateSession: Sendable {
     /// it).
     func transfer(_ update: Update, part: UpdatePart,
                   progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer
+    /// During the transfer stage, after a link loss: whether the device was due to reset by itself
+    /// (a Nordic transfer's final Execute went out), so the loss is that reset, for the reboot wait
+    /// after the stage, and not one to reconnect from.
+    func resetIsDue() async -> Bool
     /// Called by the connection's owner when reconnecting during the transfer failed for good:
     /// the transfer must end now with `failure` rather than at its own deadline.
     func abandonTransfer() async
@@ -44,6 +48,9 @@ protocol UpdateSession: Sendable {
 }
 
 extension UpdateSession {
+    /// A protocol whose reset is the activate stage's never resets during the transfer.
+    func resetIsDue() async -> Bool { false }
+
     /// A protocol whose updates are one part never gets here.
     func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int? {
         throw .internalError("\(part.label) is not the last part, but this protocol sends one")

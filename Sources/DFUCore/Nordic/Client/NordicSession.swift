@@ -77,6 +77,16 @@ public actor NordicSession {
     /// What the last transfer did and how often it recovered; nil before the first ended.
     public private(set) var lastStatistics: NordicTransferStatistics?
 
+    /// Set when a transfer ended with its final Execute (answered, or outstanding when the link
+    /// dropped), cleared when a new link is attached or a transfer starts.
+    private var finalExecuteDone = false
+
+    /// Whether the bootloader is due to reset by itself now: the final Execute of the transfer went
+    /// out, and no new link came since. A link loss then is that reset, not a fault to recover from.
+    public var resetIsDue: Bool {
+        finalExecuteDone || transfer?.core.awaitsFinalExecute == true
+    }
+
     /// Sends `initPacket` and `firmware` as the core decides, from wherever the device is. Returns
     /// once the final Execute succeeded (or was outstanding when the link dropped: the bootloader
     /// then most likely validated and reset), or throws the core's failure.
@@ -86,6 +96,7 @@ public actor NordicSession {
         guard transfer == nil, !closed else {
             throw .localProtocolViolation(event: "transfer", state: closed ? "closed" : "transferring")
         }
+        finalExecuteDone = false
         var configuration = configuration
         if let link = connection?.link {
             configuration.packetSize = NordicTransferConfiguration.packetSize(attMTU: link.parameters.attMTU)
@@ -108,6 +119,7 @@ public actor NordicSession {
     /// Serves a new link after the previous one was lost; a transfer in progress resumes on it.
     public func attach(_ link: any Link) async throws(LinkError) {
         guard !closed else { return }
+        finalExecuteDone = false
         if let old = connection {
             // The old link's `.disconnected` may not have reached us yet; the core needs it first.
             connection = nil
@@ -320,7 +332,9 @@ public actor NordicSession {
             case .timer(let at): arm(at)
             case .progress(let progress): transfer?.progress(progress)
             case .reconnect: break // the engine's connection reconnects and calls `attach`
-            case .completed(let completion): end(.success(completion))
+            case .completed(let completion):
+                finalExecuteDone = true
+                end(.success(completion))
             case .failed(let error): end(.failure(error))
             }
         }

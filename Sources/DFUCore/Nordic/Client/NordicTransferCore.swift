@@ -168,9 +168,16 @@ public struct NordicTransferCore: Sendable {
         return nil
     }
 
+    /// The final Execute went out and is not answered yet: the bootloader validates, answers and
+    /// resets by itself.
+    var awaitsFinalExecute: Bool {
+        if case .waiting(.executeData(let object, _), _) = state { return object.end == firmware.bytes.count }
+        return false
+    }
+
     mutating func linkLost(now: MonotonicInstant, into actions: inout [Action]) {
         // The bootloader resets right after answering the final Execute: the answer may not get out.
-        if case .waiting(.executeData(let object, _), _) = state, object.end == firmware.bytes.count {
+        if awaitsFinalExecute {
             complete(.unconfirmed, into: &actions)
             return
         }

@@ -182,6 +182,10 @@ struct NordicUpdateSession: UpdateSession {
         await connection.client.close()
     }
 
+    func resetIsDue() async -> Bool {
+        await connection.client.resetIsDue
+    }
+
     /// The final Execute was the activation: nothing more is sent.
     var activationNeedsLink: Bool { false }
 
