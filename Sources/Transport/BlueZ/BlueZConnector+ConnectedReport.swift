@@ -17,7 +17,8 @@ extension BlueZConnector {
     /// before the kernel's Device Connected event, `att_connect_cb` marks the LE bearer connected
     /// unannounced and `device_add_connection` then returns early ("Device … is already connected"
     /// in its log; device.c, still so upstream; seen on the rig, where bleak gives such a link up).
-    /// So when the signal does not come, bluetoothd is asked; if it says connected, go on.
+    /// So when the signal does not come, bluetoothd is asked (GetManagedObjects); if it says
+    /// connected, go on.
     func connectedShowsUp(_ device: BlueZDeviceInfo, deadline: ContinuousClock.Instant) async -> ConnectedReport {
         let path = device.path
         let reports = client.store.tree.connectedReports(of: path)
@@ -26,7 +27,8 @@ extension BlueZConnector {
         case .satisfied(let tree):
             return tree.device(at: path) == nil ? .failed(.vanished) : .shown
         case .timedOut:
-            if client.store.tree.connectedReports(of: path) == reports, await connectedAsBluetoothdHoldsIt(path) {
+            // bluetoothd's own objects, not our signal-fed copy of them, say whether it holds the link.
+            if client.store.tree.connectedReports(of: path) == reports, await liveTree()?.device(at: path)?.connected == true {
                 log("bluetoothd made the link to \(PeerIdentity(device.address).redacted) without reporting it"
                     + " (Connected stayed false; BlueZ 5.66 att_connect_cb); it says connected, so going on")
                 return .unreported(reports: reports)
@@ -35,18 +37,6 @@ extension BlueZConnector {
             return .failed(.retry("Connect succeeded but bluetoothd never reported the connection"))
         case .cancelled, .busLost:
             return .shown  // the wait below reports these
-        }
-    }
-
-    /// Device1.Connected as bluetoothd holds it now (Properties.Get); false when the call fails.
-    private func connectedAsBluetoothdHoldsIt(_ path: String) async -> Bool {
-        do throws(DBusError) {
-            let reply = try await client.call(path, DBusStandardInterface.properties, "Get",
-                                              [.string(BlueZName.device), .string("Connected")], timeout: .seconds(5))
-            if case .variant(.bool(let connected))? = reply.first { return connected }
-            return false
-        } catch {
-            return false
         }
     }
 }

@@ -169,7 +169,7 @@ extension BlueZConnector {
     }
 
     /// bluetoothd's objects as they are now; nil when the call fails (the tree we have is used).
-    private func liveTree() async -> BlueZObjectTree? {
+    func liveTree() async -> BlueZObjectTree? {
         do throws(DBusError) {
             let reply = try await client.call("/", DBusStandardInterface.objectManager, "GetManagedObjects",
                                               timeout: .seconds(10))
