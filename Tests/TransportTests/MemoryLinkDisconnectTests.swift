@@ -73,6 +73,41 @@ import Transport
         #expect(await session.isConnected == false)
     }
 
+    /// bluetoothd's order when a device ends the link: a Write Request fails with ATT 0x0E, Write
+    /// Commands vanish into its socket, and the disconnection is reported only afterwards.
+    @Test func aHostThatReportsTheDropLateFailsRequestsWithUnlikelyErrorFirst() async throws {
+        let clock = try #require(LinkClock(timeScale: 0.5))
+        let profile = try LinkProfile(dropReportDelay: .milliseconds(80))
+        let device = RecordingPeripheral(clock: clock)
+        let link = await MemoryLink.connect(to: device, as: testPeer, profile: profile, clock: clock)
+        let session = try #require(await device.session)
+        let events = Task { await Self.allEvents(of: link) }
+        let dropped = clock.now
+
+        await session.disconnect()
+
+        try await link.writeWithoutResponse([1, 2, 3], to: TestGATT.smp)
+        await #expect(throws: LinkError.rejected(TestGATT.battery, .unlikelyError)) {
+            try await link.read(TestGATT.battery)
+        }
+        #expect(await events.value.map(\.kind) == [.disconnected(.remoteUserTerminated)])
+        #expect(clock.now >= dropped.advanced(by: .milliseconds(80)))
+        await #expect(throws: LinkError.disconnected(.remoteUserTerminated)) {
+            try await link.read(TestGATT.battery)
+        }
+        #expect(await device.writes.isEmpty)
+    }
+
+    /// An end this side asked for is known at once, whatever the delay.
+    @Test func aLocalDisconnectIsReportedAtOnceDespiteTheDelay() async throws {
+        let clock = LinkClock.unpaced()
+        let device = RecordingPeripheral(clock: clock)
+        let link = await MemoryLink.connect(to: device, as: testPeer, profile: try LinkProfile(dropReportDelay: .seconds(5)),
+                                            clock: clock)
+        await link.disconnect()
+        await #expect(throws: LinkError.disconnected(.localHostTerminated)) { try await link.read(TestGATT.battery) }
+    }
+
     @Test func deviceFlushLetsItsLastNotificationOutBeforeRebooting() async throws {
         let clock = LinkClock.unpaced()
         let profile = try LinkProfile(attMTU: 247, peripheralTXBufferCount: 8)

@@ -37,6 +37,9 @@ public struct NordicBootloader: Sendable {
         case notify([UInt8])
         case reset(NordicResetCause)
         case dropped(NordicPacketDrop)
+        /// The bootloader closes the link after the notifications before it went out
+        /// (`configuration.linkDrops`); it stays in DFU mode and advertises again.
+        case dropLink(NordicLinkDrop)
     }
 
     /// Which object Write, CRC and Execute apply to: the type of the last Select or Create.
@@ -69,6 +72,9 @@ public struct NordicBootloader: Sendable {
     public internal(set) var inactivityDeadline: LinkInstant?
     /// Set once the bootloader asked for a reset; it then ignores everything.
     public internal(set) var resetCause: NordicResetCause?
+    /// Data objects created and executed with success so far, for `configuration.linkDrops`.
+    public internal(set) var dataCreates = 0
+    public internal(set) var dataExecutes = 0
 
     /// Starts the bootloader in DFU mode from `settings` (as stored in flash) at `now`; `continuing`
     /// after it activated a SoftDevice, when it waits `continuationTimeout` for the application
@@ -106,15 +112,21 @@ public struct NordicBootloader: Sendable {
             notificationsEnabled = true
             return []
         case .disconnected:
-            notificationsEnabled = false
-            if !configuration.sdk.keepsProgressOnLinkDrop { reloadStoredSettings() }
+            linkEnded()
             return []
         case .controlPointWrite(let bytes):
             guard notificationsEnabled else { return [.refuseWrite(Self.cccdImproperlyConfigured)] }
-            return controlPoint(bytes, now: now)
+            return droppingLinkIfDue(after: controlPoint(bytes, now: now), request: bytes.first)
         case .packetWrite(let bytes):
-            return packet(bytes, now: now)
+            return droppingLinkIfDue(after: packet(bytes, now: now), request: nil)
         }
+    }
+
+    /// `nrf_dfu_ble.c` on disconnection: notifications are off for the next central, and SDK
+    /// 16/17 go back to the settings page.
+    mutating func linkEnded() {
+        notificationsEnabled = false
+        if !configuration.sdk.keepsProgressOnLinkDrop { reloadStoredSettings() }
     }
 
     /// SDK 16/17 on transport deactivation: RAM progress goes back to the settings page.

@@ -18,6 +18,8 @@ public struct NordicBootloaderConfiguration: Sendable {
     /// Packet writes (1-based, counted over the bootloader's life) dropped as if its BLE buffer
     /// pool were full (`nrf_balloc_alloc` failing in `on_write`): invisible but in offset and CRC.
     public var droppedPacketWrites: Set<Int>
+    /// Where the bootloader closes the link itself (`NordicLinkDrop`), to try a central's resume.
+    public var linkDrops: Set<NordicLinkDrop> = []
     /// `NRF_BL_DFU_INACTIVITY_TIMEOUT_MS`; nil never times out (for an unpaced link clock, where
     /// a pending timer jumps model time to its deadline whenever the link is idle).
     public var inactivityTimeout: Duration?

@@ -221,6 +221,14 @@ public struct NordicVirtualDevice: Sendable {
                 actions.append(.notify(NordicGATT.controlPoint, bytes))
             case .dropped:
                 actions.append(.bootloader(action))
+            case .dropLink:
+                // The bootloader already ended the link on its side; the transport's report of
+                // the drop comes after and changes nothing.
+                actions.append(.bootloader(action))
+                if connected {
+                    connected = false
+                    actions.append(.dropLink(flush: true))
+                }
             case .reset(let cause):
                 actions.append(.bootloader(action))
                 settings = bootloader.storedSettings

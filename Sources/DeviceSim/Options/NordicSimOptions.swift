@@ -7,6 +7,8 @@ public struct NordicSimOptions: Sendable, Hashable {
     public var softDeviceFWID: UInt32 = 0x0101
     /// Packet writes (1-based) the bootloader drops as if its buffers were full.
     public var droppedPacketWrites: Set<Int> = []
+    /// `drop=`: where the bootloader closes the link itself.
+    public var linkDrops: Set<NordicLinkDrop> = []
     /// `bl_version=`: the installed bootloader_version (a bootloader update must be newer).
     public var bootloaderVersion: UInt32 = 1
     /// `buttonless=plain|bonds|bonds-unpaired`: the application's buttonless service.
@@ -26,7 +28,7 @@ public struct NordicSimOptions: Sendable, Hashable {
     /// prevention on.
     public static let defaultAppVersion: UInt32 = 1
 
-    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "inactivity", "buttonless"]
+    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "drop", "inactivity", "buttonless"]
 
     public init() {}
 }

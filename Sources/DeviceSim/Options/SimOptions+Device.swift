@@ -19,10 +19,10 @@ extension SimOptions {
             .joined(separator: ":"))
     }
 
-    /// The memory link's radio model for `mtu`, `phy` and `interval` (other knobs at their defaults).
+    /// The memory link's radio model for `mtu`, `phy`, `interval` and `drop_report` (other knobs at their defaults).
     public func linkProfile() throws(SimOptionsError) -> LinkProfile {
         do {
-            return try LinkProfile(phy: phy, connectionInterval: interval, attMTU: mtu)
+            return try LinkProfile(phy: phy, connectionInterval: interval, attMTU: mtu, dropReportDelay: dropReportDelay)
         } catch {
             throw .inconsistent("\(error)")
         }

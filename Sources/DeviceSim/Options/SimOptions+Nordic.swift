@@ -14,6 +14,7 @@ import Transport
 /// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` (use `off` on an unpaced link clock: an idle link jumps to the deadline) | 120 |
 /// | `buttonless` | `plain` (8EC90003, bootloader at address + 1), `bonds` (8EC90004, the central counts as bonded, bootloader at the same address) or `bonds-unpaired` (8EC90004, answers "not bonded") | plain |
 /// | `prn_drop` | Packet write numbers (1-based) to drop as if buffers were full, joined with `+` | none |
+/// | `drop` | where the bootloader closes the link itself: `create:N` / `execute:N` (right after answering the Nth data object Create / Execute), `packet:N` (after storing the Nth Packet write), joined with `+` | none |
 ///
 /// `battery`, `id`, `mtu`, `phy`, `interval`, `timescale` mean what they mean for SMP.
 extension SimOptions {
@@ -65,6 +66,13 @@ extension SimOptions {
                 writes.insert(n)
             }
             nordic.droppedPacketWrites = writes
+        case "drop":
+            var drops: Set<NordicLinkDrop> = []
+            for part in value.split(separator: "+", omittingEmptySubsequences: false) {
+                guard let drop = NordicLinkDrop(part) else { throw bad(NordicLinkDrop.expected) }
+                drops.insert(drop)
+            }
+            nordic.linkDrops = drops
         default:
             return false
         }
@@ -102,11 +110,12 @@ extension SimOptions {
             throw .keyUnusable(path: keyPath ?? DefaultNordicBootloaderKey.source,
                                reason: "it is a \(key.algorithm) key; a Nordic secure bootloader verifies ECDSA P-256 only")
         }
-        let bootloader = NordicBootloaderConfiguration(
+        var bootloader = NordicBootloaderConfiguration(
             key: key, sdk: nordic.sdk, hardwareVersion: nordic.hardwareVersion, softDeviceFWID: nordic.softDeviceFWID,
             appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, bootloaderVersion: nordic.bootloaderVersion,
             droppedPacketWrites: nordic.droppedPacketWrites,
             inactivityTimeout: nordic.inactivityTimeout)
+        bootloader.linkDrops = nordic.linkDrops
         return NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery,
                                          buttonless: nordic.buttonless)
     }
@@ -139,6 +148,9 @@ extension SimOptions {
         }
         if !nordic.droppedPacketWrites.isEmpty {
             items.append("prn_drop=" + nordic.droppedPacketWrites.sorted().map(String.init).joined(separator: "+"))
+        }
+        if !nordic.linkDrops.isEmpty {
+            items.append("drop=" + nordic.linkDrops.map(\.description).sorted().joined(separator: "+"))
         }
         return items
     }

@@ -26,6 +26,7 @@ import Transport
 /// | `seed` | seed for `@random` fault points | 0 |
 /// | `fault` | see below | none |
 /// | `timescale` | real seconds per model second: 1 real time, 0.05 twenty times faster, 0 unpaced (as fast as the machine goes) | 1 |
+/// | `drop_report` | ms the central's host takes to report a link the device ended (0…10000); meanwhile its ATT requests fail with 0x0E, as bluetoothd's do for tens of ms | 0 |
 ///
 /// Faults: `fault=disconnect@40%`, `reboot@60%`, `stall@N`, `corrupt@N`, `duplicate@N`,
 /// `delay@N:1500ms`, `busy@N:3`, where N is `N%` of the image, a byte count, or `random` (see `FaultSpec`).
@@ -67,6 +68,9 @@ public struct SimOptions: Sendable, Hashable {
     /// How fast the link and device model runs (`LinkClock.timeScale`). Not part of the device:
     /// it changes how long things take, not what happens, so it stays out of the identity.
     public var timeScale: Double = 1
+    /// `LinkProfile.dropReportDelay`: the central host's, not the device's, so it stays out of the
+    /// identity as `timeScale` does.
+    public var dropReportDelay: Duration = .zero
     var faultSpecs: [FaultSpec] = []
     /// Read by `protocol=nordic` only.
     public var nordic = NordicSimOptions()
@@ -75,7 +79,7 @@ public struct SimOptions: Sendable, Hashable {
 
     public static let knownKeys = ["protocol", "version", "battery", "key", "enc_key", "id", "mtu", "phy", "interval",
                                    "buf_size", "buf_count", "slot_size", "reassembly", "swap", "images", "bootloader", "reset_ms", "seed", "fault",
-                                   "timescale"] + NordicSimOptions.keys
+                                   "timescale", "drop_report"] + NordicSimOptions.keys
 
     /// Parses `sim` or `sim:key=value,…`.
     public static func parse(_ text: String) throws(SimOptionsError) -> SimOptions {
@@ -190,6 +194,10 @@ public struct SimOptions: Sendable, Hashable {
                 throw bad("real seconds per model second from 0 (unpaced) to 100, e.g. 1 (real time) or 0.05")
             }
             timeScale = scale
+        case "drop_report":
+            let digits = value.hasSuffix("ms") ? value.dropLast(2) : value[...]
+            guard let ms = Int64(digits), (0 ... 10_000).contains(ms) else { throw bad("milliseconds from 0 to 10000, e.g. 40ms") }
+            dropReportDelay = .milliseconds(ms)
         case "fault":
             var specs: [FaultSpec] = []
             for part in value.split(separator: "+", omittingEmptySubsequences: false) {
@@ -208,9 +216,11 @@ public struct SimOptions: Sendable, Hashable {
     }
 
     /// Every option but `id`, in `sim:` syntax with canonical spellings: what a log can print to
-    /// reproduce the device. `timescale` is last and only when not 1.
+    /// reproduce the device. `drop_report` and `timescale` are last and only when not at their defaults.
     public var canonicalText: String {
-        timeScale == 1 ? deviceText : deviceText + ",timescale=\(timeScale)"
+        var text = deviceText
+        if dropReportDelay != .zero { text += ",drop_report=\(dropReportDelay.components.seconds * 1000 + dropReportDelay.components.attoseconds / 1_000_000_000_000_000)ms" }
+        return timeScale == 1 ? text : text + ",timescale=\(timeScale)"
     }
 
     /// `canonicalText` without `timescale`: what the default identity is derived from.

@@ -49,10 +49,11 @@ struct ATTRequestQueue {
     }
 
     /// The link dropped: every request, in flight or waiting, ends with `error`.
-    mutating func failAll(_ error: LinkError) {
-        active?.waiter?.resume(returning: .failure(error))
+    /// Fails every request with the error `error` makes for its characteristic.
+    mutating func failAll(_ error: (CharacteristicID) -> LinkError) {
+        if let active { active.waiter?.resume(returning: .failure(error(active.characteristic))) }
         active = nil
-        for request in queued { request.waiter?.resume(returning: .failure(error)) }
+        for request in queued { request.waiter?.resume(returning: .failure(error(request.characteristic))) }
         queued.removeAll()
     }
 }

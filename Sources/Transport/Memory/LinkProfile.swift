@@ -22,19 +22,24 @@ public struct LinkProfile: Hashable, Sendable {
     public let writeCap: Int?
     /// Encrypted links add a 4-byte MIC to every non-empty PDU.
     public let encrypted: Bool
+    /// How long the central's host takes to report a link it did not end itself. Until then the
+    /// link's ATT requests fail with 0x0E, as bluetoothd answers a write on a link going down tens
+    /// of milliseconds before its disconnection signal; zero reports at once.
+    public let dropReportDelay: Duration
 
     public init(phy: LinkPHY = .le2M, connectionInterval: Duration = .microseconds(7_500), llPayload: Int = 251,
                 attMTU: Int = 498, maxPacketsPerEvent: Int? = nil, eventLength: Duration? = nil,
                 txBufferCount: Int = 8, peripheralTXBufferCount: Int = 8, notificationLatency: Duration = .zero,
-                writeCap: Int? = nil, encrypted: Bool = false) throws(LinkProfileError) {
+                writeCap: Int? = nil, encrypted: Bool = false, dropReportDelay: Duration = .zero) throws(LinkProfileError) {
         self.init(unchecked: phy, connectionInterval, llPayload, attMTU, maxPacketsPerEvent, eventLength,
-                  txBufferCount, peripheralTXBufferCount, notificationLatency, writeCap, encrypted)
+                  txBufferCount, peripheralTXBufferCount, notificationLatency, writeCap, encrypted, dropReportDelay)
         try validate()
     }
 
     private init(unchecked phy: LinkPHY, _ connectionInterval: Duration, _ llPayload: Int, _ attMTU: Int,
                  _ maxPacketsPerEvent: Int?, _ eventLength: Duration?, _ txBufferCount: Int,
-                 _ peripheralTXBufferCount: Int, _ notificationLatency: Duration, _ writeCap: Int?, _ encrypted: Bool) {
+                 _ peripheralTXBufferCount: Int, _ notificationLatency: Duration, _ writeCap: Int?, _ encrypted: Bool,
+                 _ dropReportDelay: Duration = .zero) {
         self.phy = phy
         self.connectionInterval = connectionInterval
         self.llPayload = llPayload
@@ -46,6 +51,7 @@ public struct LinkProfile: Hashable, Sendable {
         self.notificationLatency = notificationLatency
         self.writeCap = writeCap
         self.encrypted = encrypted
+        self.dropReportDelay = dropReportDelay
     }
 
     /// 2M PHY, MTU 498 (a write fills two 251-byte PDUs, Android McuMgr's choice), 7.5 ms: 165.0 kB/s.
@@ -108,6 +114,9 @@ public struct LinkProfile: Hashable, Sendable {
         }
         if let cap = writeCap, cap < 1 {
             throw LinkProfileError(field: "writeCap", value: "\(cap)", expected: "at least 1 byte, or none")
+        }
+        guard dropReportDelay >= .zero, dropReportDelay <= .seconds(10) else {
+            throw LinkProfileError(field: "dropReportDelay", value: "\(dropReportDelay)", expected: "0 to 10 s")
         }
     }
 }

@@ -14,8 +14,9 @@ actor MemoryRadio {
 
     private enum State {
         case open
-        /// The reasons as each side sees them.
-        case closed(central: DisconnectReason, peripheral: DisconnectReason)
+        /// The reasons as each side sees them; the central's host reports its end at `reportedAt`
+        /// (`LinkProfile.dropReportDelay`), and until then its ATT requests fail with 0x0E.
+        case closed(central: DisconnectReason, peripheral: DisconnectReason, reportedAt: LinkInstant)
     }
 
     let profile: LinkProfile
@@ -97,6 +98,8 @@ actor MemoryRadio {
     // MARK: Central operations
 
     func writeCommand(_ value: [UInt8], to characteristic: CharacteristicID) async -> Result<Void, LinkError> {
+        // Before the host reports the end, it takes Write Commands as from a socket, and loses them.
+        if case .rejected = closedRequestError(characteristic) { return .success(()) }
         if let refusal = refusal(characteristic, needs: .writeWithoutResponse) { return .failure(refusal) }
         guard value.count <= parameters.maxWriteWithoutResponse else {
             return .failure(.payloadTooLarge(size: value.count, limit: parameters.maxWriteWithoutResponse))
@@ -123,7 +126,7 @@ actor MemoryRadio {
     // MARK: Peripheral operations
 
     func notify(_ value: [UInt8], from characteristic: CharacteristicID) async -> Result<Void, LinkError> {
-        if case .closed(_, let reason) = state { return .failure(.disconnected(reason)) }
+        if case .closed(_, let reason, _) = state { return .failure(.disconnected(reason)) }
         if let refusal = refusal(characteristic, needs: Self.notifyOrIndicate) { return .failure(refusal) }
         guard subscribed.contains(characteristic) else { return .failure(.notSubscribed(characteristic)) }
         guard value.count <= parameters.attMTU - 3 else {
@@ -172,11 +175,18 @@ actor MemoryRadio {
     /// both sides' event flows with the reason each side sees.
     func drop(central: DisconnectReason, peripheral: DisconnectReason) {
         guard isOpen else { return }
-        state = .closed(central: central, peripheral: peripheral)
+        // A host learns at once of an end it asked for; of any other after `dropReportDelay`.
+        let delay = central == .localHostTerminated ? .zero : profile.dropReportDelay
+        let reportedAt = clock.now.advanced(by: delay)
+        state = .closed(central: central, peripheral: peripheral, reportedAt: reportedAt)
         for writer in paths.central.clear() { writer.resume(returning: .failure(.disconnected(central))) }
         for writer in paths.device.clear() { writer.resume(returning: .failure(.disconnected(peripheral))) }
-        requests.failAll(.disconnected(central))
-        centralHost.yield((clock.now, LinkEvent(generation: parameters.generation, kind: .disconnected(central))))
+        if delay > .zero {
+            requests.failAll { .rejected($0, .unlikelyError) }
+        } else {
+            requests.failAll { _ in .disconnected(central) }
+        }
+        centralHost.yield((reportedAt, LinkEvent(generation: parameters.generation, kind: .disconnected(central))))
         centralHost.finish()
         inbox.yield(.disconnected(peripheral))
         inbox.finish()
@@ -191,13 +201,21 @@ actor MemoryRadio {
     // MARK: Internals
 
     private var centralReason: DisconnectReason? {
-        if case .closed(let reason, _) = state { return reason }
+        if case .closed(let reason, _, _) = state { return reason }
         return nil
     }
 
     private var peripheralReason: DisconnectReason? {
-        if case .closed(_, let reason) = state { return reason }
+        if case .closed(_, let reason, _) = state { return reason }
         return nil
+    }
+
+    /// How the central's host fails an ATT request on `characteristic` once the link is down:
+    /// with 0x0E until it has reported the end (`LinkProfile.dropReportDelay`), then as disconnected.
+    /// (Write Commands meanwhile vanish without an error, as into bluetoothd's acquired socket.)
+    private func closedRequestError(_ characteristic: CharacteristicID) -> LinkError? {
+        guard case .closed(let reason, _, let reportedAt) = state else { return nil }
+        return clock.now < reportedAt ? .rejected(characteristic, .unlikelyError) : .disconnected(reason)
     }
 
     private func nextID() -> UInt64 {
@@ -268,13 +286,14 @@ actor MemoryRadio {
     /// Sends an ATT request and waits for its response; one request at a time, as ATT requires.
     private func request(_ characteristic: CharacteristicID, needs: CharacteristicProperties,
                          _ make: (RequestID) -> CentralPDU) async -> Result<[UInt8], LinkError> {
+        if let error = closedRequestError(characteristic) { return .failure(error) }
         if let refusal = refusal(characteristic, needs: needs) { return .failure(refusal) }
         let id = nextID()
         let pdu = make(id)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: ATTRequestQueue.Answer) in
                 if Task.isCancelled { return waiter.resume(returning: .failure(.cancelled)) }
-                if let reason = centralReason { return waiter.resume(returning: .failure(.disconnected(reason))) }
+                if let error = closedRequestError(characteristic) { return waiter.resume(returning: .failure(error)) }
                 requests.append(.init(id: id, characteristic: characteristic, pdu: pdu, waiter: waiter))
                 startNextRequest()
             }

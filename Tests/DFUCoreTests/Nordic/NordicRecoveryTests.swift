@@ -216,13 +216,47 @@ import Testing
         if case .failed(.invalidJob) = pair.run() {} else { Issue.record("packet size 22 was accepted") }
     }
 
-    @Test func anATTErrorOnTheControlPointEndsTheRun() {
+    @Test func anATTErrorOnTheControlPointEndsTheRunWhenTheLinkStaysUp() {
         var core = NordicTransferCore(initPacket: Self.dat, firmware: Self.image,
                                       configuration: NordicTransferConfiguration(packetSize: 244))
         _ = core.handle(.start, now: .zero)
-        let actions = core.handle(.controlPointWriteRejected(attError: 0xFD), now: .zero)
+        let refused = core.handle(.controlPointWriteRejected(attError: 0xFD), now: .zero)
+        #expect(refused == [.timer(at: .zero + .seconds(1))], "the link gets a second to show it is going down")
+        #expect(core.handle(.timerFired, now: .zero + .milliseconds(999)).isEmpty) // early: nothing
+        let actions = core.handle(.timerFired, now: .zero + .seconds(1))
         #expect(actions.contains(.failed(.controlPointWriteRejected(attError: 0xFD))))
         #expect(core.handle(.controlPointNotification([0x60, 0x06, 0x01]), now: .zero).isEmpty)
+    }
+
+    /// bluetoothd fails a write on a link going down with ATT 0x0E and reports the disconnection
+    /// tens of milliseconds later: that is a lost link, resumed from Select like any other. Writes
+    /// 7 and 11 are a checksum and a Create of the data objects here.
+    @Test(arguments: [3, 7, 11])
+    func anATTErrorFollowedByTheLinksLossIsResumed(write: Int) {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        pair.dyingLinkAtWrite = [write]
+        #expect(pair.run() == .completed(.validated))
+        #expect(pair.deviceHoldsImage)
+        #expect(pair.core.statistics.linkLosses == 1)
+        #expect(pair.requestsAfterReconnect.first == .select(.command), "resumes with Select")
+    }
+
+    /// The same error with the link still up after `linkVerdictDelay` is the refusal it says.
+    @Test func anATTErrorWithoutALossWithinTheDelayEndsTheRun() {
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        pair.dyingLinkAtWrite = [7]
+        pair.dyingLinkReportDelay = .seconds(2)
+        #expect(pair.run() == .failed(.controlPointWriteRejected(attError: 0x0E)))
+    }
+
+    /// The final Execute's write failing as the link goes down counts as outstanding when the
+    /// link went: the bootloader may have taken it and reset, and the new version decides.
+    @Test func aFailedFinalExecuteWriteOnADyingLinkEndsUnconfirmed() {
+        var probe = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        #expect(probe.run() == .completed(.validated))
+        var pair = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        pair.dyingLinkAtWrite = [probe.cpWrites - 1]
+        #expect(pair.run() == .completed(.unconfirmed))
     }
 
     @Test func aSilentDeviceTimesOut() {

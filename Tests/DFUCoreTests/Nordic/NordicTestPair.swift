@@ -21,6 +21,10 @@ struct NordicTestPair {
     var dropLinkBeforeWrite: Set<Int> = []
     /// CP writes the device handles but whose answer is lost with the link.
     var dropLinkAfterWrite: Set<Int> = []
+    /// CP writes that a dying link fails with ATT 0x0E, as bluetoothd does, before the loss is
+    /// reported `dyingLinkReportDelay` later (the device never sees them).
+    var dyingLinkAtWrite: Set<Int> = []
+    var dyingLinkReportDelay: Duration = .milliseconds(40)
     /// Packet writes (device numbering) at which the link drops; that packet is lost.
     var dropLinkAtPacket: Set<Int> = []
     /// Answers to replace: CP write number → notification bytes.
@@ -118,6 +122,15 @@ struct NordicTestPair {
         }
         if dropLinkBeforeWrite.contains(index) || randomLinkDrop() {
             dropLink()
+            return
+        }
+        if dyingLinkAtWrite.contains(index) {
+            dropLink()
+            queue = [.controlPointWriteRejected(attError: 0x0E)]
+            if dyingLinkReportDelay < core.configuration.linkVerdictDelay {
+                now = now + dyingLinkReportDelay
+                queue.append(.linkLost)
+            }
             return
         }
         now = now + .milliseconds(2)

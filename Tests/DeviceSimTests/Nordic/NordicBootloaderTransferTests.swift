@@ -183,3 +183,44 @@ import Transport
         #expect(bench.bootloader.nextDeadline == nil)
     }
 }
+
+/// `sim:drop=`: the bootloader answers, then closes the link itself, and keeps what a drop keeps.
+@Suite struct NordicBootloaderLinkDropTests {
+    @Test func theLinkDropsRightAfterTheSecondDataCreateIsAnswered() throws {
+        let image = try NordicSamples.image("app-signed-3.zip")
+        var configuration = try NordicBench.configuration(sdk: .sdk15)
+        configuration.linkDrops = [.afterCreate(2)]
+        var bench = NordicBench(configuration)
+        #expect(try bench.sendInitPacket(image.initPacket.bytes) == [0x60, 0x04, 0x01])
+        #expect(try bench.create(0x02, size: 4096) == [0x60, 0x01, 0x01])
+        #expect(!bench.lastActions.contains { if case .dropLink = $0 { true } else { false } })
+        _ = bench.send(image.firmware[0 ..< 4096])
+        #expect(try bench.result([0x04]) == [0x60, 0x04, 0x01])
+        #expect(try bench.create(0x02, size: 4096) == [0x60, 0x01, 0x01])
+        #expect(bench.lastActions.last == .dropLink(.afterCreate(2)), "the answer first, then the drop")
+        // SDK 15 keeps its RAM progress over a drop: the next central's Select sees object 1 done.
+        _ = bench.handle(.connected)
+        _ = bench.handle(.subscribed)
+        #expect(try bench.select(0x02).offset == 4096)
+    }
+
+    @Test func sdk17GoesBackToItsSettingsPageWhenItDropsTheLinkInsideAnObject() throws {
+        let image = try NordicSamples.image("app-signed-3.zip")
+        var configuration = try NordicBench.configuration(sdk: .sdk17)
+        configuration.linkDrops = [.afterPacket(10)]
+        var bench = NordicBench(configuration)
+        #expect(try bench.sendInitPacket(image.initPacket.bytes) == [0x60, 0x04, 0x01])
+        let initWrites = bench.bootloader.packetWriteCount
+        #expect(try bench.create(0x02, size: 4096) == [0x60, 0x01, 0x01])
+        var dropped = false
+        for packet in 0 ..< 16 where !dropped {
+            _ = bench.handle(.packetWrite(Array(image.firmware[packet * 256 ..< (packet + 1) * 256])))
+            dropped = bench.lastActions.contains(.dropLink(.afterPacket(10)))
+            #expect(!dropped || bench.bootloader.packetWriteCount == 10, "\(initWrites)")
+        }
+        #expect(dropped)
+        _ = bench.handle(.connected)
+        _ = bench.handle(.subscribed)
+        #expect(try bench.select(0x02).offset == 0)
+    }
+}

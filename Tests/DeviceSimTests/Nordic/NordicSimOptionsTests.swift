@@ -33,7 +33,19 @@ import Transport
         #expect(try SimOptions.parse("sim:version=3,protocol=nordic").nordicDeviceConfiguration().bootloader.appVersion == 3)
     }
 
+    @Test func linkDropsAndTheHostsReportDelayAreParsed() throws {
+        let options = try SimOptions.parse("sim:protocol=nordic,drop=create:2+execute:5+packet:300,drop_report=40ms")
+        #expect(try options.nordicDeviceConfiguration().bootloader.linkDrops
+                == [.afterCreate(2), .afterExecute(5), .afterPacket(300)])
+        #expect(try options.linkProfile().dropReportDelay == .milliseconds(40))
+        #expect(options.canonicalText.contains("drop=create:2+execute:5+packet:300"))
+        #expect(options.canonicalText.hasSuffix(",drop_report=40ms"))
+        // The host's delay is not the device's: the identity stays.
+        #expect(options.identity == (try SimOptions.parse("sim:protocol=nordic,drop=create:2+execute:5+packet:300").identity))
+    }
+
     @Test(arguments: [("sdk", "14"), ("hw", "x"), ("sd", "0x10000"), ("prn_drop", "0"), ("prn_drop", "3+"),
+                      ("drop", "create:0"), ("drop", "reset:1"), ("drop", "create"), ("drop_report", "20000"),
                       ("inactivity", "0"), ("version", "1.100.0")])
     func badNordicValueNamesKeyAndValue(key: String, value: String) throws {
         do {

@@ -51,12 +51,17 @@ public actor NordicSession {
     private var single: (opcode: NordicOpcode, waiter: CheckedContinuation<NordicRequestOutcome, Never>)?
     private var closed = false
     private var timer: Task<Void, Never>?
+    /// How long a refused write's link must stay up for the refusal to count (as the transfer's
+    /// `NordicTransferConfiguration.linkVerdictDelay`).
+    private let linkVerdictDelay: Duration
     private let now: @Sendable () -> MonotonicInstant
     private let sleep: @Sendable (MonotonicInstant) async throws -> Void
 
     /// Serves `link` (enabling Control Point notifications when the link has the Control Point).
     /// `clock` is the time base of every deadline.
-    public init<C: Clock>(link: any Link, clock: C) async throws(LinkError) where C.Duration == Duration {
+    public init<C: Clock>(link: any Link, clock: C, linkVerdictDelay: Duration = .seconds(1)) async throws(LinkError)
+        where C.Duration == Duration {
+        self.linkVerdictDelay = linkVerdictDelay
         let origin = clock.now
         now = { MonotonicInstant(sinceOrigin: origin.duration(to: clock.now)) }
         sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline.sinceOrigin), tolerance: nil) }
@@ -176,7 +181,9 @@ public actor NordicSession {
                     try await link.write(request, to: characteristic)
                 } catch {
                     if case .disconnected = error { return } // the drop itself answers
-                    await self?.finishButtonless(.writeFailed(error), generation: generation)
+                    await self?.writeFailed(error, generation: generation) { session, error, generation in
+                        session.finishButtonless(.writeFailed(error), generation: generation)
+                    }
                 }
             }
         }
@@ -201,12 +208,25 @@ public actor NordicSession {
                 do throws(LinkError) {
                     try await link.write(request.encoded, to: NordicDFUService.controlPoint)
                 } catch {
-                    await self?.finishSingle(.writeFailed(error), generation: generation)
+                    await self?.writeFailed(error, generation: generation) { session, error, generation in
+                        session.finishSingle(.writeFailed(error), generation: generation)
+                    }
                 }
             }
         }
         timeoutTask.cancel()
         return outcome
+    }
+
+    /// A request whose write the link refused with an ATT error: a link going down answers that
+    /// way before its loss is reported (bluetoothd's 0x0E), so the refusal is reported only when
+    /// the link is still up `linkVerdictDelay` later; a loss in between answers as `.linkLost`.
+    private func writeFailed(_ error: LinkError, generation: LinkGeneration,
+                             finish: @escaping @Sendable (isolated NordicSession, LinkError, LinkGeneration) -> Void) async {
+        guard case .rejected = error else { return finish(self, error, generation) }
+        let deadline = now().advanced(by: linkVerdictDelay)
+        do { try await sleep(deadline) } catch { return }
+        finish(self, error, generation)
     }
 
     private func finishSingle(_ outcome: NordicRequestOutcome, generation: LinkGeneration? = nil) {

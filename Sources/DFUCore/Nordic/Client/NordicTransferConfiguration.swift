@@ -18,16 +18,21 @@ public struct NordicTransferConfiguration: Sendable, Hashable {
     public var receiptTimeout: Duration
     /// How long the core waits, after `reconnect`, for `linkRestored`.
     public var linkRestoreTimeout: Duration
+    /// How long after an ATT error on a Control Point write the link must still be up for the
+    /// error to count as a refusal: bluetoothd fails a write on a link that is going down (ATT
+    /// 0x0E) tens of milliseconds before it reports the disconnection.
+    public var linkVerdictDelay: Duration
 
     public init(packetSize: Int, packetReceiptNotification: UInt16 = 0, retriesPerObject: Int = 3,
                 responseTimeout: Duration = .seconds(10), receiptTimeout: Duration = .seconds(2),
-                linkRestoreTimeout: Duration = .seconds(60)) {
+                linkRestoreTimeout: Duration = .seconds(60), linkVerdictDelay: Duration = .seconds(1)) {
         self.packetSize = packetSize
         self.packetReceiptNotification = packetReceiptNotification
         self.retriesPerObject = retriesPerObject
         self.responseTimeout = responseTimeout
         self.receiptTimeout = min(receiptTimeout, responseTimeout)
         self.linkRestoreTimeout = linkRestoreTimeout
+        self.linkVerdictDelay = linkVerdictDelay
     }
 
     /// The smallest write, and the one for an unknown MTU (the default ATT MTU 23 − 3).
@@ -43,7 +48,7 @@ public struct NordicTransferConfiguration: Sendable, Hashable {
     var problem: String? {
         if let problem = Self.problem(packetSize: packetSize) { return problem }
         if retriesPerObject < 0 { return "the retry budget is negative (\(retriesPerObject))" }
-        if responseTimeout <= .zero || receiptTimeout <= .zero || linkRestoreTimeout < .zero { return "a timeout is not positive" }
+        if responseTimeout <= .zero || receiptTimeout <= .zero || linkRestoreTimeout < .zero || linkVerdictDelay < .zero { return "a timeout is not positive" }
         return nil
     }
 

@@ -8,6 +8,10 @@ extension NordicTransferCore {
         /// Packets of `object` up to `batchEnd` are written; `expectsPRN` when the last of them makes a
         /// PRN due. Without PRN the batch runs to the object's end and the link's acceptance ends it.
         case streaming(NordicTransferObject, batchEnd: Int, expectsPRN: Bool, until: MonotonicInstant)
+        /// The link refused the Control Point write for `pending` with an ATT error. A link going
+        /// down answers a write that way before its loss is reported (bluetoothd: 0x0E, tens of
+        /// milliseconds ahead), so the refusal stands only if the link is still up at the instant.
+        case refusedWrite(Pending, attError: UInt8, until: MonotonicInstant)
         /// The link is gone; wait for a new one until the instant.
         case parked(until: MonotonicInstant)
         case completed
@@ -54,7 +58,8 @@ extension NordicTransferCore {
     /// The earliest instant the core wants a `timerFired` (quinn's `poll_timeout`).
     public var nextDeadline: MonotonicInstant? {
         switch state {
-        case .waiting(_, let until), .streaming(_, _, _, let until), .parked(let until): return until
+        case .waiting(_, let until), .streaming(_, _, _, let until), .refusedWrite(_, _, let until), .parked(let until):
+            return until
         case .ready, .completed, .failed: return nil
         }
     }
@@ -62,7 +67,7 @@ extension NordicTransferCore {
     public var isFinished: Bool {
         switch state {
         case .completed, .failed: return true
-        case .ready, .waiting, .streaming, .parked: return false
+        case .ready, .waiting, .streaming, .refusedWrite, .parked: return false
         }
     }
 
@@ -79,6 +84,8 @@ extension NordicTransferCore.State {
         case .ready: return "ready"
         case .waiting(let pending, _): return "waiting for the answer to \(pending.request.opcode)"
         case .streaming(let object, _, _, _): return "streaming \(object)"
+        case .refusedWrite(let pending, let code, _):
+            return "checking the link after ATT error 0x\(hexDigits(code, width: 2)) on \(pending.request.opcode)"
         case .parked: return "parked (link lost)"
         case .completed: return "completed"
         case .failed: return "failed"

@@ -46,8 +46,10 @@
 ///                         huge, offset beyond object/image/sent
 ///                         other refusal                             failed(refused)
 ///                         response deadline                         failed(timeout)
-///                         ATT error on a Control Point write        failed(controlPointWriteRejected)
-///                         linkLost during the final Execute         completed(unconfirmed)
+///     waiting             ATT error on its Control Point write      refusedWrite (is the link going down?)
+///     refusedWrite        linkLost before linkVerdictDelay          as linkLost while waiting (below)
+///                         deadline, the link still up               failed(controlPointWriteRejected)
+///     waiting, streaming  linkLost during the final Execute         completed(unconfirmed)
 ///                         linkLost (a retry)                        parked; reconnect
 ///     parked              linkRestored(packetSize)                  Select command (resume, Select is truth)
 ///     parked              deadline                                  failed(linkNotRestored)
@@ -128,15 +130,23 @@ public struct NordicTransferCore: Sendable {
             if now >= until { streamTimedOut(object, now: now, into: &actions) }
         case (.parked(let until), .timerFired):
             if now >= until { fail(.linkNotRestored(after: configuration.linkRestoreTimeout), into: &actions) }
-        case (.waiting, .controlPointWriteRejected(let code)), (.streaming, .controlPointWriteRejected(let code)):
+        case (.waiting(let pending, _), .controlPointWriteRejected(let code)):
+            state = .refusedWrite(pending, attError: code, until: now + configuration.linkVerdictDelay)
+        case (.streaming, .controlPointWriteRejected(let code)):
             fail(.controlPointWriteRejected(attError: code), into: &actions)
-        case (.waiting, .linkLost), (.streaming, .linkLost):
+        case (.refusedWrite(_, let code, let until), .timerFired):
+            if now >= until { fail(.controlPointWriteRejected(attError: code), into: &actions) }
+        case (.refusedWrite, .packetsAccepted) where unacceptedBatches > 0:
+            unacceptedBatches -= 1
+        case (.refusedWrite, .controlPointNotification):
+            break // the refused request was not taken: nothing it answers is awaited
+        case (.waiting, .linkLost), (.streaming, .linkLost), (.refusedWrite, .linkLost):
             linkLost(now: now, into: &actions)
         case (.parked, .linkRestored(let size)):
             restore(packetSize: size, now: now, into: &actions)
         case (.parked, .linkLost), (.parked, .packetsAccepted), (.ready, .timerFired), (.completed, _), (.failed, _):
             break // a lost link's last acceptances, early wake-ups, and anything after the end
-        case (.ready, _), (.waiting, _), (.streaming, _), (.parked, _):
+        case (.ready, _), (.waiting, _), (.streaming, _), (.refusedWrite, _), (.parked, _):
             fail(.localProtocolViolation(event: event.name, state: state.name), into: &actions)
         }
         if nextDeadline != announcedDeadline {
@@ -171,8 +181,12 @@ public struct NordicTransferCore: Sendable {
     /// The final Execute went out and is not answered yet: the bootloader validates, answers and
     /// resets by itself.
     var awaitsFinalExecute: Bool {
-        if case .waiting(.executeData(let object, _), _) = state { return object.end == firmware.bytes.count }
-        return false
+        switch state {
+        case .waiting(.executeData(let object, _), _), .refusedWrite(.executeData(let object, _), _, _):
+            return object.end == firmware.bytes.count
+        default:
+            return false
+        }
     }
 
     mutating func linkLost(now: MonotonicInstant, into actions: inout [Action]) {

@@ -91,6 +91,7 @@ public struct NordicPeripheralModel: PeripheralModel {
             return [.notify(characteristic, bytes, after: .zero)]
         case .dropLink:
             // The outbox is ordered: what was queued (the buttonless answer) goes out first.
+            if case .bootloader = device.mode { return [.dropLink(reason: "the bootloader closes the link (drop=)")] }
             return [.dropLink(reason: "the device resets")]
         case .offline:
             // The bootloader's own reset was already reported with its cause.
@@ -101,6 +102,8 @@ public struct NordicPeripheralModel: PeripheralModel {
             return [.report(.lifecycle("up again (boot \(device.boots.count)) \(what)")), .online]
         case .bootloader(.dropped(let drop)):
             return [.report(.traffic("the bootloader dropped a packet: \(drop)"))]
+        case .bootloader(.dropLink(let point)):
+            return [.report(.lifecycle("the bootloader drops the link (drop=\(point))"))]
         case .bootloader(.reset(let cause)):
             return [.report(.lifecycle("the bootloader resets: \(Self.describe(cause))"))]
         case .bootloader(.notify), .bootloader(.refuseWrite):
