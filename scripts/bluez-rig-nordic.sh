@@ -11,6 +11,11 @@
 #   nordic-info       info on the application: Nordic Secure DFU, buttonless, version 0.0.1
 #   nordic-flash      flash the pc-nrfutil package: buttonless → bootloader → update → the app
 #                     reports 0.0.3 (Device Information), over the real bluetoothd
+#   nordic-drops      the bootloader itself closes the link right after answering the 2nd data
+#                     Create, right after answering the 4th data Execute, and after its 150th Packet
+#                     write (dfu sim --drop): dfu takes each for a lost link (also when bluetoothd
+#                     fails the next Control Point write with ATT 0x0E before it reports the drop),
+#                     reconnects and finishes from what Select reports, in one run
 #   nordic-link-drop  only when named (--only nordic-flash,nordic-link-drop): A's controller drops
 #                     the link (btmgmt) during the transfer; dfu reconnects to the bootloader and
 #                     finishes the update in the same run. Not in the default set: it passed 5 of 6
@@ -79,6 +84,24 @@ if wanted nordic-flash; then
         resent=""
         grep -q 'packets lost or out of order' "$LOGS/nordic-flash.out" && resent="; packets resent (reordered)"
         pass nordic-flash "buttonless → DfuTarg → $fl_total bytes${took:+ in ${took} s} → application $fl_version$resent"
+    fi
+fi
+
+if wanted nordic-drops; then
+    fresh_sim=("${nordic_sim[@]}" --drop create:2+execute:4+packet:150)
+    run_fresh nordic-drops "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" "${nordic_args[@]}" --connect-timeout 60
+    drops=$(grep -c 'the bootloader drops the link' "$sim_log")
+    resumed=$(grep -c '"event":"resumed"' "$LOGS/nordic-drops.out")
+    if sim_failed nordic-drops; then :
+    elif ! nordic_ok nordic-drops; then
+        fail nordic-drops "$nordic_ok_why (the sim dropped the link $drops times)" "$LOGS/nordic-drops.out" \
+            "$LOGS/nordic-drops.err" "$sim_log"
+    elif [ "$drops" -ne 3 ]; then
+        fail nordic-drops "the sim dropped the link $drops times, not 3" "$sim_log"
+    elif [ "$resumed" -lt 3 ]; then
+        fail nordic-drops "$resumed resumed events for 3 drops" "$LOGS/nordic-drops.out" "$sim_log"
+    else
+        pass nordic-drops "3 drops by the bootloader (after Create, after Execute, inside an object), $resumed resumes, application $fl_version"
     fi
 fi
 

@@ -715,6 +715,10 @@ import Testing
                                       bootloader gives up, 1-3600, or off. (default: 120)
               --prn-drop <N+M…>       nordic: Packet write numbers (from 1) the bootloader
                                       drops as if its buffers were full.
+              --drop <POINT+…>        nordic: where the bootloader closes the link itself:
+                                      create:N or execute:N (right after answering the Nth
+                                      data object Create or Execute), packet:N (after the
+                                      Nth Packet write); '+' joins several.
               --bl-version <N>        nordic: the installed bootloader_version; a bootloader
                                       update must be newer. (default: 1)
               --buttonless <plain|bonds|bonds-unpaired>
@@ -756,7 +760,8 @@ import Testing
             after the update (or an abort, or --inactivity) the new application comes back.
             On real hardware the bootloader takes the address + 1; an adapter cannot change
             its address, so here it keeps it (dfu looks at both). --sdk, --hw, --sd,
-            --inactivity and --prn-drop shape the bootloader; --key is its public key.
+            --inactivity, --prn-drop and --drop shape the bootloader; --key is its public
+            key.
 
             Either way it then prints one line per connection, upload, reset, boot and
             injected fault (--verbose adds every packet in and out on stderr).

@@ -40,7 +40,7 @@ struct SimCommand: ParsableCommand {
         Packet characteristics, and after the update (or an abort, or --inactivity) the new \
         application comes back. On real hardware the bootloader takes the address + 1; an \
         adapter cannot change its address, so here it keeps it (dfu looks at both). --sdk, --hw, \
-        --sd, --inactivity and --prn-drop shape the bootloader; --key is its public key.
+        --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its public key.
 
         Either way it then prints one line per connection, upload, reset, boot and injected fault \
         (--verbose adds every packet in and out on stderr).
