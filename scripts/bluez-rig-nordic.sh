@@ -12,7 +12,7 @@
 #   nordic-flash      flash the pc-nrfutil package: buttonless → bootloader → update → the app
 #                     reports 0.0.3 (Device Information), over the real bluetoothd
 #   nordic-drops      the bootloader itself closes the link right after answering the 2nd data
-#                     Create, right after answering the 4th data Execute, and after its 150th Packet
+#                     Create, right after answering the 4th data Execute, and after its 60th Packet
 #                     write (dfu sim --drop): dfu takes each for a lost link (also when bluetoothd
 #                     fails the next Control Point write with ATT 0x0E before it reports the drop),
 #                     reconnects and finishes from what Select reports, in one run
@@ -40,7 +40,7 @@ nordic_ok() {
     # the version event's text is MCUboot-shaped: 0.0.3+0
     elif [ "${fl_version%+0}" != "$NORDIC_VERSION" ]; then
         nordic_ok_why="after the update the device reports '${fl_version}', expected $NORDIC_VERSION"
-    elif ! grep -q 'in its bootloader as DfuTarg' "$sim_log"; then nordic_ok_why="the sim never ran its bootloader"
+    elif ! grep -q 'in its bootloader as Dfu' "$sim_log"; then nordic_ok_why="the sim never ran its bootloader"
     elif ! grep -q "running application $NORDIC_VERSION" "$sim_log"; then
         nordic_ok_why="the sim does not say it runs application $NORDIC_VERSION"
     fi
@@ -88,7 +88,7 @@ if wanted nordic-flash; then
 fi
 
 if wanted nordic-drops; then
-    fresh_sim=("${nordic_sim[@]}" --drop create:2+execute:4+packet:150)
+    fresh_sim=("${nordic_sim[@]}" --drop create:2+execute:4+packet:60)
     run_fresh nordic-drops "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" "${nordic_args[@]}" --connect-timeout 60
     drops=$(grep -c 'the bootloader drops the link' "$sim_log")
     resumed=$(grep -c '"event":"resumed"' "$LOGS/nordic-drops.out")

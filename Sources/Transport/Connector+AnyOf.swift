@@ -43,3 +43,35 @@ extension Connector {
         throw lastError
     }
 }
+
+/// Last-resort peers: `sole-name:NAME`, a device found only by a name other devices may share (a
+/// Nordic bootloader under its default `DfuTarg`). One is considered only after the other peers
+/// stayed silent for `lastResortDelay`, so that a device of the same kind already advertising
+/// nearby is not taken for the one that is still starting; and then only while no second device
+/// answers to it (`LinkError.ambiguous`).
+extension Connector {
+    public static var lastResortDelay: Duration { .seconds(5) }
+
+    public static func isLastResort(_ peer: PeerIdentity) -> Bool { peer.rawValue.hasPrefix("sole-name:") }
+
+    /// `connect` (a backend's one-phase search) for the peers that are not last resorts until
+    /// `lastResortDelay` has passed, then for all of them until `deadline`.
+    public func connectLastResortsLast(
+        toAnyOf peers: [PeerIdentity], deadline: ContinuousClock.Instant,
+        _ connect: @Sendable ([PeerIdentity], ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link)
+    ) async throws(LinkError) -> (PeerIdentity, any Link) {
+        let preferred = peers.filter { !Self.isLastResort($0) }
+        guard preferred.count < peers.count, !preferred.isEmpty else { return try await connect(peers, deadline) }
+        let firstPhase = min(deadline, ContinuousClock.now.advanced(by: Self.lastResortDelay))
+        do throws(LinkError) {
+            return try await connect(preferred, firstPhase)
+        } catch {
+            switch error {
+            case .timeout, .peerNotFound: break
+            default: throw error
+            }
+        }
+        guard ContinuousClock.now < deadline else { throw .timeout }
+        return try await connect(peers, deadline)
+    }
+}

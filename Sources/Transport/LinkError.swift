@@ -19,6 +19,9 @@ public enum LinkError: Error, Hashable, Sendable, CustomStringConvertible {
     case rejected(CharacteristicID, ATTError)
     /// The calling task was cancelled before the operation was sent.
     case cancelled
+    /// `count` devices answer to `peer` (a `sole-name:` peer: one device advertising a name that
+    /// others use too); which one is meant cannot be told, so none is chosen.
+    case ambiguous(PeerIdentity, count: Int)
     /// The platform's own error, e.g. a BlueZ `org.bluez.Error.Failed: …` name and message.
     case backend(String)
     /// The Bluetooth stack itself cannot be used (adapter powered off, bluetoothd gone, access
@@ -49,6 +52,10 @@ public enum LinkError: Error, Hashable, Sendable, CustomStringConvertible {
             return "the device refused the request on \(id): \(error). Check that the device is unlocked/paired as its firmware requires."
         case .cancelled:
             return "the operation was cancelled before it was sent."
+        case .ambiguous(let peer, let count):
+            let name = peer.rawValue.split(separator: ":", maxSplits: 1).last.map(String.init) ?? peer.rawValue
+            return "\(count) devices in range advertise as \(name); dfu will not guess which one is meant. Update one "
+                + "device at a time, or move the others out of range, then retry."
         case .unavailable(let message):
             return message
         case .security(let failure):

@@ -67,12 +67,13 @@ enum LinkAttempts {
     }
 
     /// The pause before the next attempt, or nil when trying again cannot help: the deadline
-    /// passed (a connector waits for the device itself until then), the device is unknown, the
-    /// Bluetooth stack is unusable (adapter off, no bluetoothd), or the task was cancelled.
+    /// passed (a connector waits for the device itself until then), the device is unknown or cannot
+    /// be told from others, the Bluetooth stack is unusable (adapter off, no bluetoothd), or the
+    /// task was cancelled.
     private static func retryDelay(after error: LinkError, backoff: inout ConnectBackoff,
                                    deadline: ContinuousClock.Instant, clock: EngineClock) -> Duration? {
         switch error {
-        case .timeout, .cancelled, .peerNotFound, .unavailable, .security:
+        case .timeout, .cancelled, .peerNotFound, .unavailable, .security, .ambiguous:
             return nil
         default:
             let delay = backoff.nextDelay()

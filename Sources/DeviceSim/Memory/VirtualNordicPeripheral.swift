@@ -47,7 +47,25 @@ public actor VirtualNordicPeripheral: MemoryPeripheral {
             await connector.register(peripheral, as: peripheral.bootloaderIdentity,
                                      profile: try options.nordicBootloaderLinkProfile(), advertising: false)
         }
+        try await serveNeighbours(options, on: connector)
         return peripheral
+    }
+
+    /// `bootloaders_nearby=N`: other nRF52s whose bootloaders wait in DFU mode under the default
+    /// name, at addresses of their own, so that a central looking for "the" DfuTarg finds several.
+    private static func serveNeighbours(_ options: SimOptions, on connector: MemoryConnector) async throws(SimOptionsError) {
+        guard options.nordic.bootloadersNearby > 0 else { return }
+        var configuration = try options.nordicDeviceConfiguration()
+        for index in 1 ... options.nordic.bootloadersNearby {
+            configuration.identity = PeerIdentity("\(options.identity.rawValue)/neighbour\(index)")
+            configuration.bootloaderAddressing = .unrelated(to: configuration.identity)
+            configuration.bootloader.linkDrops = []
+            let neighbour = VirtualNordicPeripheral(device: NordicVirtualDevice(configuration: configuration),
+                                                    clock: connector.clock, connector: connector)
+            await connector.register(neighbour, as: neighbour.bootloaderIdentity,
+                                     profile: try options.nordicBootloaderLinkProfile(), advertising: false)
+            await neighbour.powerCycle(enterBootloader: true)
+        }
     }
 
     /// The device as it is now (a copy): mode, settings, boots.
@@ -107,8 +125,8 @@ public actor VirtualNordicPeripheral: MemoryPeripheral {
             case .offline(let identity):
                 // Before the link drops, so a central reconnecting at once waits for the reset.
                 await connector?.setAdvertising(false, for: identity)
-            case .online(let identity, _):
-                await connector?.setAdvertising(true, for: identity)
+            case .online(let identity, let name):
+                await connector?.setAdvertising(true, for: identity, name: name)
             case .refuseWrite, .bootloader:
                 break
             }

@@ -22,6 +22,8 @@ public struct NordicApplication: Sendable {
         case enterBootloader
         /// A `02` set-name request succeeded: the bootloader will advertise `name`.
         case setBootloaderName(String)
+        /// Reset into the application, answering nothing (set-name without the async SVCI).
+        case restart
     }
 
     /// `DFU_RSP_*` of the buttonless service.
@@ -38,12 +40,15 @@ public struct NordicApplication: Sendable {
     public let version: UInt32
     public var batteryLevel: UInt8
     public let buttonlessVariant: NordicButtonlessVariant
+    public let setName: NordicSetNameSupport
     private var indicationsEnabled = false
 
-    public init(version: UInt32, batteryLevel: UInt8, buttonless: NordicButtonlessVariant = .withoutBonds) {
+    public init(version: UInt32, batteryLevel: UInt8, buttonless: NordicButtonlessVariant = .withoutBonds,
+                setName: NordicSetNameSupport = .supported) {
         self.version = version
         self.batteryLevel = min(batteryLevel, 100)
         buttonlessVariant = buttonless
+        self.setName = setName
     }
 
     public var firmwareRevision: String { NordicAppVersion.text(version) }
@@ -83,6 +88,10 @@ public struct NordicApplication: Sendable {
         switch op {
         case 0x01:
             return [respond(op, .success), .enterBootloader]
+        case 0x02 where setName == .unsupported:
+            return [respond(op, .opCodeNotSupported)]
+        case 0x02 where setName == .resets:
+            return [.restart]
         case 0x02:
             let declared = bytes.count > 1 ? Int(bytes[1]) : 0
             // A length beyond the bytes written is refused too: the SDK would copy past the write.

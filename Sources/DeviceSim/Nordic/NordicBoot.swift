@@ -8,6 +8,8 @@ public struct NordicBoot: Sendable, Equatable {
     public enum Reason: Sendable, Equatable {
         /// Buttonless `01`.
         case buttonless
+        /// Buttonless set-name on an application without the async SVCI: it resets instead.
+        case setNameWithoutSVCI
         case bootloaderReset(NordicResetCause)
         /// Power removed and restored; `enterBootloader` as if the DFU button were held.
         case powerCycle(enterBootloader: Bool)

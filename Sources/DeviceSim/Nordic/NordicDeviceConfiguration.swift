@@ -4,8 +4,8 @@ import Transport
 /// One simulated nRF52 with an nRF5 SDK application and secure bootloader: its address, battery,
 /// the bootloader's build, and how long a reset takes.
 public struct NordicDeviceConfiguration: Sendable {
-    /// The application's address; the bootloader's is `NordicAddress.bootloader(for:)`, or the
-    /// same with the with-bonds buttonless service.
+    /// The application's address; the bootloader's is `NordicAddress.bootloader(for:)` (or as
+    /// `bootloaderAddressing` says), or the same with the with-bonds buttonless service.
     public var identity: PeerIdentity
     public var bootloader: NordicBootloaderConfiguration
     public var batteryLevel: UInt8
@@ -13,6 +13,10 @@ public struct NordicDeviceConfiguration: Sendable {
     public var bootTime: Duration
     /// The application's buttonless service.
     public var buttonless: NordicButtonlessVariant
+    /// How the application answers buttonless set-name (without bonds only).
+    public var setName: NordicSetNameSupport = .supported
+    /// Where the bootloader advertises (without bonds; with bonds it keeps the address).
+    public var bootloaderAddressing: NordicBootloaderAddressing = .incremented
 
     public init(identity: PeerIdentity, bootloader: NordicBootloaderConfiguration, batteryLevel: UInt8 = 80,
                 bootTime: Duration = .milliseconds(300), buttonless: NordicButtonlessVariant = .withoutBonds) {

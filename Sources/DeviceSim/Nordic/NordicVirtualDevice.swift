@@ -60,12 +60,16 @@ public struct NordicVirtualDevice: Sendable {
                                      bootloaderVersion: configuration.bootloader.bootloaderVersion)
         batteryLevel = min(configuration.batteryLevel, 100)
         mode = .application(NordicApplication(version: configuration.bootloader.appVersion, batteryLevel: batteryLevel,
-                                              buttonless: configuration.buttonless))
+                                              buttonless: configuration.buttonless, setName: configuration.setName))
     }
 
     public var applicationIdentity: PeerIdentity { configuration.identity }
     public var bootloaderIdentity: PeerIdentity {
-        configuration.buttonless.keepsAddress ? configuration.identity : NordicAddress.bootloader(for: configuration.identity)
+        if configuration.buttonless.keepsAddress { return configuration.identity }
+        switch configuration.bootloaderAddressing {
+        case .incremented: return NordicAddress.bootloader(for: configuration.identity)
+        case .own(let address): return address
+        }
     }
     public var bootloaderName: String { settings.advertisedName ?? Self.defaultBootloaderName }
 
@@ -185,7 +189,8 @@ public struct NordicVirtualDevice: Sendable {
         boots.append(boot)
         switch boot.target {
         case .application(let version):
-            mode = .application(NordicApplication(version: version, batteryLevel: batteryLevel, buttonless: configuration.buttonless))
+            mode = .application(NordicApplication(version: version, batteryLevel: batteryLevel, buttonless: configuration.buttonless,
+                                                  setName: configuration.setName))
             actions.append(.online(applicationIdentity, name: nil))
         case .bootloader:
             mode = .bootloader(NordicBootloader(configuration: configuration.bootloader, settings: settings, now: time,
@@ -205,6 +210,9 @@ public struct NordicVirtualDevice: Sendable {
                 settings.advertisedName = name
             case .enterBootloader:
                 reset(now: now, next: NordicBoot(target: .bootloader, reason: .buttonless), flush: true, into: &actions)
+            case .restart:
+                reset(now: now, next: NordicBoot(target: .application(version: settings.appVersion), reason: .setNameWithoutSVCI),
+                      flush: false, into: &actions)
             }
         }
     }

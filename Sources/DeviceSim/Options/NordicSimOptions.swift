@@ -13,6 +13,12 @@ public struct NordicSimOptions: Sendable, Hashable {
     public var bootloaderVersion: UInt32 = 1
     /// `buttonless=plain|bonds|bonds-unpaired`: the application's buttonless service.
     public var buttonless: NordicButtonlessVariant = .withoutBonds
+    /// `set_name=on|off|resets`: how the application answers buttonless set-name.
+    public var setName: NordicSetNameSupport = .supported
+    /// `bl_address=plus1|random|ADDRESS`: where the bootloader advertises; nil: plus1.
+    public var bootloaderAddress: String?
+    /// `bootloaders_nearby=N`: other nRF52s in range, each waiting in DFU mode as `DfuTarg`.
+    public var bootloadersNearby = 0
     /// `inactivity=`: seconds, or nil for `off`.
     public var inactivityTimeout: Duration? = .seconds(120)
     /// `app_version` from `version=`; nil: `defaultAppVersion`.
@@ -28,7 +34,8 @@ public struct NordicSimOptions: Sendable, Hashable {
     /// prevention on.
     public static let defaultAppVersion: UInt32 = 1
 
-    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "drop", "inactivity", "buttonless"]
+    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "drop", "inactivity", "buttonless", "set_name",
+                               "bl_address", "bootloaders_nearby"]
 
     public init() {}
 }

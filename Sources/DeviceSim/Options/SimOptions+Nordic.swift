@@ -14,6 +14,9 @@ import Transport
 /// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` (use `off` on an unpaced link clock: an idle link jumps to the deadline) | 120 |
 /// | `buttonless` | `plain` (8EC90003, bootloader at address + 1), `bonds` (8EC90004, the central counts as bonded, bootloader at the same address) or `bonds-unpaired` (8EC90004, answers "not bonded") | plain |
 /// | `prn_drop` | Packet write numbers (1-based) to drop as if buffers were full, joined with `+` | none |
+/// | `set_name` | how the application answers buttonless set-name: `on` (SDK 14+), `off` (SDK 13: op code not supported) or `resets` (no async SVCI: it resets instead of answering) | on |
+/// | `bl_address` | where the bootloader advertises: `plus1` (the SDK's address + 1), `random` (an address of its own, derived from the identity) or an address | plus1 |
+/// | `bootloaders_nearby` | 0…4 other nRF52s in range, each waiting in DFU mode as `DfuTarg` | 0 |
 /// | `drop` | where the bootloader closes the link itself: `create:N` / `execute:N` (right after answering the Nth data object Create / Execute), `packet:N` (after storing the Nth Packet write), joined with `+` | none |
 ///
 /// `battery`, `id`, `mtu`, `phy`, `interval`, `timescale` mean what they mean for SMP.
@@ -66,6 +69,18 @@ extension SimOptions {
                 writes.insert(n)
             }
             nordic.droppedPacketWrites = writes
+        case "set_name":
+            guard let support = NordicSetNameSupport(rawValue: value.lowercased()) else { throw bad("on, off or resets") }
+            nordic.setName = support
+        case "bl_address":
+            let lowered = value.lowercased()
+            guard lowered == "plus1" || lowered == "random" || BootloaderAddressText.isAddress(value) else {
+                throw bad("plus1, random or an address such as C0:11:22:33:44:55")
+            }
+            nordic.bootloaderAddress = lowered == "plus1" || lowered == "random" ? lowered : value.uppercased()
+        case "bootloaders_nearby":
+            guard let n = Int(value), (0 ... 4).contains(n) else { throw bad("0 to 4") }
+            nordic.bootloadersNearby = n
         case "drop":
             var drops: Set<NordicLinkDrop> = []
             for part in value.split(separator: "+", omittingEmptySubsequences: false) {
@@ -116,8 +131,15 @@ extension SimOptions {
             droppedPacketWrites: nordic.droppedPacketWrites,
             inactivityTimeout: nordic.inactivityTimeout)
         bootloader.linkDrops = nordic.linkDrops
-        return NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery,
-                                         buttonless: nordic.buttonless)
+        var device = NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery,
+                                               buttonless: nordic.buttonless)
+        device.setName = nordic.setName
+        switch nordic.bootloaderAddress {
+        case nil, "plus1": device.bootloaderAddressing = .incremented
+        case "random": device.bootloaderAddressing = .unrelated(to: identity)
+        case let address?: device.bootloaderAddressing = .own(PeerIdentity(address))
+        }
+        return device
     }
 
     /// The bootloader's link: `mtu` capped at `NRF_SDH_BLE_GATT_MAX_MTU_SIZE` (247 in the SDK's
@@ -149,6 +171,9 @@ extension SimOptions {
         if !nordic.droppedPacketWrites.isEmpty {
             items.append("prn_drop=" + nordic.droppedPacketWrites.sorted().map(String.init).joined(separator: "+"))
         }
+        if nordic.setName != .supported { items.append("set_name=\(nordic.setName.rawValue)") }
+        if let address = nordic.bootloaderAddress { items.append("bl_address=\(address)") }
+        if nordic.bootloadersNearby > 0 { items.append("bootloaders_nearby=\(nordic.bootloadersNearby)") }
         if !nordic.linkDrops.isEmpty {
             items.append("drop=" + nordic.linkDrops.map(\.description).sorted().joined(separator: "+"))
         }

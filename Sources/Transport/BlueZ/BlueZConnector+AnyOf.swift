@@ -4,6 +4,13 @@
 extension BlueZConnector {
     public func connect(toAnyOf peers: [PeerIdentity],
                         deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
+        try await connectLastResortsLast(toAnyOf: peers, deadline: deadline) { peers, deadline async throws(LinkError) in
+            try await connectOnce(toAnyOf: peers, deadline: deadline)
+        }
+    }
+
+    private func connectOnce(toAnyOf peers: [PeerIdentity],
+                             deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
         let targets = peers.compactMap { peer in BlueZPeerTarget(peer).map { (peer, $0) } }
         guard targets.count > 1 else { return try await connectTakingTurns(toAnyOf: peers, deadline: deadline) }
         if Task.isCancelled { throw .cancelled }
@@ -13,8 +20,12 @@ extension BlueZConnector {
         let match: @Sendable (BlueZDeviceInfo) -> PeerIdentity? = { device in
             plans.first { entry in
                 if let address = entry.plan.address, device.address == address { return true }
-                guard case .name(let name) = entry.target else { return false }
-                return device.name == name && (services.isEmpty || device.services.contains(where: services.contains))
+                switch entry.target {
+                case .name(let name), .soleName(let name):
+                    return device.name == name && (services.isEmpty || device.services.contains(where: services.contains))
+                case .address:
+                    return false
+                }
             }?.peer
         }
         let start = ContinuousClock.now
@@ -27,6 +38,10 @@ extension BlueZConnector {
             chosen = try await discover(until: halfway, filter: BlueZScanFilter()) { match($0) != nil }.flatMap(match)
         }
         if let chosen {
+            if let target = BlueZPeerTarget(chosen), let device = known ?? client.store.tree.devices(of: adapter.path)
+                .first(where: { $0.rssi != nil && match($0) == chosen }) {
+                try checkSole(target, device)
+            }
             do throws(LinkError) {
                 return (chosen, try await connect(to: chosen, deadline: deadline))
             } catch {

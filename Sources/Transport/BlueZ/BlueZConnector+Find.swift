@@ -25,6 +25,11 @@ extension BlueZConnector {
             }
         }
         guard let name = plan.name else { throw .timeout }
+        if case .soleName = target {
+            let device = try await findByName(name, or: nil, deadline: deadline)
+            try checkSole(target, device)
+            return Found(device: device)
+        }
         if let address = plan.address {
             log("\(PeerIdentity(address).redacted) did not come back; looking for it or a device named \"\(name)\" with the expected service")
         }
@@ -115,6 +120,18 @@ extension BlueZConnector {
 
     /// A heard (RSSI present) or connected device with this name that offers an expected service,
     /// or the device with `address` when that one comes back after all.
+    /// A `sole-name:` peer found as `device`: refused when another device heard now advertises the
+    /// same name with an expected service (two bootloaders under `DfuTarg` cannot be told apart).
+    func checkSole(_ target: BlueZPeerTarget, _ device: BlueZDeviceInfo) throws(LinkError) {
+        guard case .soleName(let name) = target else { return }
+        let services = expectedServices
+        let sharing = client.store.tree.devices(of: adapter.path).filter { other in
+            other.address != device.address && other.rssi != nil && other.name == name
+                && (services.isEmpty || other.services.contains(where: services.contains))
+        }
+        guard sharing.isEmpty else { throw .ambiguous(PeerIdentity("sole-name:" + name), count: sharing.count + 1) }
+    }
+
     private func findByName(_ name: String, or address: String?,
                             deadline: ContinuousClock.Instant) async throws(LinkError) -> BlueZDeviceInfo {
         let matches: @Sendable (BlueZDeviceInfo) -> Bool = { [expectedServices] device in

@@ -27,6 +27,8 @@ struct BlueZPeerMemory: Sendable, Equatable {
             return SearchPlan(address: current, name: names[address] ?? names[current])
         case .name(let name):
             return SearchPlan(address: addressesByName[name], name: name)
+        case .soleName(let name):
+            return SearchPlan(address: nil, name: name)
         }
     }
 
@@ -41,6 +43,8 @@ struct BlueZPeerMemory: Sendable, Equatable {
             if address != asked { redirects[asked] = address }
             if names[asked] == nil, let name { names[asked] = name }
             if names[address] == nil { names[address] = names[asked] }
+        case .soleName:
+            break // found afresh each time: only the devices heard now can say it is the only one
         }
     }
 }

@@ -11,14 +11,20 @@
 ///     … boot time on the LinkClock …
 ///     await connector.setAdvertising(true, for: id)
 ///
+/// A peer is the identity a peripheral was registered as, or `name:NAME` for whichever advertises
+/// that name now, or `sole-name:NAME` for the one device advertising it, refused as ambiguous when
+/// several do (`MemoryConnector+Names.swift`).
+///
 /// Each connection gets the next generation of this connector, starting at 1. A connector made with
 /// a `MemoryAdapter` makes every link share that adapter's one radio; without one, each link has a
 /// radio of its own.
 public actor MemoryConnector: Connector {
-    private struct Entry {
+    struct Entry {
         let peripheral: any MemoryPeripheral
         let profile: LinkProfile
         var advertising: Bool
+        /// The name it advertises; nil: none a `name:` peer can find.
+        var name: String?
         var connected: LinkGeneration?
         var pendingFaults: [LinkFault] = []
 
@@ -27,15 +33,15 @@ public actor MemoryConnector: Connector {
 
     private struct Waiter {
         let id: UInt64
-        let peer: PeerIdentity
-        let continuation: CheckedContinuation<Result<LinkGeneration, LinkError>, Never>
+        let peers: [PeerIdentity]
+        let continuation: CheckedContinuation<Result<(PeerIdentity, PeerIdentity, LinkGeneration), LinkError>, Never>
         let timer: Task<Void, Never>
     }
 
     public nonisolated let clock: LinkClock
     /// The central adapter whose radio this connector's links share; nil = one radio per link.
     public nonisolated let adapter: MemoryAdapter?
-    private var entries: [PeerIdentity: Entry] = [:]
+    var entries: [PeerIdentity: Entry] = [:]
     private var waiters: [Waiter] = []
     private var lastGeneration = LinkGeneration(0)
     private var lastWaiterID: UInt64 = 0
@@ -45,19 +51,22 @@ public actor MemoryConnector: Connector {
         self.adapter = adapter
     }
 
-    /// Makes `peripheral` reachable as `peer` with `profile`. Registering a peer again replaces it
-    /// (a connection already open stays as it is).
+    /// Makes `peripheral` reachable as `peer` with `profile`, advertising `name` if given.
+    /// Registering a peer again replaces it (a connection already open stays as it is).
     public func register(_ peripheral: any MemoryPeripheral, as peer: PeerIdentity, profile: LinkProfile,
-                         advertising: Bool = true) {
+                         advertising: Bool = true, name: String? = nil) {
         let connected = entries[peer]?.connected
-        entries[peer] = Entry(peripheral: peripheral, profile: profile, advertising: advertising, connected: connected)
-        wakeWaiters(for: peer)
+        entries[peer] = Entry(peripheral: peripheral, profile: profile, advertising: advertising, name: name,
+                              connected: connected)
+        wakeWaiters()
     }
 
-    /// Starts or stops the peripheral's advertising; a waiting `connect` succeeds once it is connectable.
-    public func setAdvertising(_ advertising: Bool, for peer: PeerIdentity) {
+    /// Starts or stops the peripheral's advertising (under `name`, when given); a waiting `connect`
+    /// succeeds once it is connectable.
+    public func setAdvertising(_ advertising: Bool, for peer: PeerIdentity, name: String? = nil) {
         entries[peer]?.advertising = advertising
-        wakeWaiters(for: peer)
+        if let name { entries[peer]?.name = name }
+        wakeWaiters()
     }
 
     /// Arms `fault` on the NEXT connection to `peer` only (e.g. drop the first attempt, let the
@@ -70,20 +79,35 @@ public actor MemoryConnector: Connector {
     public var latestGeneration: LinkGeneration { lastGeneration }
 
     public func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
-        guard let entry = entries[peer] else { throw .peerNotFound(peer) }
-        let generation: LinkGeneration
-        if entry.connectable {
-            generation = reserve(peer)
+        try await connect(toAnyOf: [peer], deadline: deadline).1
+    }
+
+    /// Whichever of `peers` is connectable first; registered identities and names alike, a
+    /// last-resort peer only after the others had their time (`connectLastResortsLast`).
+    public func connect(toAnyOf peers: [PeerIdentity],
+                        deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
+        try await connectLastResortsLast(toAnyOf: peers, deadline: deadline) { peers, deadline async throws(LinkError) in
+            try await connectOnce(toAnyOf: peers, deadline: deadline)
+        }
+    }
+
+    private func connectOnce(toAnyOf peers: [PeerIdentity],
+                             deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
+        guard peers.contains(where: canEverMatch) else { throw .peerNotFound(peers.first ?? PeerIdentity("")) }
+        let (requested, peer, generation): (PeerIdentity, PeerIdentity, LinkGeneration)
+        if let found = try connectableNow(peers) {
+            (requested, peer, generation) = (found.requested, found.entry, reserve(found.entry))
         } else {
-            generation = try await waitUntilConnectable(peer, deadline: deadline).get()
+            (requested, peer, generation) = try await waitUntilConnectable(peers, deadline: deadline).get()
         }
         guard let reserved = entries[peer] else { throw .peerNotFound(peer) }
         let faults = reserved.pendingFaults
         entries[peer]?.pendingFaults = []
-        return await MemoryLink.connect(to: reserved.peripheral, as: peer, profile: reserved.profile, clock: clock,
-                                        adapter: adapter, generation: generation, faults: faults) { [weak self] generation in
+        let link = await MemoryLink.connect(to: reserved.peripheral, as: peer, profile: reserved.profile, clock: clock,
+                                            adapter: adapter, generation: generation, faults: faults) { [weak self] generation in
             await self?.linkEnded(peer, generation)
         }
+        return (requested, link)
     }
 
     /// Marks `peer` connected under a new generation before any suspension, so two callers cannot
@@ -94,8 +118,8 @@ public actor MemoryConnector: Connector {
         return lastGeneration
     }
 
-    private func waitUntilConnectable(_ peer: PeerIdentity,
-                                      deadline: ContinuousClock.Instant) async -> Result<LinkGeneration, LinkError> {
+    private func waitUntilConnectable(_ peers: [PeerIdentity], deadline: ContinuousClock.Instant) async
+        -> Result<(PeerIdentity, PeerIdentity, LinkGeneration), LinkError> {
         lastWaiterID += 1
         let id = lastWaiterID
         return await withTaskCancellationHandler {
@@ -109,30 +133,36 @@ public actor MemoryConnector: Connector {
                     }
                     self.finishWaiter(id, with: .failure(.timeout))
                 }
-                waiters.append(Waiter(id: id, peer: peer, continuation: continuation, timer: timer))
+                waiters.append(Waiter(id: id, peers: peers, continuation: continuation, timer: timer))
             }
         } onCancel: {
             Task { await self.finishWaiter(id, with: .failure(.cancelled)) }
         }
     }
 
-    private func finishWaiter(_ id: UInt64, with result: Result<LinkGeneration, LinkError>) {
+    private func finishWaiter(_ id: UInt64, with result: Result<(PeerIdentity, PeerIdentity, LinkGeneration), LinkError>) {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
         let waiter = waiters.remove(at: index)
         waiter.timer.cancel()
         waiter.continuation.resume(returning: result)
     }
 
-    /// Hands a connectable peer to its longest-waiting caller.
-    private func wakeWaiters(for peer: PeerIdentity) {
-        guard entries[peer]?.connectable == true,
-              let waiter = waiters.first(where: { $0.peer == peer }) else { return }
-        finishWaiter(waiter.id, with: .success(reserve(peer)))
+    /// Hands each peer that became connectable to its longest-waiting caller (or tells a caller
+    /// that its `sole-name:` peer is now ambiguous).
+    private func wakeWaiters() {
+        for waiter in waiters {
+            do throws(LinkError) {
+                guard let found = try connectableNow(waiter.peers) else { continue }
+                finishWaiter(waiter.id, with: .success((found.requested, found.entry, reserve(found.entry))))
+            } catch {
+                finishWaiter(waiter.id, with: .failure(error))
+            }
+        }
     }
 
     private func linkEnded(_ peer: PeerIdentity, _ generation: LinkGeneration) {
         guard entries[peer]?.connected == generation else { return }
         entries[peer]?.connected = nil
-        wakeWaiters(for: peer)
+        wakeWaiters()
     }
 }

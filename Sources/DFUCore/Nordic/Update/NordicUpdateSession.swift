@@ -46,8 +46,12 @@ struct NordicUpdateSession: UpdateSession {
         return part
     }
 
-    /// Buttonless entry when the device is the application (§1.2): indications on, `01`, the
-    /// answer (or the reset's drop), then the bootloader is reached where it advertises.
+    /// Buttonless entry when the device is the application (§1.2): indications on, the bootloader
+    /// named (below), `01`, the answer (or the reset's drop), then the bootloader is reached where
+    /// it advertises first: the address + 1 (the SDK's rule), the application's own address (a
+    /// bootloader that keeps it: with bonds, or a Linux peripheral), or its name with the DFU
+    /// service (a bootloader under an address of its own: an application with a resolvable private
+    /// address). Every later reconnect to the bootloader looks in the same places.
     func enterUpdateMode(for update: NordicPreparedPackage) async throws(DFUError) {
         let link = connection.link
         if NordicGATT.isBootloader(link.services) { return }
@@ -58,12 +62,9 @@ struct NordicUpdateSession: UpdateSession {
         let keepsAddress = buttonless.id == NordicDFUService.buttonlessWithBonds
         let application = connection.peer
         let bootloader = keepsAddress ? application : (BootloaderAddress.incremented(application) ?? application)
-        // The application's own address too: a bootloader that keeps it (built with bonds, or a
-        // Linux peripheral that cannot change its address) answers there.
         var bootloaderPeers = bootloader == application ? [bootloader] : [bootloader, application]
-        if let name = context.options.bootloaderName, !keepsAddress, try await setBootloaderName(name, through: buttonless.id) {
-            // Found by its name too (a BlueZ connector takes `name:`; others drop what they cannot find).
-            bootloaderPeers.append(PeerIdentity("name:" + name))
+        if !keepsAddress {
+            bootloaderPeers.append(try await nameBootloader(through: buttonless.id))
         }
         context.log("asking \(device) to restart into its bootloader (buttonless DFU)")
         let lossesBefore = connection.lossesWhenAttached
@@ -85,37 +86,86 @@ struct NordicUpdateSession: UpdateSession {
             await link.disconnect()
         }
         connection.retarget(to: bootloaderPeers, layout: NordicGATT.bootloader)
-        context.log("looking for the bootloader at \(bootloader.redacted)")
+        let places = bootloaderPeers.map(BootloaderPeers.describe).joined(separator: ", ")
+        context.log("looking for the bootloader at \(places)")
         let result = await connection.reconnect(until: context.clock.reachableBy(deadlines.connect), log: context.log)
         if case .failure(let failure) = result {
+            if case .link(.ambiguous(_, let count)) = failure {
+                throw .deviceUnreachable("\(device) restarted into its bootloader, but \(count) bootloaders in range "
+                                         + "advertise as \(BootloaderPeers.defaultName) and dfu will not guess which is this one. "
+                                         + "Its application cannot name its bootloader (buttonless set-name), so dfu can "
+                                         + "only find it by the default name when it is the only one in range: move the "
+                                         + "others away or power them off, then run again (it waits in DFU mode for 2 minutes).",
+                                         cause: failure.cause)
+            }
             throw .deviceUnreachable("\(device) restarted into its bootloader, but the bootloader was not found at "
-                                     + "\(bootloader.redacted) within \(deadlines.connect) (\(failure)). Retry: the device "
+                                     + "\(places) within \(deadlines.connect) (\(failure)). Retry: the device "
                                      + "waits in DFU mode for 2 minutes.", cause: failure.cause)
         }
         // The bootloader's link is another link (its own MTU): what rates are held against from now on.
         context.emit(.reconnected(ConnectionSummary(link: connection.link, device: device, window: window, flashRate: nil)))
     }
 
-    /// Buttonless set-name (`02`, §1.2): true when the application took the name. An application
-    /// that does not know the request (SDK 13 answers "op code not supported") enters the bootloader
-    /// under its default name, as Nordic's libraries then do.
-    private func setBootloaderName(_ name: String, through characteristic: CharacteristicID) async throws(DFUError) -> Bool {
+    /// The third place to look for the bootloader: by the name it is given now (buttonless set-name,
+    /// `02`: `--bootloader-name`, or `Dfu` and five random digits as Nordic's iOS library does), or,
+    /// when the application cannot set one, by the default `DfuTarg`, and then only as the one
+    /// device in range with that name (two such bootloaders cannot be told apart: an error, never a
+    /// guess).
+    private func nameBootloader(through characteristic: CharacteristicID) async throws(DFUError) -> PeerIdentity {
+        let given = context.options.bootloaderName
+        let name = given ?? BootloaderPeers.randomName()
+        switch try await setBootloaderName(name, through: characteristic, given: given != nil) {
+        case .named:
+            return BootloaderPeers.named(name)
+        case .unsupported:
+            return BootloaderPeers.soleDefault
+        case .restarted:
+            // The application reset instead of answering (firmware without the asynchronous SVCI,
+            // §1.2): reach it again and enter without a name.
+            context.warn("\(device) restarted when asked to name its bootloader (its firmware lacks buttonless "
+                         + "set-name support); entering DFU without a name")
+            context.log("reconnecting to \(device)")
+            if case .failure(let failure) = await connection.reconnect(until: context.clock.reachableBy(deadlines.connect),
+                                                                       log: context.log) {
+                throw .deviceUnreachable("\(device) restarted when asked to name its bootloader and did not come back "
+                                         + "within \(deadlines.connect) (\(failure)).", cause: failure.cause)
+            }
+            return BootloaderPeers.soleDefault
+        }
+    }
+
+    /// What became of a set-name request.
+    private enum NamingOutcome {
+        case named, unsupported, restarted
+    }
+
+    /// Buttonless set-name (`02`, §1.2). An application that does not know the request (SDK 13
+    /// answers "op code not supported") enters the bootloader under its default name, as Nordic's
+    /// libraries then do. `given`: the user chose the name (`--bootloader-name`), so a device that
+    /// cannot take it is an error rather than a fallback.
+    private func setBootloaderName(_ name: String, through characteristic: CharacteristicID,
+                                   given: Bool) async throws(DFUError) -> NamingOutcome {
         guard let request = NordicButtonless.setName(name) else {
             throw .usage("--bootloader-name must be 1 to 20 bytes of UTF-8, not \(name.utf8.count)")
         }
+        let lossesBefore = connection.lossesWhenAttached
         switch await connection.client.buttonless(request, through: characteristic, timeout: deadlines.request) {
         case .answered(.success):
             context.log("the bootloader will advertise as \(name)")
-            return true
+            return .named
         case .answered(let status) where status.rawValue == 0x02:
-            context.warn("\(device) cannot rename its bootloader (\(status)); it keeps its default name")
-            return false
+            if given { context.warn("\(device) cannot rename its bootloader (\(status)); it keeps its default name") }
+            else { context.log("\(device) cannot name its bootloader (\(status)); it keeps its default name") }
+            return .unsupported
         case .answered(let status):
             throw .deviceRejected("\(device) refused the bootloader name \(name): \(status)")
-        case .linkLost:
+        case .linkLost where given:
             // An application without the asynchronous SVCI resets instead of answering (§1.2).
             throw .deviceRejected("\(device) dropped the link when asked to rename its bootloader; its firmware may not "
                                   + "support it (run again without --bootloader-name)")
+        case .linkLost:
+            _ = await connection.losses.waitForLoss(beyond: lossesBefore, until: context.clock.reachableBy(deadlines.request))
+            return .restarted
         case .writeFailed(let error):
             throw DFUError.connectFailed(device, error)
         case .timedOut:

@@ -17,7 +17,7 @@ extension BlueZCentral {
         let devices = client.store.tree.devices(of: adapter.path).filter { device in
             switch target {
             case .address(let address): return device.address == address
-            case .name(let name): return device.name == name
+            case .name(let name), .soleName(let name): return device.name == name
             }
         }
         guard let first = devices.first else { return .unknown }
