@@ -157,8 +157,15 @@ struct NordicUpdateSession: UpdateSession {
             if given { context.warn("\(device) cannot rename its bootloader (\(status)); it keeps its default name") }
             else { context.log("\(device) cannot name its bootloader (\(status)); it keeps its default name") }
             return .unsupported
-        case .answered(let status):
+        case .answered(let status) where given:
             throw .deviceRejected("\(device) refused the bootloader name \(name): \(status)")
+        case .answered(let status):
+            // The name is dfu's own aid, not the user's request: go on without it.
+            context.log("\(device) refused to name its bootloader (\(status)); it keeps its default name")
+            return .unsupported
+        case .writeFailed(.rejected(_, let error)) where !given:
+            context.log("\(device) refused to name its bootloader (\(error)); it keeps its default name")
+            return .unsupported
         case .linkLost where given:
             // An application without the asynchronous SVCI resets instead of answering (§1.2).
             throw .deviceRejected("\(device) dropped the link when asked to rename its bootloader; its firmware may not "
