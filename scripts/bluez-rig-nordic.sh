@@ -16,6 +16,11 @@
 #                     write (dfu sim --drop): dfu takes each for a lost link (also when bluetoothd
 #                     fails the next Control Point write with ATT 0x0E before it reports the drop),
 #                     reconnects and finishes from what Select reports, in one run
+#   nordic-elsewhere  the bootloader comes up on another controller (hci2, dfu sim
+#                     --bootloader-adapter), at an address no rule derives from the application's:
+#                     dfu names it (buttonless set-name) and finds it by that name
+#   nordic-elsewhere-unnamed  the same with an application that cannot name it (--set-name off):
+#                     dfu finds it as the only DfuTarg in range, after 5 s at the two addresses
 #   nordic-link-drop  only when named (--only nordic-flash,nordic-link-drop): A's controller drops
 #                     the link (btmgmt) during the transfer; dfu reconnects to the bootloader and
 #                     finishes the update in the same run. Not in the default set: it passed 5 of 6
@@ -124,3 +129,38 @@ if [[ $ONLY == *",nordic-link-drop,"* ]]; then
         pass nordic-link-drop "btmgmt disconnect $(cat "$LOGS/nordic-link-drop.cut"); reconnected, application $fl_version"
     fi
 fi
+
+# The bootloader on hci2: powered for these two scenarios, off again afterwards (as batch does).
+nordic_elsewhere() {  # NAME EXTRA-SIM-ARGS...
+    local name=$1 hci=hci2 addr; shift
+    if [ ! -d "/sys/class/bluetooth/$hci" ]; then
+        skip "$name" "needs controller $hci (boot the rig with RIG_BTVIRT_ARGS='-L -l5', as scripts/test-bluez.sh does)"
+        return
+    fi
+    dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$hci" org.freedesktop.DBus.Properties.Set \
+        string:org.bluez.Adapter1 string:Powered variant:boolean:true > /dev/null 2>&1
+    for i in $(seq 50); do
+        [ "$(property "/org/bluez/$hci" org.bluez.Adapter1 Powered)" = "boolean true" ] && break
+        sleep 0.2
+    done
+    addr=$(property "/org/bluez/$hci" org.bluez.Adapter1 Address | sed 's/^string "\(.*\)"$/\1/')
+    dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B" org.bluez.Adapter1.RemoveDevice \
+        "objpath:/org/bluez/$RIG_HCI_B/dev_${addr//:/_}" > /dev/null 2>&1
+    fresh_sim=("${nordic_sim[@]}" --bootloader-adapter "$hci" "$@")
+    run_fresh "$name" "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" "${nordic_args[@]}" --verbose --connect-timeout 60
+    sim_stop
+    dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$hci" org.freedesktop.DBus.Properties.Set \
+        string:org.bluez.Adapter1 string:Powered variant:boolean:false > /dev/null 2>&1
+    local how
+    how=$(grep -o 'the bootloader will advertise as Dfu[0-9]*\|cannot name its bootloader' "$LOGS/$name.err" | head -n 1)
+    if sim_failed "$name"; then :
+    elif ! nordic_ok "$name"; then
+        fail "$name" "$nordic_ok_why" "$LOGS/$name.out" "$LOGS/$name.err" "$sim_log"
+    elif ! grep -q "connected to …:${addr: -5}" "$LOGS/$name.err"; then
+        fail "$name" "dfu never connected to the bootloader on $hci (…:${addr: -5})" "$LOGS/$name.err" "$sim_log"
+    else
+        pass "$name" "${how:-?}; bootloader found at $hci's …:${addr: -5}, application $fl_version"
+    fi
+}
+wanted nordic-elsewhere && nordic_elsewhere nordic-elsewhere
+wanted nordic-elsewhere-unnamed && nordic_elsewhere nordic-elsewhere-unnamed --set-name off

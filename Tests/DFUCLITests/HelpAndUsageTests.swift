@@ -637,6 +637,12 @@ import Testing
               --name <NAME>           The name to advertise with bluez: (at most 29 bytes).
                                       (default: dfu-sim- and the last 4 characters of the
                                       device ID)
+              --bootloader-adapter <hciN>
+                                      With --protocol nordic: serve the bootloader on this
+                                      other adapter, at its address, as a bootloader whose
+                                      address no rule derives from the application's (an
+                                      application with a resolvable private address); dfu
+                                      then finds it by name.
               --security <LEVEL>      With bluez:, what the SMP characteristic requires of a
                                       central's link: open, encrypt or authen (an
                                       authenticated link, Zephyr's default with Bluetooth
@@ -715,6 +721,11 @@ import Testing
                                       bootloader gives up, 1-3600, or off. (default: 120)
               --prn-drop <N+M…>       nordic: Packet write numbers (from 1) the bootloader
                                       drops as if its buffers were full.
+              --set-name <on|off|resets>
+                                      nordic: how the application answers buttonless
+                                      set-name: on (SDK 14 and later), off (SDK 13: op code
+                                      not supported) or resets (built without the async
+                                      SVCI: it resets instead of answering). (default: on)
               --drop <POINT+…>        nordic: where the bootloader closes the link itself:
                                       create:N or execute:N (right after answering the Nth
                                       data object Create or Execute), packet:N (after the
@@ -759,9 +770,10 @@ import Testing
             name the central set) with the Control Point and Packet characteristics, and
             after the update (or an abort, or --inactivity) the new application comes back.
             On real hardware the bootloader takes the address + 1; an adapter cannot change
-            its address, so here it keeps it (dfu looks at both). --sdk, --hw, --sd,
-            --inactivity, --prn-drop and --drop shape the bootloader; --key is its public
-            key.
+            its address, so here it keeps it (dfu looks at both), or it takes another
+            adapter's (--bootloader-adapter), where only its name finds it. --sdk, --hw,
+            --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its
+            public key.
 
             Either way it then prints one line per connection, upload, reset, boot and
             injected fault (--verbose adds every packet in and out on stderr).

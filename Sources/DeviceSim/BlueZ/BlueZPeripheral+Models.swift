@@ -25,8 +25,10 @@ extension BlueZPeripheral where Model == SMPPeripheralModel {
 
 extension BlueZPeripheral where Model == NordicPeripheralModel {
     /// The nRF52 `options` describe (`protocol=nordic`): its application with buttonless DFU, and
-    /// its secure bootloader after a buttonless request, at the same address (§10.7).
-    public static func serveNordic(_ options: SimOptions, adapter: String, name: String? = nil,
+    /// its secure bootloader after a buttonless request, at the same address (§10.7), or on
+    /// `bootloaderAdapter` (at that adapter's address: one a central cannot derive).
+    public static func serveNordic(_ options: SimOptions, adapter: String, bootloaderAdapter: String? = nil,
+                                   name: String? = nil,
                                    bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
                                    observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
         async throws(BlueZServeError) -> BlueZPeripheral {
@@ -36,7 +38,9 @@ extension BlueZPeripheral where Model == NordicPeripheralModel {
         } catch {
             throw .options(error)
         }
-        return try await serve(NordicPeripheralModel(device: device), adapter: adapter, name: name,
+        let model = NordicPeripheralModel(device: device)
+        let others = bootloaderAdapter.map { [NordicPeripheralModel.bootloaderDatabase: $0] } ?? [:]
+        return try await serve(model, adapter: adapter, otherAdapters: others, name: name,
                                bus: bus, clock: clock, observer: observer)
     }
 

@@ -51,7 +51,7 @@ extension BlueZPeripheral {
     }
 
     private func carryOut(_ item: Outgoing) async {
-        let adapterPath = BlueZNames.adapterPath(adapter)
+        let adapterPath = BlueZNames.adapterPath(registeredAdapter ?? adapter)
         // A call cut short because the server stopped meanwhile is not worth a line.
         func failed(_ operation: String, _ reason: String) {
             if !finished { observer(.bluezCallFailed(operation: operation, reason: reason)) }
@@ -90,6 +90,7 @@ extension BlueZPeripheral {
             } catch {
                 failed("UnregisterAdvertisement", error.description)
             }
+            releaseAdapterIfUnused()
         case .unregisterApplication:
             guard let application = registeredApplication else { return }
             registeredDatabase = nil
@@ -101,6 +102,7 @@ extension BlueZPeripheral {
             } catch {
                 failed("UnregisterApplication", error.description)
             }
+            releaseAdapterIfUnused()
         case .register:
             do throws(BlueZServeError) {
                 try await register()

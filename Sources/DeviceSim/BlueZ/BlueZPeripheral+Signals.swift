@@ -6,11 +6,13 @@ extension BlueZPeripheral {
     /// Subscribes (the bus has the match rules when this returns) and follows each stream in a
     /// task of its own. A stream that ends means the connection broke.
     func watchSignals() async throws {
-        let adapterPath = BlueZNames.adapterPath(adapter)
-        let streams = [
-            try await connection.signals(matching: DBusMatchRule(
-                sender: BlueZNames.service, pathNamespace: adapterPath,
-                interface: DBusStandardInterface.properties, member: "PropertiesChanged")),
+        var streams: [AsyncStream<DBusSignal>] = []
+        for served in servedAdapters {
+            streams.append(try await connection.signals(matching: DBusMatchRule(
+                sender: BlueZNames.service, pathNamespace: BlueZNames.adapterPath(served),
+                interface: DBusStandardInterface.properties, member: "PropertiesChanged")))
+        }
+        streams += [
             try await connection.signals(matching: DBusMatchRule(
                 sender: BlueZNames.service, path: "/", interface: DBusStandardInterface.objectManager)),
             try await connection.signals(matching: DBusMatchRule(
@@ -29,25 +31,29 @@ extension BlueZPeripheral {
 
     private func handle(_ signal: DBusSignal) {
         guard !finished else { return }
-        let adapterPath = BlueZNames.adapterPath(adapter)
+        let adapterPaths = servedAdapters.map(BlueZNames.adapterPath)
+        let underAnAdapter: (String) -> Bool = { path in adapterPaths.contains { path.hasPrefix($0 + "/") } }
+        let adapterNamed: (String) -> String? = { path in
+            adapterPaths.contains(path) ? String(path.dropFirst(BlueZNames.adapterPath("").count)) : nil
+        }
         switch signal.member {
         case "PropertiesChanged":
             guard let change = try? DBusPropertiesChanged(signal) else { return }
-            if change.interface == BlueZNames.device, change.path.hasPrefix(adapterPath + "/"),
+            if change.interface == BlueZNames.device, underAnAdapter(change.path),
                let connected = try? change.changed["Connected"]?.asBool() {
                 connected ? linkUp(change.path) : linkDown(change.path)
-            } else if change.interface == BlueZNames.adapter, change.path == adapterPath,
+            } else if change.interface == BlueZNames.adapter, let served = adapterNamed(change.path),
                       (try? change.changed["Powered"]?.asBool()) == false {
-                fail(.poweredOff(adapter))
+                fail(.poweredOff(served))
             }
         case "InterfacesAdded":
-            guard let added = try? DBusInterfacesAdded(signal), added.object.hasPrefix(adapterPath + "/"),
+            guard let added = try? DBusInterfacesAdded(signal), underAnAdapter(added.object),
                   (try? added.interfaces[BlueZNames.device]?["Connected"]?.asBool()) == true else { return }
             linkUp(added.object)
         case "InterfacesRemoved":
             guard let removed = try? DBusInterfacesRemoved(signal) else { return }
-            if removed.object == adapterPath, removed.interfaces.contains(BlueZNames.adapter) {
-                fail(.adapterRemoved(adapter))
+            if let served = adapterNamed(removed.object), removed.interfaces.contains(BlueZNames.adapter) {
+                fail(.adapterRemoved(served))
             } else if removed.interfaces.contains(BlueZNames.device) {
                 linkDown(removed.object)
             }

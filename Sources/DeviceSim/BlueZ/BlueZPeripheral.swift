@@ -45,6 +45,9 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     public nonisolated let identity: PeerIdentity
     /// The adapter served on (`hci0`).
     public nonisolated let adapter: String
+    /// Databases served on another adapter (a Nordic bootloader at an address of its own, which
+    /// one adapter cannot take: `--bootloader-adapter`), by database index.
+    public nonisolated let otherAdapters: [Int: String]
     /// The advertised name (a Nordic bootloader advertises its own while it runs).
     public nonisolated let name: String
     /// The adapter's address: what a central connects to.
@@ -66,6 +69,8 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     var notifying: Set<CharacteristicID> = []
     /// The database registered with bluetoothd now, if any.
     var registeredDatabase: Int?
+    /// The adapter the registered database and the advertisement are on.
+    var registeredAdapter: String?
     var advertised = false
     var outbox: [Outgoing] = []
     var draining = false
@@ -85,12 +90,13 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     /// Where our objects live on the bus; one server per adapter and process.
     static func objectRoot(for adapter: String) -> String { "/org/dfu/sim/" + adapter }
 
-    init(model: Model, connection: DBusConnection, adapter: String, address: String, name: String,
-         pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(), clock: LinkClock,
+    init(model: Model, connection: DBusConnection, adapter: String, otherAdapters: [Int: String] = [:], address: String,
+         name: String, pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(), clock: LinkClock,
          observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void) {
         self.model = model
         self.connection = connection
         self.adapter = adapter
+        self.otherAdapters = otherAdapters
         self.address = address
         self.name = name
         self.clock = clock
@@ -110,7 +116,7 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     /// current database and the advertisement, and starts serving `model`. `name` defaults to
     /// `dfu-sim-` and the end of the device identity. Throws before anything is registered when
     /// bluetoothd, the bus or the adapter is not usable.
-    public static func serve(_ model: Model, adapter: String, name: String? = nil,
+    public static func serve(_ model: Model, adapter: String, otherAdapters: [Int: String] = [:], name: String? = nil,
                              pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
                              bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
                              observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
@@ -124,7 +130,11 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
         }
         do throws(BlueZServeError) {
             let address = try await BlueZAdapterCheck.check(adapter, on: connection)
-            let peripheral = BlueZPeripheral(model: model, connection: connection, adapter: adapter, address: address,
+            for other in Set(otherAdapters.values) where other != adapter {
+                _ = try await BlueZAdapterCheck.check(other, on: connection)
+            }
+            let peripheral = BlueZPeripheral(model: model, connection: connection, adapter: adapter,
+                                             otherAdapters: otherAdapters, address: address,
                                              name: name ?? PeripheralAdvertisement.defaultName(for: model.identity),
                                              pairing: pairing, clock: clock, observer: observer)
             try await peripheral.start()
@@ -159,12 +169,14 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     /// Registers the current database's application, then the advertisement with the current
     /// name and service (a central that finds the device must find its services).
     func register() async throws(BlueZServeError) {
-        let adapterPath = BlueZNames.adapterPath(adapter)
         let database = model.currentDatabase
+        let on = registeredAdapter ?? servingAdapter(for: database)
+        let adapterPath = BlueZNames.adapterPath(on)
         if registeredDatabase == nil, let application = application(for: database) {
             try await callBlueZ(adapterPath, BlueZNames.gattManager, "RegisterApplication",
                                 [.objectPath(application.root), .properties([:])])
             registeredDatabase = database
+            registeredAdapter = on
         }
         if !advertised {
             let advertisement = currentAdvertisement
@@ -176,7 +188,19 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
             try await callBlueZ(adapterPath, BlueZNames.advertisingManager, "RegisterAdvertisement",
                                 [.objectPath(advertisement.path), .properties([:])])
             advertised = true
+            registeredAdapter = on
         }
+    }
+
+    /// The adapter database `database` is served on.
+    func servingAdapter(for database: Int) -> String { otherAdapters[database] ?? adapter }
+
+    /// Every adapter served on: the first, then the others.
+    var servedAdapters: [String] { [adapter] + Set(otherAdapters.values).subtracting([adapter]).sorted() }
+
+    /// Forgets where things were registered once nothing is.
+    func releaseAdapterIfUnused() {
+        if registeredDatabase == nil, !advertised { registeredAdapter = nil }
     }
 
     /// What is advertised now: the model's name when it picks one, else ours.
@@ -232,7 +256,7 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     public func stop() async {
         guard !finished else { return }
         finish(failure: nil)
-        let adapterPath = BlueZNames.adapterPath(adapter)
+        let adapterPath = BlueZNames.adapterPath(registeredAdapter ?? adapter)
         if advertised {
             advertised = false
             try? await callBlueZ(adapterPath, BlueZNames.advertisingManager, "UnregisterAdvertisement",

@@ -39,7 +39,8 @@ struct SimCommand: ParsableCommand {
         at the same address as DfuTarg (or the name the central set) with the Control Point and \
         Packet characteristics, and after the update (or an abort, or --inactivity) the new \
         application comes back. On real hardware the bootloader takes the address + 1; an \
-        adapter cannot change its address, so here it keeps it (dfu looks at both). --sdk, --hw, \
+        adapter cannot change its address, so here it keeps it (dfu looks at both), or it takes \
+        another adapter's (--bootloader-adapter), where only its name finds it. --sdk, --hw, \
         --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its public key.
 
         Either way it then prints one line per connection, upload, reset, boot and injected fault \
@@ -71,6 +72,9 @@ struct SimCommand: ParsableCommand {
     @Option(valueName: "NAME", help: "The name to advertise with bluez: (at most 29 bytes). (default: dfu-sim- and the last 4 characters of the device ID)")
     var name: String?
 
+    @Option(valueName: "hciN", help: "With --protocol nordic: serve the bootloader on this other adapter, at its address, as a bootloader whose address no rule derives from the application's (an application with a resolvable private address); dfu then finds it by name.")
+    var bootloaderAdapter: String?
+
     @Option(valueName: "LEVEL",
             help: "With bluez:, what the SMP characteristic requires of a central's link: open, encrypt or authen (an authenticated link, Zephyr's default with Bluetooth pairing; needs --passkey). (default: open)")
     var security: String?
@@ -95,6 +99,14 @@ struct SimCommand: ParsableCommand {
         }
         _ = try pairing(for: target)
         let options = try device.options()
+        if let bootloaderAdapter {
+            guard options.simProtocol == .nordic, case .bluez(let adapter) = target else {
+                throw UsageError("--bootloader-adapter is for --protocol nordic with --serve bluez:hciN")
+            }
+            guard bootloaderAdapter.hasPrefix("hci"), Int(bootloaderAdapter.dropFirst(3)) != nil, bootloaderAdapter != adapter else {
+                throw UsageError("--bootloader-adapter takes another adapter than --serve's, such as hci2")
+            }
+        }
         if options.simProtocol == .nordic {
             guard case .bluez = target else {
                 throw UsageError("the Nordic device (--protocol nordic) is served over BLE only (--serve bluez:hciN); "
@@ -139,7 +151,8 @@ struct SimCommand: ParsableCommand {
             let pairing: PeripheralSecurity.Pairing
             do throws(UsageError) { pairing = try self.pairing(for: target) } catch { throw .usage(error.message) }
             if options.simProtocol == .nordic {
-                return try await serveNordicBlueZ(options, adapter: adapter, console: console, signals: stopSignals)
+                return try await serveNordicBlueZ(options, adapter: adapter, bootloaderAdapter: bootloaderAdapter,
+                                                  console: console, signals: stopSignals)
             }
             return try await serveBlueZ(options, adapter: adapter, pairing: pairing, console: console, signals: stopSignals)
         }

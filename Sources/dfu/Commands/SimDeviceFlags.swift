@@ -76,6 +76,9 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "N+M…", help: "nordic: Packet write numbers (from 1) the bootloader drops as if its buffers were full.")
     var prnDrop: String?
 
+    @Option(valueName: "on|off|resets", help: "nordic: how the application answers buttonless set-name: on (SDK 14 and later), off (SDK 13: op code not supported) or resets (built without the async SVCI: it resets instead of answering). (default: on)")
+    var setName: String?
+
     @Option(valueName: "POINT+…", help: "nordic: where the bootloader closes the link itself: create:N or execute:N (right after answering the Nth data object Create or Execute), packet:N (after the Nth Packet write); '+' joins several.")
     var drop: String?
 
@@ -100,7 +103,7 @@ struct SimDeviceFlags: ParsableArguments {
             ("swap", "swap", swap.list), ("images", "images", images.list), ("bootloader", "bootloader", bootloader.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
             ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
             ("bl-version", "bl_version", blVersion.list), ("prn-drop", "prn_drop", prnDrop.list), ("drop", "drop", drop.list),
-            ("inactivity", "inactivity", inactivity.list), ("buttonless", "buttonless", buttonless.list),
+            ("inactivity", "inactivity", inactivity.list), ("buttonless", "buttonless", buttonless.list), ("set-name", "set_name", setName.list),
         ]
     }
 

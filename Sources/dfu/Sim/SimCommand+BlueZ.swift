@@ -19,16 +19,18 @@ extension SimCommand {
 
     /// `--protocol nordic`: the nRF52's application (buttonless DFU), then its bootloader at the
     /// same address under its own name (`DfuTarg`, or what the central set with buttonless).
-    func serveNordicBlueZ(_ options: SimOptions, adapter: String, console: Console,
+    func serveNordicBlueZ(_ options: SimOptions, adapter: String, bootloaderAdapter: String?, console: Console,
                           signals: StopSignals) async throws(DFUError) -> ExitStatus {
         let observer = printer(console)
         return try await serve(options, console: console, signals: signals) { () async throws(BlueZServeError) in
-            try await BlueZPeripheral.serveNordic(options, adapter: adapter, name: name, observer: observer)
+            try await BlueZPeripheral.serveNordic(options, adapter: adapter, bootloaderAdapter: bootloaderAdapter,
+                                                  name: name, observer: observer)
         } ready: { peripheral, address in
             let device = await peripheral.snapshot
+            let where_ = bootloaderAdapter.map { "on \($0), at that adapter's address," } ?? "at the same address"
             return "Nordic Secure DFU over BLE on \(adapter) as \(peripheral.name) (address \(address), device "
                 + "\(device.applicationIdentity), application version \(NordicAppVersion.text(device.applicationVersion)); "
-                + "its bootloader answers at the same address as \(device.bootloaderName))"
+                + "its bootloader answers \(where_) as \(device.bootloaderName) or the name a central gives it)"
         }
     }
 

@@ -7,9 +7,12 @@ import Transport
 ///
 /// Over BlueZ the bootloader keeps the adapter's address: a peripheral cannot change it on the rig
 /// (nordic-secure-dfu.md §10.7), so the device's "address + 1" exists only in-process. A central
-/// finds the bootloader at the same address, or by its name.
+/// finds the bootloader at the same address, or by its name; or, served on a second adapter
+/// (`--bootloader-adapter`), at that adapter's address, which no rule gives.
 public struct NordicPeripheralModel: PeripheralModel {
     public private(set) var device: NordicVirtualDevice
+    /// The index of the bootloader's database in `databases`.
+    public static let bootloaderDatabase = 1
 
     public init(device: NordicVirtualDevice) {
         self.device = device
@@ -19,7 +22,7 @@ public struct NordicPeripheralModel: PeripheralModel {
         [NordicGATT.application(buttonless: device.configuration.buttonless), NordicGATT.bootloader]
     }
     public var currentDatabase: Int {
-        if case .bootloader = device.mode { return 1 }
+        if case .bootloader = device.mode { return Self.bootloaderDatabase }
         return 0
     }
     public var advertisedService: ServiceID { NordicGATT.service }
