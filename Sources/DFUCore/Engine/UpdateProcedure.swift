@@ -131,6 +131,20 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         return version
     }
 
+    /// A link lost before the transfer stage watches for losses (while the device's state was
+    /// read, or between parts) is made again first: nothing may be sent into a link that is gone.
+    private func restoreLinkIfLost(_ connection: DeviceConnection<Protocol.Client>, window: Int) async throws(DFUError) {
+        guard let reason = await connection.losses.waitForLoss(beyond: connection.lossesWhenAttached,
+                                                               until: context.clock.reachableBy(.zero)) else { return }
+        emit(.warning("the link to \(device) was lost (\(reason)); reconnecting"))
+        let allowance = context.deadlines.connect
+        if case .failure(let failure) = await connection.reconnect(until: context.clock.reachableBy(allowance), log: context.log) {
+            throw .deviceUnreachable("the link to \(device) was lost before the transfer and it did not come back within "
+                                     + "\(allowance) (\(failure)). \(EngineFailure.rerun)", cause: failure.cause)
+        }
+        emit(.reconnected(summary(connection.link, window: window)))
+    }
+
     /// The transfer stage: each part from `first` on, entering the update mode before each (the
     /// device may come back from a part as the application), and waiting for the reboot that
     /// activates every part but the last (the last one's is the activate and reconnect stages').
@@ -145,6 +159,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
                           + "continuing there"))
         }
         for part in parts[first...] {
+            try await restoreLinkIfLost(connection, window: session.window)
             try await session.enterUpdateMode(for: update)
             if parts.count > 1 { emit(.partStarted(part)) }
             let transferred = try await TransferStage(connection: connection, session: session, context: context)

@@ -75,3 +75,16 @@ extension EngineTests {
         }
     }
 }
+
+extension EngineTests.NordicSimEngineTests {
+    /// The application's link drops before anything was sent to it (while its state is read): the
+    /// transfer stage reconnects to it first instead of asking a device that is not there to
+    /// enter its bootloader.
+    @Test func aLinkLostBeforeTheTransferIsMadeAgainFirst() async throws {
+        let bench = try await Self.bench()
+        await bench.connector.scheduleFault(.dropAt(.milliseconds(1)), for: bench.sim.applicationIdentity)
+        let outcome = try await Self.flash(bench)
+        #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
+        #expect(await bench.sim.snapshot.applicationVersion == 3)
+    }
+}

@@ -161,7 +161,9 @@ public actor NordicSession {
     /// the application's answer or the link to drop, within `timeout` (model time).
     public func buttonless(_ request: [UInt8], through characteristic: CharacteristicID,
                            timeout: Duration) async -> NordicButtonlessOutcome {
-        guard let link = connection?.link, buttonless == nil, let opcode = request.first else { return .linkLost }
+        guard buttonless == nil, let opcode = request.first else { return .linkLost }
+        // No link: the request never goes out (unlike `.linkLost`, which may be the device's reset).
+        guard let link = connection?.link else { return .writeFailed(.disconnected(.other("no link to write to"))) }
         do throws(LinkError) {
             try await link.subscribe(characteristic)
         } catch {

@@ -25,8 +25,7 @@ extension NordicUpdateSession {
         }
         context.log("asking \(device) to restart into its bootloader (buttonless DFU)")
         let lossesBefore = connection.lossesWhenAttached
-        switch await connection.client.buttonless(NordicButtonless.enterBootloader, through: buttonless.id,
-                                                  timeout: deadlines.request) {
+        switch try await sendButtonless(NordicButtonless.enterBootloader, through: buttonless.id) {
         case .answered(.success), .linkLost:
             break
         case .answered(let status):
@@ -91,6 +90,22 @@ extension NordicUpdateSession {
         }
     }
 
+    /// A buttonless request. A link that went before the request could go out (while the device's
+    /// state was read: its loss may be reported only now) is made again, once, and the request
+    /// sent on the new one.
+    private func sendButtonless(_ request: [UInt8], through characteristic: CharacteristicID)
+        async throws(DFUError) -> NordicButtonlessOutcome {
+        let outcome = await connection.client.buttonless(request, through: characteristic, timeout: deadlines.request)
+        guard case .writeFailed(.disconnected(let reason)) = outcome else { return outcome }
+        context.warn("the link to \(device) was lost (\(reason)); reconnecting")
+        if case .failure(let failure) = await connection.reconnect(until: context.clock.reachableBy(deadlines.connect),
+                                                                   log: context.log) {
+            throw .deviceUnreachable("the link to \(device) was lost before the update and it did not come back within "
+                                     + "\(deadlines.connect) (\(failure)). \(EngineFailure.rerun)", cause: failure.cause)
+        }
+        return await connection.client.buttonless(request, through: characteristic, timeout: deadlines.request)
+    }
+
     /// What became of a set-name request.
     private enum NamingOutcome {
         case named, unsupported, restarted
@@ -106,7 +121,7 @@ extension NordicUpdateSession {
             throw .usage("--bootloader-name must be 1 to 20 bytes of UTF-8, not \(name.utf8.count)")
         }
         let lossesBefore = connection.lossesWhenAttached
-        switch await connection.client.buttonless(request, through: characteristic, timeout: deadlines.request) {
+        switch try await sendButtonless(request, through: characteristic) {
         case .answered(.success):
             context.log("the bootloader will advertise as \(name)")
             return .named
