@@ -88,7 +88,7 @@ if wanted nordic-flash; then
                | sed 's/.*://' | head -n 1)
         resent=""
         grep -q 'packets lost or out of order' "$LOGS/nordic-flash.out" && resent="; packets resent (reordered)"
-        pass nordic-flash "buttonless → DfuTarg → $fl_total bytes${took:+ in ${took} s} → application $fl_version$resent"
+        pass nordic-flash "buttonless → $(grep -o "in its bootloader as [A-Za-z0-9]*" "$sim_log" | head -n 1 | sed "s/in its bootloader as //") → $fl_total bytes${took:+ in ${took} s} → application $fl_version$resent"
     fi
 fi
 
