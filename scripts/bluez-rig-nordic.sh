@@ -152,12 +152,13 @@ nordic_elsewhere() {  # NAME EXTRA-SIM-ARGS...
     dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$hci" org.freedesktop.DBus.Properties.Set \
         string:org.bluez.Adapter1 string:Powered variant:boolean:false > /dev/null 2>&1
     local how
-    how=$(grep -o 'the bootloader will advertise as Dfu[0-9]*\|cannot name its bootloader' "$LOGS/$name.err" | head -n 1)
+    # --json puts --verbose's log lines on stdout as "log" events
+    how=$(grep -h -o 'the bootloader will advertise as Dfu[0-9]*\|cannot name its bootloader' "$LOGS/$name.out" "$LOGS/$name.err" | head -n 1)
     if sim_failed "$name"; then :
     elif ! nordic_ok "$name"; then
         fail "$name" "$nordic_ok_why" "$LOGS/$name.out" "$LOGS/$name.err" "$sim_log"
-    elif ! grep -q "connected to …:${addr: -5}" "$LOGS/$name.err"; then
-        fail "$name" "dfu never connected to the bootloader on $hci (…:${addr: -5})" "$LOGS/$name.err" "$sim_log"
+    elif ! grep -q "advertising again as Dfu[A-Za-z0-9]* on $hci" "$sim_log"; then
+        fail "$name" "the sim never advertised its bootloader on $hci" "$sim_log"
     else
         pass "$name" "${how:-?}; bootloader found at $hci's …:${addr: -5}, application $fl_version"
     fi

@@ -16,6 +16,9 @@
 #                       the rig's kernel (Debian 6.1.0-57) the failed encryption ends in a kernel BUG
 #                       (list_del corruption in hci_chan_del when bluetoothd closes the ATT socket),
 #                       2 runs out of 2, and the stack is gone for the scenarios after it.
+#   secure-retry        what every user does: flash without the passkey (exit 9), then 40 s later
+#                       the same command with --passkey against the same sim in the same bluetoothd
+#                       (no sim restart, B not told to forget A): paired, updated; three rounds
 #   bluetoothd-alive    the bluetoothd that refused the unpaired attempt still runs 40 s later
 
 SECURE_PASSKEY=123456
@@ -111,6 +114,32 @@ if [[ $ONLY == *",secure-lost-bond,"* ]]; then
         elif ! no_passkey_shown secure-lost-bond; then fail secure-lost-bond "the passkey appears in dfu's output" "$LOGS/secure-lost-bond.out"
         else pass secure-lost-bond "info: exit 9 with the fix; flash --passkey: bond removed, paired again, $fl_version confirmed"
         fi
+    fi
+fi
+
+# secure-retry: three rounds of the forgetful user's sequence in one bluetoothd. Each round has its
+# own sim (a device that updated runs 1.1.0), started as run_fresh starts one; between the refused
+# attempt and the retry nothing is reset. RETRY_WAIT overrides the 40 s (by hand, to bisect).
+if wanted secure-retry; then
+    retry_ok=0 retry_why="" retry_took=()
+    for round in 1 2 3; do
+        fresh_sim=("${secure_sim[@]}")
+        run_fresh "secure-retry-$round-refused" "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
+        refused_rc=$rc
+        eval "$(flash_facts "$LOGS/secure-retry-$round-refused.out")"
+        if [ "$refused_rc" -ne 9 ]; then retry_why="round $round: the attempt without a passkey: exit $refused_rc, expected 9"; break; fi
+        sleep "${RETRY_WAIT:-40}"
+        started=$SECONDS
+        run "secure-retry-$round" "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" --passkey "$SECURE_PASSKEY" "${flash_args[@]}" --verbose
+        retry_took+=("$((SECONDS - started)) s")
+        if ! flash_ok "secure-retry-$round"; then retry_why="round $round: the retry with --passkey: $flash_ok_why"; break; fi
+        if ! no_passkey_shown "secure-retry-$round"; then retry_why="round $round: the passkey appears in dfu's output"; break; fi
+        retry_ok=$((retry_ok + 1))
+    done
+    if [ -n "$retry_why" ]; then
+        fail secure-retry "$retry_why (after $retry_ok good rounds)" "$LOGS/secure-retry-$round.out" "$LOGS/secure-retry-$round.err" "$sim_log"
+    else
+        pass secure-retry "3 rounds: exit 9 without the passkey, then paired and updated with it ${RETRY_WAIT:-40} s later in the same bluetoothd (${retry_took[*]})"
     fi
 fi
 

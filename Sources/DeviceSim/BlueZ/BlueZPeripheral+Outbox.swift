@@ -106,7 +106,8 @@ extension BlueZPeripheral {
         case .register:
             do throws(BlueZServeError) {
                 try await register()
-                observer(.advertising(name: currentAdvertisement.name))
+                let on = registeredAdapter.flatMap { $0 == adapter ? nil : $0 }
+                observer(.advertising(name: currentAdvertisement.name, adapter: on))
             } catch {
                 failed("registering again", error.description)
             }

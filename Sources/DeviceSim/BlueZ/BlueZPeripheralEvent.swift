@@ -34,7 +34,8 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
     /// The device dropped the link (reset, or a disconnect fault): Device1.Disconnect was called.
     case disconnecting(PeerIdentity, reason: String)
     /// The application and advertisement are registered again after a boot.
-    case advertising(name: String)
+    /// `adapter`: set when it is not the adapter served first (a bootloader on its own adapter).
+    case advertising(name: String, adapter: String? = nil)
     /// bluetoothd released the advertisement by itself (it no longer advertises).
     case advertisementReleased
     /// A call to bluetoothd failed; the server carries on.
@@ -103,8 +104,8 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
             return "fault injected: \(fault)"
         case .disconnecting(let central, let reason):
             return "dropping the link to \(show(central)) (\(reason))"
-        case .advertising(let name):
-            return "advertising again as \(name)"
+        case .advertising(let name, let adapter):
+            return "advertising again as \(name)" + (adapter.map { " on \($0), at that adapter's address" } ?? "")
         case .advertisementReleased:
             return "bluetoothd released the advertisement: the device is no longer advertised"
         case .bluezCallFailed(let operation, let reason):
