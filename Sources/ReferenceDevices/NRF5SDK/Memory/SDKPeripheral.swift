@@ -6,12 +6,17 @@ import Transport
 /// drops after what was queued before them, and advertising switched between the application's and
 /// the bootloader's identity as the device resets.
 ///
-///     let connector = MemoryConnector(clock: .unpaced())
+///     let connector = MemoryConnector(clock: LinkClock(timeScale: 0.01)!)  // 100× real time
 ///     let device = await SDKPeripheral.serve(SDKDeviceConfiguration(publicKey: key), on: connector)
 ///     let app = try await connector.connect(to: device.applicationIdentity, deadline: .now + .seconds(5))
 ///     …                                    // buttonless 01: the device resets into the bootloader
 ///     let name = await device.bootloaderName  // what to look for
 ///     let dfu = try await connector.connect(to: device.bootloaderIdentity, deadline: .now + .seconds(5))
+///
+/// Use a paced clock (or a manual one moved by hand), not `LinkClock.unpaced()`: unpaced time jumps
+/// to the next sleeper's deadline whenever the link is idle, so the bootloader's inactivity timer
+/// (120 s by default) would fire between two requests. Setting `inactivityTimeout` to zero disables
+/// that timer, as `NRF_BL_DFU_INACTIVITY_TIMEOUT_MS` 0 does.
 ///
 /// It makes no protocol decisions.
 public actor SDKPeripheral: MemoryPeripheral {
