@@ -35,6 +35,10 @@ let package = Package(
         .target(name: "BlueZStandIn", dependencies: ["Transport"], path: "Tests/Support/BlueZStandIn"),
         // Nordic packages and init packets the tests build and sign (test support, not shipped).
         .target(name: "NordicTestSupport", dependencies: ["DFUCore", "BlueZStandIn"], path: "Tests/Support/NordicTestSupport"),
+        // An nRF5 SDK device (secure BLE bootloader + buttonless application) modelled from the SDK
+        // sources alone, independent of DeviceSim's Nordic model, served over the memory link.
+        .target(name: "ReferenceDevices", dependencies: ["Transport", "DFUCore"]),
+        .testTarget(name: "ReferenceDevicesTests", dependencies: ["ReferenceDevices", "DFUCore", "Transport"]),
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes", "NordicTestSupport"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
