@@ -39,7 +39,7 @@ let package = Package(
         // sources alone, independent of DeviceSim's Nordic model, served over the memory link.
         .target(name: "ReferenceDevices", dependencies: ["Transport", "DFUCore"]),
         .testTarget(name: "ReferenceDevicesTests", dependencies: ["ReferenceDevices", "DFUCore", "Transport"]),
-        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes", "NordicTestSupport"]),
+        .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes", "NordicTestSupport", "ReferenceDevices"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
         .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn", "ExitCodes",

@@ -120,7 +120,7 @@ public actor SDKPeripheral: MemoryPeripheral {
             case .stopAdvertising(let identity):
                 await connector?.setAdvertising(false, for: identity)
             case .startAdvertising(let advertisement):
-                await connector?.setAdvertising(true, for: advertisement.identity)
+                await connector?.setAdvertising(true, for: advertisement.identity, name: advertisement.name)
             case .refuseWrite:
                 break
             }
