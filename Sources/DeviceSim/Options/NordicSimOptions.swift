@@ -3,8 +3,10 @@ public struct NordicSimOptions: Sendable, Hashable {
     public var sdk: NordicSDKVersion = .sdk17
     /// `NRF_DFU_HW_VERSION`.
     public var hardwareVersion: UInt32 = 52
-    /// The installed SoftDevice's FWID.
-    public var softDeviceFWID: UInt32 = 0x0101
+    /// `chip=`: the nRF52 and its flash layout.
+    public var chip: NordicChipLayout = .nrf52832
+    /// The installed SoftDevice's FWID; nil: the chip's (`NordicChipLayout.softDeviceFWID`).
+    public var softDeviceFWID: UInt32?
     /// Packet writes (1-based) the bootloader drops as if its buffers were full.
     public var droppedPacketWrites: Set<Int> = []
     /// `bl_version=`: the installed bootloader_version (a bootloader update must be newer).
@@ -26,7 +28,7 @@ public struct NordicSimOptions: Sendable, Hashable {
     /// prevention on.
     public static let defaultAppVersion: UInt32 = 1
 
-    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "inactivity", "buttonless"]
+    public static let keys = ["chip", "sdk", "hw", "sd", "bl_version", "prn_drop", "inactivity", "buttonless"]
 
     public init() {}
 }

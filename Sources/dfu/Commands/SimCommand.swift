@@ -39,8 +39,8 @@ struct SimCommand: ParsableCommand {
         at the same address as DfuTarg (or the name the central set) with the Control Point and \
         Packet characteristics, and after the update (or an abort, or --inactivity) the new \
         application comes back. On real hardware the bootloader takes the address + 1; an \
-        adapter cannot change its address, so here it keeps it (dfu looks at both). --sdk, --hw, \
-        --sd, --inactivity and --prn-drop shape the bootloader; --key is its public key.
+        adapter cannot change its address, so here it keeps it (dfu looks at both). --chip, --sdk, \
+        --hw, --sd, --inactivity and --prn-drop shape the bootloader; --key is its public key.
 
         Either way it then prints one line per connection, upload, reset, boot and injected fault \
         (--verbose adds every packet in and out on stderr).
