@@ -89,8 +89,8 @@ _dfu() {
         esac
         ;;
     sim)
-        options='--serve --name --bootloader-adapter --security --passkey --full-addresses -v --verbose --protocol --version --battery --key --enc-key --id --mtu --phy --interval --buf-size --buf-count --slot-size --reassembly --swap --images --bootloader --reset-ms --seed --fault --sdk --hw --sd --inactivity --prn-drop --set-name --drop --bl-version --buttonless -h --help'
-        valued=' --serve --name --bootloader-adapter --security --passkey --protocol --version --battery --key --enc-key --id --mtu --phy --interval --buf-size --buf-count --slot-size --reassembly --swap --images --bootloader --reset-ms --seed --fault --sdk --hw --sd --inactivity --prn-drop --set-name --drop --bl-version --buttonless '
+        options='--serve --name --bootloader-adapter --security --passkey --full-addresses -v --verbose --protocol --version --battery --key --enc-key --id --mtu --phy --interval --buf-size --buf-count --slot-size --reassembly --swap --images --bootloader --reset-ms --seed --fault --chip --sdk --hw --sd --inactivity --prn-drop --set-name --drop --bl-version --buttonless -h --help'
+        valued=' --serve --name --bootloader-adapter --security --passkey --protocol --version --battery --key --enc-key --id --mtu --phy --interval --buf-size --buf-count --slot-size --reassembly --swap --images --bootloader --reset-ms --seed --fault --chip --sdk --hw --sd --inactivity --prn-drop --set-name --drop --bl-version --buttonless '
         case $prev in
         --protocol) _dfu_reply 'smp nordic'; return 0 ;;
         --key) _dfu_files; return 0 ;;
@@ -99,6 +99,7 @@ _dfu() {
         --reassembly) _dfu_reply 'on off'; return 0 ;;
         --swap) _dfu_reply 'move scratch overwrite'; return 0 ;;
         --images) _dfu_reply '1 2'; return 0 ;;
+        --chip) _dfu_reply 'nrf52832 nrf52833 nrf52840'; return 0 ;;
         --sdk) _dfu_reply '15 16 17'; return 0 ;;
         --set-name) _dfu_reply 'on off resets'; return 0 ;;
         --buttonless) _dfu_reply 'plain bonds bonds-unpaired'; return 0 ;;

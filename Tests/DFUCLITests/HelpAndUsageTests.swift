@@ -710,12 +710,19 @@ import Testing
                                       busy@N[:COUNT] (rc 10 to the next COUNT uploads); N a
                                       share of the image, a byte count or 'random'. '+'
                                       joins several in one value. (can be repeated)
+              --chip <nrf52832|nrf52833|nrf52840>
+                                      nordic: the chip, with the nRF5 SDK 17.1 flash layout:
+                                      the largest update the bootloader takes (316 KiB on
+                                      nrf52832 and nrf52833, 824 KiB on nrf52840) and the
+                                      SoftDevice --sd defaults to. (default: nrf52832)
               --sdk <15|16|17>        nordic: the nRF5 SDK the bootloader follows; 15 keeps
                                       transfer progress across a link drop. (default: 17)
               --hw <N>                nordic: the bootloader's hardware version
                                       (NRF_DFU_HW_VERSION). (default: 52)
               --sd <FWID>             nordic: the installed SoftDevice's FWID, decimal or 0x
-                                      hex. (default: 0x0101)
+                                      hex. (default: the chip's, 0x0101 for S132 7.2.0 on
+                                      nrf52832, 0x0100 for S140 7.2.0 on nrf52833 and
+                                      nrf52840)
               --inactivity <SECONDS|off>
                                       nordic: seconds without DFU activity until the
                                       bootloader gives up, 1-3600, or off. (default: 120)
@@ -771,9 +778,9 @@ import Testing
             after the update (or an abort, or --inactivity) the new application comes back.
             On real hardware the bootloader takes the address + 1; an adapter cannot change
             its address, so here it keeps it (dfu looks at both), or it takes another
-            adapter's (--bootloader-adapter), where only its name finds it. --sdk, --hw,
-            --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its
-            public key.
+            adapter's (--bootloader-adapter), where only its name finds it. --chip, --sdk,
+            --hw, --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is
+            its public key.
 
             Either way it then prints one line per connection, upload, reset, boot and
             injected fault (--verbose adds every packet in and out on stderr).

@@ -96,6 +96,10 @@ import Testing
         (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--sdk", "14"], "invalid value '14' for --sdk: expected 15, 16 or 17"),
         (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--buttonless", "maybe"],
          "invalid value 'maybe' for --buttonless: expected plain, bonds or bonds-unpaired"),
+        (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--chip", "nrf52810"],
+         "invalid value 'nrf52810' for --chip: expected nrf52832, nrf52833 or nrf52840"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--chip", "nrf52840"],
+         "the device options do not fit together: chip= applies to protocol=nordic only"),
     ])
     func badOptionsAreUsageErrorsAndServeNothing(arguments: [String], message: String) throws {
         let run = try DFURun.run(arguments, timeout: 20)

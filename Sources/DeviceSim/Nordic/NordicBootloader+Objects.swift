@@ -144,10 +144,16 @@ extension NordicBootloader {
             writeSettings()
             return .success
         case .failure(let refusal):
-            // The SDK marks the command valid once the versions pass, even if size or space fail.
-            if let passed = refusal.versionsPassed {
-                initCommandValid = true
-                accepted = passed
+            if configuration.sdk.keepsInitCommandAfterRefusal {
+                // SDK 15.0 marks the command valid once the versions pass, even if size or space fail.
+                if let passed = refusal.versionsPassed {
+                    initCommandValid = true
+                    accepted = passed
+                }
+            } else {
+                // SDK 16 and 17 reset the progress (`nrf_dfu_settings_progress_reset`): the init
+                // command received so far is gone, and Select(command) reports offset 0.
+                progress = NordicDFUProgress()
             }
             return refusal.result
         }

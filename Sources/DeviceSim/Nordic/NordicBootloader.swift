@@ -102,7 +102,9 @@ public struct NordicBootloader: Sendable {
     public mutating func handle(_ event: Event, now: LinkInstant) -> [Action] {
         guard resetCause == nil else { return [] }
         if let deadline = inactivityDeadline, deadline <= now {
-            // The application is always valid here (dual-bank updates keep it), so leave DFU mode.
+            // The application is always valid here, so leave DFU mode. (Not modelled: an update that
+            // fits only with the application given up makes the SDK invalidate it at Execute(command),
+            // `nrf_dfu_cache_prepare`; that device would stay in DFU mode.)
             return reset(.inactivity)
         }
         switch event {

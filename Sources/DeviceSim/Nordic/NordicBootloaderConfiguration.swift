@@ -26,28 +26,29 @@ public struct NordicBootloaderConfiguration: Sendable {
     /// `NRF_BL_DFU_CONTINUATION_TIMEOUT_MS`: how long DFU mode waits for the application after a
     /// SoftDevice was activated (off with `inactivityTimeout`).
     public var continuationTimeout: Duration? = .seconds(10)
-    /// Room for an update in the application area: nRF52832 with S132, app from 0x26000 to the
-    /// bootloader at 0x78000.
-    public var updateCapacity: Int
-    /// `BOOTLOADER_SIZE`: 0x78000 to 0x7E000 on nRF52832.
-    public var bootloaderCapacity: Int
+    /// The chip and its flash layout: how large an update may be.
+    public var chip: NordicChipLayout
+    /// Room for an update: the application area up to the application's data below the
+    /// bootloader (`NordicChipLayout.updateCapacity`).
+    public var updateCapacity: Int { chip.updateCapacity }
+    /// `BOOTLOADER_SIZE`: the most a bootloader update may hold.
+    public var bootloaderCapacity: Int { chip.bootloaderSize }
 
-    public init(key: PublicKey, sdk: NordicSDKVersion = .sdk17, hardwareVersion: UInt32 = 52,
-                softDeviceFWID: UInt32 = 0x0101, downgradePrevention: Bool = true, appVersion: UInt32 = 1,
-                bootloaderVersion: UInt32 = 1, droppedPacketWrites: Set<Int> = [],
-                inactivityTimeout: Duration? = .seconds(120), updateCapacity: Int = 0x52000,
-                bootloaderCapacity: Int = 0x6000) {
+    /// `softDeviceFWID` nil: the chip's SoftDevice (S132 on an nRF52832, S140 on the others).
+    public init(key: PublicKey, sdk: NordicSDKVersion = .sdk17, chip: NordicChipLayout = .nrf52832,
+                hardwareVersion: UInt32 = 52, softDeviceFWID: UInt32? = nil, downgradePrevention: Bool = true,
+                appVersion: UInt32 = 1, bootloaderVersion: UInt32 = 1, droppedPacketWrites: Set<Int> = [],
+                inactivityTimeout: Duration? = .seconds(120)) {
         self.key = key
         self.sdk = sdk
+        self.chip = chip
         self.hardwareVersion = hardwareVersion
-        self.softDeviceFWID = softDeviceFWID
+        self.softDeviceFWID = softDeviceFWID ?? chip.softDeviceFWID
         self.downgradePrevention = downgradePrevention
         self.appVersion = appVersion
         self.bootloaderVersion = bootloaderVersion
         self.droppedPacketWrites = droppedPacketWrites
         self.inactivityTimeout = inactivityTimeout
-        self.updateCapacity = updateCapacity
-        self.bootloaderCapacity = bootloaderCapacity
     }
 
     /// `DATA_OBJECT_MAX_SIZE` and `CODE_PAGE_SIZE` on nRF52: one 4 KiB flash page.

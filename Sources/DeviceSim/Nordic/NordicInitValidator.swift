@@ -14,7 +14,7 @@ struct NordicInitValidator: Sendable {
         var storedHash: [UInt8]
     }
 
-    /// Why an Execute(command) failed. `versionsPassed` mirrors the SDK marking the init command
+    /// Why an Execute(command) failed. `versionsPassed` mirrors SDK 15.0 marking the init command
     /// valid as soon as the version checks pass, before the size and space checks.
     struct Refusal: Error, Sendable, Equatable {
         var result: NordicDFUResult
@@ -58,6 +58,8 @@ struct NordicInitValidator: Sendable {
                                 storedHash: command.storedHash ?? [])
         let sizeResult = size(of: command, type: type, into: &accepted.firmwareSize)
         guard sizeResult == .success else { return refuse(sizeResult, accepted) }
+        // `update_data_addr_get`: no room even with the application given up (`nrf_dfu_cache_prepare`,
+        // `NordicChipLayout`) is plain 0x04; the SDK never sends the extended INSUFFICIENT SPACE (0x0D).
         guard accepted.firmwareSize <= configuration.updateCapacity else { return refuse(.insufficientResources, accepted) }
         return .success(accepted)
     }

@@ -3,8 +3,10 @@ public struct NordicSimOptions: Sendable, Hashable {
     public var sdk: NordicSDKVersion = .sdk17
     /// `NRF_DFU_HW_VERSION`.
     public var hardwareVersion: UInt32 = 52
-    /// The installed SoftDevice's FWID.
-    public var softDeviceFWID: UInt32 = 0x0101
+    /// `chip=`: the nRF52 and its flash layout.
+    public var chip: NordicChipLayout = .nrf52832
+    /// The installed SoftDevice's FWID; nil: the chip's (`NordicChipLayout.softDeviceFWID`).
+    public var softDeviceFWID: UInt32?
     /// Packet writes (1-based) the bootloader drops as if its buffers were full.
     public var droppedPacketWrites: Set<Int> = []
     /// `drop=`: where the bootloader closes the link itself.
@@ -34,8 +36,8 @@ public struct NordicSimOptions: Sendable, Hashable {
     /// prevention on.
     public static let defaultAppVersion: UInt32 = 1
 
-    public static let keys = ["sdk", "hw", "sd", "bl_version", "prn_drop", "drop", "inactivity", "buttonless", "set_name",
-                               "bl_address", "bootloaders_nearby"]
+    public static let keys = ["chip", "sdk", "hw", "sd", "bl_version", "prn_drop", "drop", "inactivity", "buttonless",
+                               "set_name", "bl_address", "bootloaders_nearby"]
 
     public init() {}
 }

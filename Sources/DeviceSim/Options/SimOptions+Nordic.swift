@@ -7,9 +7,10 @@ import Transport
 /// |---|---|---|
 /// | `version` | app_version: `N` or `M.m.r` (= M·10000 + m·100 + r, nrfutil's version string) | 1 |
 /// | `key` | the bootloader's public key (PEM or nrfutil's C array) | the built-in Nordic test key |
+/// | `chip` | `nrf52832`, `nrf52833` or `nrf52840`: the flash layout of SDK 17.1 (`NordicChipLayout`), so how large an update may be, and the SoftDevice `sd` defaults to | nrf52832 |
 /// | `sdk` | `15`, `16` or `17`: command object 256/512, progress kept across a link drop on 15 only | 17 |
 /// | `hw` | `NRF_DFU_HW_VERSION` | 52 |
-/// | `sd` | installed SoftDevice FWID, decimal or `0x` hex (16 bits) | 0x0101 |
+/// | `sd` | installed SoftDevice FWID, decimal or `0x` hex (16 bits) | the chip's: 0x0101 (S132 7.2.0) on nrf52832, 0x0100 (S140 7.2.0) on nrf52833 and nrf52840 |
 /// | `bl_version` | installed bootloader_version (an update's must be greater) | 1 |
 /// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` (use `off` on an unpaced link clock: an idle link jumps to the deadline) | 120 |
 /// | `buttonless` | `plain` (8EC90003, bootloader at address + 1), `bonds` (8EC90004, the central counts as bonded, bootloader at the same address) or `bonds-unpaired` (8EC90004, answers "not bonded") | plain |
@@ -25,6 +26,11 @@ extension SimOptions {
     mutating func setNordic(_ key: String, to value: String) throws(SimOptionsError) -> Bool {
         func bad(_ expected: String) -> SimOptionsError { .badValue(key: key, value: value, expected: expected) }
         switch key {
+        case "chip":
+            guard let chip = NordicChipLayout.named(value) else {
+                throw bad("nrf52832, nrf52833 or nrf52840")
+            }
+            nordic.chip = chip
         case "sdk":
             guard let number = Int(value), let sdk = NordicSDKVersion(rawValue: number) else { throw bad("15, 16 or 17") }
             nordic.sdk = sdk
@@ -126,7 +132,8 @@ extension SimOptions {
                                reason: "it is a \(key.algorithm) key; a Nordic secure bootloader verifies ECDSA P-256 only")
         }
         var bootloader = NordicBootloaderConfiguration(
-            key: key, sdk: nordic.sdk, hardwareVersion: nordic.hardwareVersion, softDeviceFWID: nordic.softDeviceFWID,
+            key: key, sdk: nordic.sdk, chip: nordic.chip, hardwareVersion: nordic.hardwareVersion,
+            softDeviceFWID: nordic.softDeviceFWID,
             appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, bootloaderVersion: nordic.bootloaderVersion,
             droppedPacketWrites: nordic.droppedPacketWrites,
             inactivityTimeout: nordic.inactivityTimeout)
@@ -158,8 +165,11 @@ extension SimOptions {
 
     /// The Nordic items of `deviceText` (only for protocol=nordic, so SMP identities stay as they were).
     var nordicText: [String] {
+        let softDevice = nordic.softDeviceFWID ?? nordic.chip.softDeviceFWID
         var items = ["sdk=\(nordic.sdk.rawValue)", "hw=\(nordic.hardwareVersion)",
-                     "sd=0x" + String(nordic.softDeviceFWID, radix: 16, uppercase: true)]
+                     "sd=0x" + String(softDevice, radix: 16, uppercase: true)]
+        // Only when changed, so the identities derived before the key existed stay the same.
+        if nordic.chip != .nrf52832 { items.append("chip=\(nordic.chip.name)") }
         if nordic.bootloaderVersion != 1 { items.append("bl_version=\(nordic.bootloaderVersion)") }
         if nordic.inactivityTimeout != .seconds(120) {
             items.append("inactivity=" + (nordic.inactivityTimeout.map { "\($0.components.seconds)" } ?? "off"))

@@ -40,8 +40,8 @@ struct SimCommand: ParsableCommand {
         Packet characteristics, and after the update (or an abort, or --inactivity) the new \
         application comes back. On real hardware the bootloader takes the address + 1; an \
         adapter cannot change its address, so here it keeps it (dfu looks at both), or it takes \
-        another adapter's (--bootloader-adapter), where only its name finds it. --sdk, --hw, \
-        --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its public key.
+        another adapter's (--bootloader-adapter), where only its name finds it. --chip, --sdk, \
+        --hw, --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its public key.
 
         Either way it then prints one line per connection, upload, reset, boot and injected fault \
         (--verbose adds every packet in and out on stderr).

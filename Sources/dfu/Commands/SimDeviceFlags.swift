@@ -61,13 +61,16 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "FAULT", help: "A fault to inject: disconnect@40%, reboot@60%, stall@N, corrupt@N, duplicate@N, delay@N:1500ms or busy@N[:COUNT] (rc 10 to the next COUNT uploads); N a share of the image, a byte count or 'random'. '+' joins several in one value.")
     var fault: [String] = []
 
+    @Option(valueName: "nrf52832|nrf52833|nrf52840", help: "nordic: the chip, with the nRF5 SDK 17.1 flash layout: the largest update the bootloader takes (316 KiB on nrf52832 and nrf52833, 824 KiB on nrf52840) and the SoftDevice --sd defaults to. (default: nrf52832)")
+    var chip: String?
+
     @Option(valueName: "15|16|17", help: "nordic: the nRF5 SDK the bootloader follows; 15 keeps transfer progress across a link drop. (default: 17)")
     var sdk: String?
 
     @Option(valueName: "N", help: "nordic: the bootloader's hardware version (NRF_DFU_HW_VERSION). (default: 52)")
     var hw: String?
 
-    @Option(valueName: "FWID", help: "nordic: the installed SoftDevice's FWID, decimal or 0x hex. (default: 0x0101)")
+    @Option(valueName: "FWID", help: "nordic: the installed SoftDevice's FWID, decimal or 0x hex. (default: the chip's, 0x0101 for S132 7.2.0 on nrf52832, 0x0100 for S140 7.2.0 on nrf52833 and nrf52840)")
     var sd: String?
 
     @Option(valueName: "SECONDS|off", help: "nordic: seconds without DFU activity until the bootloader gives up, 1-3600, or off. (default: 120)")
@@ -101,7 +104,7 @@ struct SimDeviceFlags: ParsableArguments {
             ("buf-size", "buf_size", bufSize.list), ("buf-count", "buf_count", bufCount.list),
             ("slot-size", "slot_size", slotSize.list), ("reassembly", "reassembly", reassembly.list),
             ("swap", "swap", swap.list), ("images", "images", images.list), ("bootloader", "bootloader", bootloader.list), ("reset-ms", "reset_ms", resetMs.list), ("seed", "seed", seed.list), ("fault", "fault", fault),
-            ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
+            ("chip", "chip", chip.list), ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
             ("bl-version", "bl_version", blVersion.list), ("prn-drop", "prn_drop", prnDrop.list), ("drop", "drop", drop.list),
             ("inactivity", "inactivity", inactivity.list), ("buttonless", "buttonless", buttonless.list), ("set-name", "set_name", setName.list),
         ]

@@ -19,11 +19,12 @@ struct NordicBench {
         _ = bootloader.handle(.subscribed, now: now)
     }
 
-    /// The bootloader the samples were signed for: test key, hw 52, SoftDevice 0x0101, app version 1.
-    static func configuration(sdk: NordicSDKVersion = .sdk17, key: String = "TEST-ONLY-nordic-p256",
-                              hardware: UInt32 = 52, softDevice: UInt32 = 0x0101, appVersion: UInt32 = 1,
-                              drops: Set<Int> = []) throws -> NordicBootloaderConfiguration {
-        NordicBootloaderConfiguration(key: try NordicSamples.key(key), sdk: sdk, hardwareVersion: hardware,
+    /// The bootloader the samples were signed for: test key, hw 52, SoftDevice 0x0101 (nRF52832), app version 1.
+    /// `softDevice` nil: the chip's (0x0101 on the nRF52832).
+    static func configuration(sdk: NordicSDKVersion = .sdk17, chip: NordicChipLayout = .nrf52832,
+                              key: String = "TEST-ONLY-nordic-p256", hardware: UInt32 = 52, softDevice: UInt32? = nil,
+                              appVersion: UInt32 = 1, drops: Set<Int> = []) throws -> NordicBootloaderConfiguration {
+        NordicBootloaderConfiguration(key: try NordicSamples.key(key), sdk: sdk, chip: chip, hardwareVersion: hardware,
                                       softDeviceFWID: softDevice, appVersion: appVersion, droppedPacketWrites: drops)
     }
 

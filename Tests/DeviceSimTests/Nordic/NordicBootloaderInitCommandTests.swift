@@ -8,8 +8,8 @@ import NordicTestSupport
 @Suite struct NordicBootloaderInitCommandTests {
     static let firmware: [UInt8] = (0 ..< 5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
 
-    func execute(_ packet: NordicTestInitPacket) throws -> (NordicBench, [UInt8]) {
-        var bench = NordicBench(try NordicBench.configuration())
+    func execute(_ packet: NordicTestInitPacket, sdk: NordicSDKVersion = .sdk17) throws -> (NordicBench, [UInt8]) {
+        var bench = NordicBench(try NordicBench.configuration(sdk: sdk))
         let answer = try bench.sendInitPacket(try packet.signed())
         return (bench, answer)
     }
@@ -68,14 +68,24 @@ import NordicTestSupport
         #expect(try execute(packet).1 == [0x60, 0x04, 0x04])
     }
 
-    @Test func missingSizeIsExtended04YetTheCommandCountsAsValidAsInTheSDK() throws {
+    @Test func missingSizeIsExtended04YetSDK15CountsTheCommandAsValid() throws {
         var packet = NordicTestInitPacket(firmware: Self.firmware)
         packet.appSize = nil
-        var (bench, answer) = try execute(packet)
+        var (bench, answer) = try execute(packet, sdk: .sdk15)
         #expect(answer == [0x60, 0x04, 0x0B, 0x04])
-        // nrf_dfu_validation_init_cmd_execute sets the valid flag once the versions pass: a second
-        // Execute succeeds, but with no image size no data object fits.
+        // SDK 15.0's nrf_dfu_validation_init_cmd_execute sets the valid flag once the versions
+        // pass: a second Execute succeeds, but with no image size no data object fits.
         #expect(try bench.result([0x04]) == [0x60, 0x04, 0x01])
+        #expect(try bench.create(0x02, size: 4096) == [0x60, 0x01, 0x08])
+    }
+
+    @Test func missingSizeIsExtended04AndSDK17StartsTheInitCommandOver() throws {
+        var packet = NordicTestInitPacket(firmware: Self.firmware)
+        packet.appSize = nil
+        var (bench, answer) = try execute(packet, sdk: .sdk17)
+        #expect(answer == [0x60, 0x04, 0x0B, 0x04])
+        // SDK 16/17 reset the progress after any refusal: the command object is empty again.
+        #expect(try bench.select(0x01).offset == 0)
         #expect(try bench.create(0x02, size: 4096) == [0x60, 0x01, 0x08])
     }
 

@@ -9,6 +9,8 @@ import Transport
         let configuration = try SimOptions.parse("sim:protocol=nordic").nordicDeviceConfiguration()
         #expect(configuration.bootloader.sdk == .sdk17)
         #expect(configuration.bootloader.hardwareVersion == 52)
+        #expect(configuration.bootloader.chip == .nrf52832)
+        #expect(configuration.bootloader.updateCapacity == NordicChipLayout.nrf52832.updateCapacity)
         #expect(configuration.bootloader.softDeviceFWID == 0x0101)
         #expect(configuration.bootloader.appVersion == 1)
         #expect(configuration.bootloader.inactivityTimeout == .seconds(120))
@@ -29,6 +31,32 @@ import Transport
         #expect(try SimOptions.parse(options.canonicalText).identity == options.identity)
     }
 
+    @Test(arguments: NordicChipLayout.all)
+    func chipSetsTheLayoutAndTheSoftDeviceTheBootloaderExpects(_ chip: NordicChipLayout) throws {
+        let options = try SimOptions.parse("sim:protocol=nordic,chip=\(chip.name.uppercased())")
+        let bootloader = try options.nordicDeviceConfiguration().bootloader
+        #expect(bootloader.chip == chip)
+        #expect(bootloader.updateCapacity == chip.updateCapacity)
+        #expect(bootloader.bootloaderCapacity == 0x6000)
+        #expect(bootloader.softDeviceFWID == chip.softDeviceFWID)
+        // The canonical text names the chip (unless it is the default) and parses back to the same device.
+        #expect(options.canonicalText.contains("chip=") == (chip != .nrf52832), "\(options.canonicalText)")
+        let again = try SimOptions.parse(options.canonicalText)
+        #expect(try again.nordicDeviceConfiguration().bootloader.chip == chip)
+        #expect(again.identity == options.identity)
+    }
+
+    @Test func anExplicitSoftDeviceWinsOverTheChips() throws {
+        let bootloader = try SimOptions.parse("sim:protocol=nordic,sd=0x0101,chip=nrf52840").nordicDeviceConfiguration().bootloader
+        #expect(bootloader.chip == .nrf52840 && bootloader.softDeviceFWID == 0x0101)
+    }
+
+    @Test func theDefaultChipLeavesTheIdentityAsItWas() throws {
+        let plain = try SimOptions.parse("sim:protocol=nordic")
+        #expect(try SimOptions.parse("sim:protocol=nordic,chip=nrf52832").identity == plain.identity)
+        #expect(try SimOptions.parse("sim:protocol=nordic,chip=nrf52840").identity != plain.identity)
+    }
+
     @Test func integerVersionIsAnAppVersion() throws {
         #expect(try SimOptions.parse("sim:version=3,protocol=nordic").nordicDeviceConfiguration().bootloader.appVersion == 3)
     }
@@ -44,7 +72,7 @@ import Transport
         #expect(options.identity == (try SimOptions.parse("sim:protocol=nordic,drop=create:2+execute:5+packet:300").identity))
     }
 
-    @Test(arguments: [("sdk", "14"), ("hw", "x"), ("sd", "0x10000"), ("prn_drop", "0"), ("prn_drop", "3+"),
+    @Test(arguments: [("chip", "nrf52810"), ("chip", ""), ("chip", "52840"), ("sdk", "14"), ("hw", "x"), ("sd", "0x10000"), ("prn_drop", "0"), ("prn_drop", "3+"),
                       ("drop", "create:0"), ("drop", "reset:1"), ("drop", "create"), ("drop_report", "20000"),
                       ("inactivity", "0"), ("version", "1.100.0")])
     func badNordicValueNamesKeyAndValue(key: String, value: String) throws {
@@ -61,6 +89,9 @@ import Transport
     @Test func nordicKeysOnAnSMPDeviceAreRefused() throws {
         #expect(throws: SimOptionsError.inconsistent("sdk= applies to protocol=nordic only")) {
             try SimOptions.parse("sim:sdk=15")
+        }
+        #expect(throws: SimOptionsError.inconsistent("chip= applies to protocol=nordic only")) {
+            try SimOptions.parse("sim:chip=nrf52840")
         }
         #expect(throws: SimOptionsError.self) { try SimOptions.parse("sim:version=3") }
         #expect(throws: SimOptionsError.self) { try SimOptions.parse("sim:protocol=nordic").makeDevice() }

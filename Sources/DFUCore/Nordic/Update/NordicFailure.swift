@@ -2,14 +2,18 @@
 /// that said no or broke the protocol is exit 7; a link or a device that went quiet is exit 6 and
 /// resumable (the next run continues from the bootloader's offset, where it kept it).
 enum NordicFailure {
-    static func transfer(_ error: NordicTransferError) -> DFUError {
-        message(error).caused(by: .nordicTransfer(error))
+    /// `image`, where the caller passes the part it was sending, names the image and its size in
+    /// the words for an update the bootloader has no room for (`NordicTransferError.isOutOfSpace`).
+    static func transfer(_ error: NordicTransferError, image: NordicPackage.Image? = nil) -> DFUError {
+        message(error, image: image).caused(by: .nordicTransfer(error))
     }
 
-    private static func message(_ error: NordicTransferError) -> DFUError {
+    private static func message(_ error: NordicTransferError, image: NordicPackage.Image?) -> DFUError {
         switch error {
-        case .initPacketRejected, .validationFailed, .refused, .controlPointWriteRejected, .remoteProtocolViolation,
-             .initPacketTooLarge:
+        case .initPacketRejected:
+            guard let image else { return .deviceRejected(error.description) }
+            return .deviceRejected(error.description(kind: image.kind, size: image.firmware.count))
+        case .validationFailed, .refused, .controlPointWriteRejected, .remoteProtocolViolation, .initPacketTooLarge:
             return .deviceRejected(error.description)
         case .timeout, .retriesExhausted, .linkNotRestored, .cancelled:
             return .transferInterrupted("transfer interrupted: \(error) \(EngineFailure.rerun)")

@@ -89,7 +89,7 @@ struct NordicUpdateSession: UpdateSession {
                 return .skipped("\(device) declined \(part.label) as not newer than what it runs (\(remote)); "
                                 + "skipping to the application")
             }
-            throw NordicFailure.transfer(error)
+            throw NordicFailure.transfer(error, image: image)
         }
     }
 
