@@ -22,7 +22,15 @@ final class BlueZScanSession: Sendable {
     private struct State {
         var stopped = false
         var timer: Task<Void, Never>?
+        var restarter: Task<Void, Never>?
     }
+
+    /// How often a running discovery is stopped and started again. A controller that filters
+    /// duplicate reports (btvirt's, and any with the LE duplicate filter on) may report a device
+    /// that was already advertising only once per scan start, and that one report can be lost
+    /// (the kernel drops it when it comes before its discovery is under way, seen on the rig:
+    /// test-bluez.md); each new start is another chance to hear it.
+    static let restartInterval: Duration = .seconds(4)
 
     /// Written by the observer (which exists before the session), read by the scanner.
     private final class FailureCell: Sendable {
@@ -81,8 +89,30 @@ final class BlueZScanSession: Sendable {
             try? await Task.sleep(until: deadline, clock: .continuous)
             continuation.finish()
         }
-        session.state.withLock { $0.timer = timer }
+        let restarter = Task { await session.restartPeriodically(filter: filter, until: deadline) }
+        session.state.withLock {
+            $0.timer = timer
+            $0.restarter = restarter
+        }
         return session
+    }
+
+    /// Stops and starts discovery every `restartInterval` until the deadline or `stop()`. A start
+    /// that fails (the adapter went) ends the restarts; the session's updates go on as they would.
+    private func restartPeriodically(filter: BlueZScanFilter, until deadline: ContinuousClock.Instant) async {
+        while true {
+            let next = ContinuousClock.now.advanced(by: Self.restartInterval)
+            guard next < deadline else { return }
+            do { try await Task.sleep(until: next, clock: .continuous) } catch { return }
+            guard !state.withLock({ $0.stopped }) else { return }
+            _ = await client.callDetached(adapter.path, BlueZName.adapter, "StopDiscovery")
+            guard !Task.isCancelled, !state.withLock({ $0.stopped }) else { return }
+            do throws(BlueZError) {
+                try await client.startDiscovery(on: adapter, filter: filter)
+            } catch {
+                return
+            }
+        }
     }
 
     /// The Device1 object a change concerns, if any.
@@ -96,14 +126,17 @@ final class BlueZScanSession: Sendable {
 
     /// Ends the updates, stops discovery and clears our filter. Idempotent; runs under cancellation.
     func stop() async {
-        let first = state.withLock { state -> Bool in
+        let (first, restarter) = state.withLock { state -> (Bool, Task<Void, Never>?) in
             defer { state.stopped = true }
             state.timer?.cancel()
-            return !state.stopped
+            state.restarter?.cancel()
+            return (!state.stopped, state.restarter)
         }
         guard first else { return }
         client.store.removeObserver(observerID)
         continuation.finish()
+        // A restart under way finishes first, so that it cannot start discovery again after this stop.
+        await restarter?.value
         await client.stopDiscovery(on: adapter)
     }
 }
