@@ -49,6 +49,8 @@ extension StandInCore {
         guard adapter.sessions[sender] == nil else { throw StandInError.busy }
         let filter = adapters[name]?.presetFilters.removeValue(forKey: sender)
         adapters[name]?.sessions[sender] = .some(filter)
+        scanStarts[name, default: 0] += 1
+        reportedSinceScanStart = reportedSinceScanStart.filter { !$0.hasPrefix(name + "/") }
         if adapter.sessions.isEmpty {
             setProperties(adapter.path, StandInName.adapter, ["Discovering": .bool(true)])
         }
@@ -171,6 +173,13 @@ extension StandInCore {
         for adapter in discovering {
             for peripheral in peripherals.values.sorted(by: { $0.id < $1.id })
                 where peripheral.spec.adapter == adapter.name && peripheral.advertising && !isConnected(peripheral.id) {
+                if let missed = peripheral.spec.scanStartsMissed {
+                    // Once per scan start, and not at all for the first `missed` starts.
+                    let key = "\(adapter.name)/\(peripheral.id)"
+                    guard scanStarts[adapter.name, default: 0] > missed, reportedSinceScanStart.insert(key).inserted else {
+                        continue
+                    }
+                }
                 heard(peripheral, by: adapter)
             }
         }

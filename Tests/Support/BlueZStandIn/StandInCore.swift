@@ -94,6 +94,10 @@ actor StandInCore {
     var statistics: [Int: BlueZStandInStatistics] = [:]
     var lastID: UInt64 = 0
     var discoveryTicker: Task<Void, Never>?
+    /// StartDiscovery calls per adapter, and the (adapter, peripheral) pairs reported since each
+    /// adapter's latest one (`BlueZStandInDevice.scanStartsMissed`).
+    var scanStarts: [String: Int] = [:]
+    var reportedSinceScanStart: Set<String> = []
     /// `waitUntilDiscovering` callers, resumed when a discovery session starts.
     var discoveryWaiters: [(adapter: String, continuation: CheckedContinuation<Void, Never>)] = []
     var stopped = false
