@@ -70,9 +70,9 @@ struct FlashRun {
 
     /// `dfu flash` and `dfu resume`: the update rendered on the console, its exit status returned.
     func run(_ console: Console) async -> ExitStatus {
-        // The BlueZ connector's own lines (retries, rediscovery) are not engine events: with --json
-        // they are left out, so stderr stays empty then but for a connector warning (a lost bond).
-        let logConsole = console.verbose(command.common.verbose && !command.common.json)
+        // The BlueZ connector's own lines (retries, rediscovery, pairing) are not engine events:
+        // with --verbose they go to stderr, also with --json (whose stdout stays JSON lines only).
+        let logConsole = console.verbose(command.common.verbose)
         let work = Task { () -> (Outcome, ExitStatus) in
             var renderer = makeRenderer(console)
             // A cancelled run's events stop at once (the stream ends), so nothing is drawn after ^C.
