@@ -96,11 +96,11 @@ fi
 # forget_b_on_a: the sim's side drops its bond with B, as a factory image does; B keeps its own.
 forget_b_on_a() {
     dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_A" org.bluez.Adapter1.RemoveDevice \
-        "objpath:/org/bluez/$RIG_HCI_A/dev_${RIG_ADDR_B//:/_}" > "$LOGS/secure-lost-bond-forget.out" 2>&1
+        "objpath:/org/bluez/$RIG_HCI_A/dev_${RIG_ADDR_B//:/_}" > "$LOGS/forget-b-on-a.out" 2>&1
 }
 
 if [[ $ONLY == *",secure-lost-bond,"* ]]; then
-    if ! forget_b_on_a; then fail secure-lost-bond "A could not forget B" "$LOGS/secure-lost-bond-forget.out"
+    if ! forget_b_on_a; then fail secure-lost-bond "A could not forget B" "$LOGS/forget-b-on-a.out"
     else
         run secure-lost-bond-refused "$DFU" info --device "$RIG_ADDR_A" --adapter "$RIG_HCI_B" --verbose
         refused_rc=$rc
@@ -118,11 +118,17 @@ if [[ $ONLY == *",secure-lost-bond,"* ]]; then
 fi
 
 # secure-retry: three rounds of the forgetful user's sequence in one bluetoothd. Each round has its
-# own sim (a device that updated runs 1.1.0), started as run_fresh starts one; between the refused
-# attempt and the retry nothing is reset. RETRY_WAIT overrides the 40 s (by hand, to bisect).
+# own sim (a device that updated runs 1.1.0), started as run_fresh starts one, with no bond on
+# either side; between the refused attempt and the retry nothing is reset. RETRY_WAIT overrides
+# the 40 s (by hand, to bisect). The retry failed on the rig before dfu restarted its discovery
+# every 4 s: after 40 s bluetoothd had dropped A's unpaired Device1, and the discovery that looked
+# for it never heard A, which had been advertising all along (the rig's report race).
 if wanted secure-retry; then
     retry_ok=0 retry_why="" retry_took=()
     for round in 1 2 3; do
+        # A new device each round: A forgets the bond an earlier round (or scenario) left with B
+        # (run_fresh makes B forget A), so each round starts with neither side bonded.
+        forget_b_on_a
         fresh_sim=("${secure_sim[@]}")
         run_fresh "secure-retry-$round-refused" "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" "${flash_args[@]}"
         refused_rc=$rc
