@@ -702,8 +702,13 @@ import Testing
               --fault <FAULT>         A fault to inject: disconnect@40%, reboot@60%,
                                       stall@N, corrupt@N, duplicate@N, delay@N:1500ms or
                                       busy@N[:COUNT] (rc 10 to the next COUNT uploads); N a
-                                      share of the image, a byte count or 'random'. '+'
-                                      joins several in one value. (can be repeated)
+                                      share of the image, a byte count or 'random'. Or a
+                                      link drop at a request: drop@request:NAME[:N] (the
+                                      answer lost), drop-before@… (the request lost) or
+                                      drop-after@… (answered first), e.g.
+                                      drop@request:reset, drop-before@request:state-write:2,
+                                      drop-after@request:upload:last. '+' joins several in
+                                      one value. (can be repeated)
               --sdk <15|16|17>        nordic: the nRF5 SDK the bootloader follows; 15 keeps
                                       transfer progress across a link drop. (default: 17)
               --hw <N>                nordic: the bootloader's hardware version
