@@ -120,6 +120,20 @@ import Transport
         await #expect(throws: SMPClientError.linkLost) { try await session.request(OSEchoRequest(text: "y")) }
     }
 
+    /// SMP requests are Write Commands: the device never refuses one, so a write the host fails
+    /// (bluetoothd answers a write on a link going down with ATT 0x0E before it reports the loss)
+    /// is the link's failure. The session closes the link, and the request ends as a link loss,
+    /// which the stages above reconnect from, never as the device's refusal.
+    @Test func aWriteTheHostFailsEndsTheRequestAsALinkLossNotARefusal() async throws {
+        let link = SMPClientTestLink()
+        let session = try await Self.session(on: link)
+        link.failWrites(with: .rejected(SMPGATT.characteristic, .unlikelyError))
+        await #expect(throws: SMPClientError.linkLost) { try await session.request(OSEchoRequest(text: "x")) }
+        var downs = link.downSignal.makeAsyncIterator()
+        _ = await downs.next() // the session took the link down itself
+        await #expect(throws: SMPClientError.linkLost) { try await session.request(OSEchoRequest(text: "y")) }
+    }
+
     @Test func closeEndsWaitingRequests() async throws {
         let link = SMPClientTestLink()
         link.setSilent(true)

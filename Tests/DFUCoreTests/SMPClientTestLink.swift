@@ -14,6 +14,9 @@ final class SMPClientTestLink: Link {
         var dropAfterRequests: Int?
         var down = false
         var subscribed = false
+        /// What every write fails with instead of reaching the device (a host refusing writes on a
+        /// link going down).
+        var writeError: LinkError?
         /// Callers of `waitForRequests`, with the count each waits for.
         var requestWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -48,6 +51,8 @@ final class SMPClientTestLink: Link {
 
     func setSilent(_ silent: Bool) { state.withLock { $0.silent = silent } }
 
+    func failWrites(with error: LinkError?) { state.withLock { $0.writeError = error } }
+
     /// Returns once the link has carried `count` whole requests, answered or not: a request the
     /// session sent is waiting for its answer (and its deadline is set).
     func waitForRequests(_ count: Int) async {
@@ -67,6 +72,7 @@ final class SMPClientTestLink: Link {
     func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         let maxWrite = parameters.maxWriteWithoutResponse
         guard bytes.count <= maxWrite else { throw .payloadTooLarge(size: bytes.count, limit: maxWrite) }
+        if let error = state.withLock({ $0.down ? nil : $0.writeError }) { throw error }
         var arrivals: [CheckedContinuation<Void, Never>] = []
         defer { for waiter in arrivals { waiter.resume() } }
         let outcome: (notifications: [[UInt8]], drop: Bool)? = state.withLock { state in

@@ -48,12 +48,19 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
     /// without being written, as an image manager does whose flash is still busy with earlier data
     /// (the session stays; the client is to ask again at the same offset).
     case busy(at: FaultTrigger, count: Int)
+    /// The device closes the link at a request (`drop@request:reset`): before carrying it out,
+    /// instead of answering it, or right after answering it (`LinkDropMoment`). It does not reset;
+    /// what it did with the request stays done, as on any drop.
+    case dropLink(LinkDropMoment, at: SMPRequestPoint)
 
-    public var trigger: FaultTrigger {
+    /// Where in an upload the fault fires; nil for a fault at a request (`dropLink`).
+    public var trigger: FaultTrigger? {
         switch self {
         case .disconnect(let t), .reboot(let t), .stall(let t), .corrupt(let t), .duplicate(let t), .delay(let t, _),
              .busy(let t, _):
             return t
+        case .dropLink:
+            return nil
         }
     }
 
@@ -67,6 +74,7 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
         case .duplicate(let t): return "duplicate@\(t)"
         case .delay(let t, let d): return "delay@\(t):\(Self.milliseconds(d))ms"
         case .busy(let t, let count): return count == 1 ? "busy@\(t)" : "busy@\(t):\(count)"
+        case .dropLink(let moment, let point): return "\(moment.kind)@\(point)"
         }
     }
 

@@ -14,7 +14,8 @@ import Transport
 ///
 /// - `.notify(bytes, after:, fault:)`: send one notification (or one datagram) after waiting
 ///   `after` (zero unless a delay fault fired); keep notification order.
-/// - `.dropLink(cause)`: close the connection from the device side. The device already treats
+/// - `.dropLink(cause)`: close the connection from the device side (after the notifications before
+///   it went out over the air, for `.faultAfterReply` and `.reboot`). The device already treats
 ///   itself as disconnected; a later `.disconnected` event is ignored.
 /// - `.rebooting(until:, report)`: stop advertising; the device cannot be connected until `until`.
 /// - `.online`: advertise again (sent from the `.tick` at `until`).
@@ -46,8 +47,10 @@ public struct VirtualDevice: Sendable {
     public enum LinkDropCause: Sendable, Hashable {
         /// The device resets (a reset command's delay ran out, or a reboot fault).
         case reboot
-        /// A `disconnect@…` fault.
+        /// A `disconnect@…` fault, or a `drop@`/`drop-before@` fault at a request.
         case fault
+        /// A `drop-after@` fault: the link closes once the reply before it went out over the air.
+        case faultAfterReply
     }
 
     public enum PowerState: Sendable, Hashable {
@@ -63,7 +66,8 @@ public struct VirtualDevice: Sendable {
     public private(set) var power: PowerState = .running(resetAt: nil)
     /// Every boot so far, oldest first.
     public private(set) var boots: [BootReport] = []
-    /// Faults that have not fired yet.
+    /// Upload faults that have not fired yet (those at a request wait in the server,
+    /// `SMPServer.linkDrops`).
     public private(set) var pendingFaults: [SimFault]
     /// The largest notification of the current connection; `.some(nil)` for datagrams, nil when
     /// nobody is connected.
@@ -97,8 +101,9 @@ public struct VirtualDevice: Sendable {
         }
         identity = configuration.identity
         server = SMPServer(configuration: configuration.server, bootloader: bootloader)
+        server.linkDrops = RequestLinkDrops(configuration.faults)
         batteryLevel = min(configuration.batteryLevel, 100)
-        pendingFaults = configuration.faults
+        pendingFaults = configuration.faults.filter { $0.trigger != nil }
     }
 
     public var isConnected: Bool { connection != nil }
@@ -190,6 +195,8 @@ public struct VirtualDevice: Sendable {
                         replyFault = fault
                     case .busy(_, let count):
                         server.answerUploadsBusy(count)
+                    case .dropLink:
+                        break // fired by the server, never at an upload point
                     }
                 }
             case .respond(let packet):
@@ -202,6 +209,14 @@ public struct VirtualDevice: Sendable {
                 if case .running = power { power = .running(resetAt: time.advanced(by: delay)) }
             case .dropped(let reason):
                 actions.append(.dropped(reason))
+            case .dropLink(let fault):
+                actions.append(.faultInjected(fault))
+                if connection != nil {
+                    connection = nil
+                    let afterReply = if case .dropLink(.afterAnswer, _) = fault { true } else { false }
+                    actions.append(.dropLink(afterReply ? .faultAfterReply : .fault))
+                    linkFault = true
+                }
             }
         }
         if linkFault {
@@ -212,8 +227,8 @@ public struct VirtualDevice: Sendable {
 
     /// The faults whose trigger `progress` reaches, removed from the pending list.
     private mutating func firedFaults(at progress: UploadProgress) -> [SimFault] {
-        let fired = pendingFaults.filter { $0.trigger.isReached(by: progress) }
-        pendingFaults.removeAll { $0.trigger.isReached(by: progress) }
+        let fired = pendingFaults.filter { $0.trigger?.isReached(by: progress) == true }
+        pendingFaults.removeAll { $0.trigger?.isReached(by: progress) == true }
         // A reboot wins: once the device is dead, the others cannot happen.
         return fired.sorted { rank($0) < rank($1) }
     }
@@ -246,7 +261,7 @@ public struct VirtualDevice: Sendable {
             case .delay(_, let by):
                 delay = by
                 tag = .delayed
-            case .reboot, .disconnect, .busy:
+            case .reboot, .disconnect, .busy, .dropLink:
                 break
             }
         }

@@ -99,7 +99,7 @@ public actor VirtualPeripheral: MemoryPeripheral {
             case .notify(let bytes, let after, _):
                 if let session { enqueue(.notify(bytes, after: after, session: session)) }
             case .dropLink(let cause):
-                if let session { enqueue(.disconnect(session, flush: cause == .reboot)) }
+                if let session { enqueue(.disconnect(session, flush: cause != .fault)) }
                 session = nil
             case .online:
                 await connector?.setAdvertising(true, for: identity)

@@ -7,14 +7,35 @@
 ///   limits it to the upload to image index I (`disconnect@image1/50%`);
 /// - DURATION: `1500ms` or `2s`; default 1 s.
 /// - COUNT: how many upload requests in a row are answered busy, 1…1000; default 1.
+///
+/// Link drops at a request: `drop@request:NAME[:N]` (the device carries the Nth NAME request out,
+/// then closes the link instead of answering), `drop-before@…` (it closes the link as the request
+/// arrives, never carrying it out), `drop-after@…` (it answers, then closes the link). NAME is an
+/// SMP command (`SMPCommand.name`: params, echo, os-info, bootloader-info, suit, slot-info,
+/// state-read, state-write, upload, erase, reset); N counts from 1 over the device's life, across
+/// reconnections and resets (default 1); `request:upload:last` is the upload request that carries
+/// the image's last byte. These kinds take only a request, and a request only these kinds.
 struct FaultSpec: Sendable, Hashable {
     enum Kind: String, Sendable, Hashable, CaseIterable {
         case disconnect, reboot, stall, corrupt, duplicate, delay, busy
+        case drop, dropBefore = "drop-before", dropAfter = "drop-after"
+
+        /// The moment a link-drop kind closes the link; nil for the upload faults.
+        var linkDropMoment: LinkDropMoment? {
+            switch self {
+            case .drop: return .insteadOfAnswer
+            case .dropBefore: return .beforeHandling
+            case .dropAfter: return .afterAnswer
+            case .disconnect, .reboot, .stall, .corrupt, .duplicate, .delay, .busy: return nil
+            }
+        }
     }
 
     enum Point: Sendable, Hashable {
         case fixed(FaultTrigger)
         case random
+        /// A link-drop kind's request.
+        case request(SMPRequestPoint)
     }
 
     static let defaultDelay: Duration = .seconds(1)
@@ -27,6 +48,7 @@ struct FaultSpec: Sendable, Hashable {
 
     static let expected = "KIND@N% or KIND@BYTES or KIND@random, optionally KIND@imageI/N% (KIND: disconnect, reboot, stall, corrupt, "
         + "duplicate, delay, busy; delay takes :MS like delay@50%:1500ms, busy a count like busy@50%:3), "
+        + "or drop@REQUEST, drop-before@REQUEST, drop-after@REQUEST (REQUEST: \(SMPRequestPoint.expected)), "
         + "several joined with '+'"
 
     /// Parses one fault (no `+`).
@@ -36,6 +58,11 @@ struct FaultSpec: Sendable, Hashable {
         var location = parts[1]
         var delay = Self.defaultDelay
         var count = 1
+        if kind.linkDropMoment != nil {
+            guard let request = SMPRequestPoint(location) else { return nil }
+            self.init(kind: kind, point: .request(request), delay: delay, count: count)
+            return
+        }
         if let colon = location.firstIndex(of: ":") {
             let suffix = location[location.index(after: colon)...]
             switch kind {
@@ -51,6 +78,10 @@ struct FaultSpec: Sendable, Hashable {
             location = location[..<colon]
         }
         guard let point = Self.point(location) else { return nil }
+        self.init(kind: kind, point: point, delay: delay, count: count)
+    }
+
+    private init(kind: Kind, point: Point, delay: Duration, count: Int) {
         self.kind = kind
         self.point = point
         self.delay = delay
@@ -62,6 +93,9 @@ struct FaultSpec: Sendable, Hashable {
     func resolved(seed: UInt64, index: Int) -> SimFault {
         let trigger: FaultTrigger
         switch point {
+        case .request(let request):
+            // Only the link-drop kinds are parsed with a request.
+            return .dropLink(kind.linkDropMoment ?? .insteadOfAnswer, at: request)
         case .fixed(let fixed):
             trigger = fixed
         case .random:
@@ -76,6 +110,9 @@ struct FaultSpec: Sendable, Hashable {
         case .duplicate: return .duplicate(at: trigger)
         case .delay: return .delay(at: trigger, by: delay)
         case .busy: return .busy(at: trigger, count: count)
+        case .drop, .dropBefore, .dropAfter:
+            // Never parsed with an upload point; the nearest meaning of one is the upload fault.
+            return .disconnect(at: trigger)
         }
     }
 
@@ -85,6 +122,7 @@ struct FaultSpec: Sendable, Hashable {
         switch point {
         case .fixed(let trigger): location = trigger.description
         case .random: location = "random"
+        case .request(let request): location = request.description
         }
         let suffix = kind == .delay ? ":\(SimFault.milliseconds(delay))ms" : kind == .busy && count != 1 ? ":\(count)" : ""
         return "\(kind.rawValue)@\(location)\(suffix)"

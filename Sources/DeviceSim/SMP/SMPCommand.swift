@@ -1,8 +1,9 @@
 import DFUCore
 
 /// The server's handler table (Zephyr `mgmt_find_handler` plus the `mh_read`/`mh_write` slots):
-/// which (group, command, op) triples exist. Anything else is `rc 8` (ENOTSUP).
-enum SMPCommand: Sendable, Hashable, CaseIterable {
+/// which (group, command, op) triples exist. Anything else is `rc 8` (ENOTSUP). Public for the
+/// faults that name a request (`SMPRequestPoint`).
+public enum SMPCommand: Sendable, Hashable, CaseIterable {
     case osEcho
     case osReset
     case osParameters
@@ -33,6 +34,28 @@ enum SMPCommand: Sendable, Hashable, CaseIterable {
         case (.suit, 0) where read: self = .suitManifestList
         default: return nil
         }
+    }
+
+    /// The request's name in fault options (`drop@request:state-write`).
+    public var name: String {
+        switch self {
+        case .osEcho: return "echo"
+        case .osReset: return "reset"
+        case .osParameters: return "params"
+        case .osBootloaderInfo: return "bootloader-info"
+        case .osInfo: return "os-info"
+        case .imageStateRead: return "state-read"
+        case .imageStateWrite: return "state-write"
+        case .imageUpload: return "upload"
+        case .imageErase: return "erase"
+        case .imageSlotInfo: return "slot-info"
+        case .suitManifestList: return "suit"
+        }
+    }
+
+    init?(name: String) {
+        guard let command = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = command
     }
 
     /// Whether the handler decodes its request map (Zephyr's bulk decoder fails on bytes that are

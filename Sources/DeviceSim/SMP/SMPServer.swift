@@ -34,12 +34,17 @@ public struct SMPServer: Sendable {
         case resetRequested(after: Duration)
         /// Something was thrown away without a reply.
         case dropped(SMPDrop)
+        /// A link-drop fault at a request (`SimFault.dropLink`): close the link. Comes as the
+        /// request arrives (it is then not carried out), in place of its reply, or right after it.
+        case dropLink(SimFault)
     }
 
     /// A complete request waiting for the work queue.
     private struct Request: Sendable {
         let bytes: [UInt8]
         let link: Int
+        /// A link-drop fault due when its processing ends (instead of or after the reply).
+        var drop: (fault: SimFault, moment: LinkDropMoment)? = nil
     }
 
     /// The request the work queue is busy with.
@@ -48,6 +53,7 @@ public struct SMPServer: Sendable {
         let actions: [Action]
         let buffers: Int
         let link: Int
+        let drop: (fault: SimFault, moment: LinkDropMoment)?
     }
 
     public let configuration: SMPServerConfiguration
@@ -62,6 +68,8 @@ public struct SMPServer: Sendable {
     private var busyUploads = 0
     /// Counts disconnections, so a reply can tell whether the link that asked is still there.
     private var link = 0
+    /// Link drops injected at requests (`SimFault.dropLink`); set by the device.
+    var linkDrops = RequestLinkDrops([])
 
     public init(configuration: SMPServerConfiguration = SMPServerConfiguration(), bootloader: MCUbootBootloader) {
         self.configuration = configuration
@@ -135,7 +143,7 @@ public struct SMPServer: Sendable {
         case .reassembly:
             switch reassembler.collect(bytes, bufferSize: configuration.bufferSize, pool: &pool) {
             case .collecting: break
-            case .complete(let packet): queue.append(Request(bytes: packet, link: link))
+            case .complete(let packet): enqueue(packet, into: &actions)
             case .dropped(let reason): actions.append(.dropped(reason))
             }
         case .onePacketPerWrite, .datagram:
@@ -150,11 +158,23 @@ public struct SMPServer: Sendable {
                     return
                 }
                 // A UDP stack copies what fits the buffer; the packet then comes up short.
-                queue.append(Request(bytes: Array(bytes.prefix(configuration.bufferSize)), link: link))
+                enqueue(Array(bytes.prefix(configuration.bufferSize)), into: &actions)
                 return
             }
-            queue.append(Request(bytes: bytes, link: link))
+            enqueue(bytes, into: &actions)
         }
+    }
+
+    /// Queues one complete request (its buffer taken), unless a link-drop fault closes the link as
+    /// it arrives: then it is lost with its buffer.
+    private mutating func enqueue(_ packet: [UInt8], into actions: inout [Action]) {
+        let drop = linkDrops.isEmpty ? nil : linkDrops.arrived(packet, session: images.session)
+        if let drop, drop.moment == .beforeHandling {
+            pool.give()
+            actions.append(.dropLink(drop.fault))
+            return
+        }
+        queue.append(Request(bytes: packet, link: link, drop: drop))
     }
 
     /// Completes every job due by `now`, starting each next one when the previous ended.
@@ -163,13 +183,18 @@ public struct SMPServer: Sendable {
         while let current = job, current.completion <= now {
             job = nil
             pool.give(current.buffers)
+            let dropsInstead = current.drop?.moment == .insteadOfAnswer
             for action in current.actions {
                 if case .respond = action, current.link != link {
                     actions.append(.dropped(.responseLostOnDisconnect))
+                } else if case .respond = action, dropsInstead {
+                    continue // the link goes instead
                 } else {
                     actions.append(action)
                 }
             }
+            // The link that asked is still the one up: close it (a later one is not the fault's).
+            if let drop = current.drop, current.link == link { actions.append(.dropLink(drop.fault)) }
             startNext(at: current.completion)
         }
         return actions
@@ -182,6 +207,6 @@ public struct SMPServer: Sendable {
         let request = queue.removeFirst()
         let processed = process(request.bytes)
         job = Job(completion: time.advanced(by: processed.duration), actions: processed.actions,
-                  buffers: 1 + (processed.usedResponseBuffer ? 1 : 0), link: request.link)
+                  buffers: 1 + (processed.usedResponseBuffer ? 1 : 0), link: request.link, drop: request.drop)
     }
 }

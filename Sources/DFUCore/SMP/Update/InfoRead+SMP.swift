@@ -3,8 +3,7 @@ extension InfoRead {
     /// bootloader mode, and for a device of several images its board and the core of each.
     func smp() async throws(DFUError) -> DeviceInfo {
         try await with(SMPUpdateProtocol()) { connection async throws(DFUError) in
-            let reader = SMPDeviceStateReader(connection: connection, device: context.device,
-                                              requestTimeout: context.deadlines.request, log: context.log, warn: context.warn)
+            let reader = SMPDeviceStateReader(connection: connection, context: context)
             let negotiated = try await reader.negotiate()
             let snapshot = try await reader.readImageState(negotiated)
             let facts = await standardFacts(connection.link, snapshot.facts)
@@ -12,7 +11,7 @@ extension InfoRead {
                                   facts: facts, slots: snapshot.images.images)
             // Only a device of several images needs its cores named: one request more, then.
             let indexes = Set(snapshot.images.images.map { $0.image ?? 0 }).union(snapshot.slotInfoIndexes ?? [])
-            if indexes.count > 1, let board = await reader.board() {
+            if indexes.count > 1, let board = try await reader.board() {
                 info.board = board
                 info.imageCores = (ImageCores.named(byBoard: board) ?? [:]).filter { indexes.contains($0.key) }
             }

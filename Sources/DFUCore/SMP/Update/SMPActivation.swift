@@ -10,33 +10,64 @@ struct SMPActivation: Sendable {
     let device: String
     let requestTimeout: Duration
     let log: @Sendable (String) -> Void
+    /// Reconnects after the link went down before the device answered the request named; throws
+    /// what the run ends with when no link comes back.
+    let restoreLink: @Sendable (_ request: String) async throws(DFUError) -> Void
     /// A refused mark is fine when the image is already pending (RAM load, mode 6).
     var acceptsAlreadyPending = false
+
+    /// Link losses a mark survives (each followed by a reconnect and a look at the image list).
+    static let linkLossAllowance = 3
 
     /// State write for the mode: `{hash, confirm: false}` marks the image for a test boot (MCUboot
     /// reverts it on the reset after next unless confirmed); `{hash, confirm: true}` makes it
     /// permanent. The device's answer must show the image pending.
+    ///
+    /// A link lost before the answer says nothing of whether the device took the mark (the request
+    /// or only its answer may have been lost): after reconnecting, the image list tells, and the
+    /// mark is sent again only when the image is not pending.
     func mark() async throws(DFUError) {
         let permanent = mode == .confirmOnly
         let what = permanent ? "the request to confirm the new image" : "the request to mark the new image for test"
-        var state: ImageStateResponse
-        do throws(SMPClientError) {
-            state = try await session.request(ImageStateWriteRequest(hash: image.slotHash, confirm: permanent),
-                                                         timeout: requestTimeout)
-        } catch {
-            // RAM load without revert (bootloader mode 6 does not tell which): the newer image is
-            // already the next boot, for good, and Zephyr refuses a test of it.
-            guard acceptsAlreadyPending, case .refused(let refusal) = error, refusal.imageError == .imageAlreadyPending,
-                  let listed = try? await session.request(ImageStateReadRequest(), timeout: requestTimeout),
-                  listed.images.contains(where: { $0.hash == image.slotHash && $0.pending })
-            else { throw SMPFailure.activation(what, error, device: device) }
-            log("the device already boots the new image next, for good (it refused the mark as already pending)")
-            state = listed
+        var linkLosses = 0
+        while true {
+            var state: ImageStateResponse
+            do throws(SMPClientError) {
+                state = try await session.request(ImageStateWriteRequest(hash: image.slotHash, confirm: permanent),
+                                                  timeout: requestTimeout)
+            } catch .linkLost where linkLosses < Self.linkLossAllowance {
+                linkLosses += 1
+                try await restoreLink(what)
+                if let listed = try? await session.request(ImageStateReadRequest(), timeout: requestTimeout),
+                   isPending(in: listed) {
+                    log("the device had taken the mark before the link went down: its image list shows the image pending")
+                    return
+                }
+                continue
+            } catch {
+                state = try await alreadyPending(after: error, what: what)
+            }
+            guard isPending(in: state) else {
+                throw .deviceRejected("\(device) accepted \(what) but does not list the new image as pending; it would not "
+                                      + "boot it. Check the device's MCUboot configuration.")
+            }
+            return
         }
-        guard let slot = state.images.first(where: { $0.hash == image.slotHash }), slot.pending else {
-            throw .deviceRejected("\(device) accepted \(what) but does not list the new image as pending; it would not "
-                                  + "boot it. Check the device's MCUboot configuration.")
-        }
+    }
+
+    private func isPending(in state: ImageStateResponse) -> Bool {
+        state.images.contains { $0.hash == image.slotHash && $0.pending }
+    }
+
+    /// RAM load without revert (bootloader mode 6 does not tell which): the newer image is already
+    /// the next boot, for good, and Zephyr refuses a test of it. Any other failure is the mark's.
+    private func alreadyPending(after error: SMPClientError, what: String) async throws(DFUError) -> ImageStateResponse {
+        guard acceptsAlreadyPending, case .refused(let refusal) = error, refusal.imageError == .imageAlreadyPending,
+              let listed = try? await session.request(ImageStateReadRequest(), timeout: requestTimeout),
+              isPending(in: listed)
+        else { throw SMPFailure.activation(what, error, device: device) }
+        log("the device already boots the new image next, for good (it refused the mark as already pending)")
+        return listed
     }
 
     /// Sends the reset; a reply lost to the reboot is fine.
@@ -60,7 +91,8 @@ struct SMPActivation: Sendable {
     }
 
     /// A reset whose reply was lost (the link dropped, or the device rebooted too fast) is still a
-    /// reset; the wait for the device to come back decides.
+    /// reset, or the device comes back without having taken it: the wait for the device to come
+    /// back, then the image list after it, decide (`SMPVersionCheck.Outcome.awaitingReset`).
     private static func tolerateLostReply(_ error: SMPClientError, device: String) throws(DFUError) {
         switch error {
         case .linkLost, .timeout: return

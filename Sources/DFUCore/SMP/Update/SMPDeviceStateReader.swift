@@ -19,12 +19,17 @@ struct SMPDeviceSnapshot: Sendable {
 /// stage the image list, slot sizes and the bootloader mode (battery and firmware revision are
 /// `StandardGATTReader`'s). Only the image list is required; the other answers are optional in
 /// Zephyr's Kconfig, so a refusal or silence is noted and the update goes on with safe defaults.
+///
+/// Nothing these requests ask changes the device, so a link lost before an answer (the request or
+/// the answer lost, or a write that failed as the link went down) is made again within
+/// `--connect-timeout` and the reads start over, as a failed connect is retried.
 struct SMPDeviceStateReader {
     let connection: DeviceConnection<SMPSession>
-    let device: String
-    let requestTimeout: Duration
-    let log: @Sendable (String) -> Void
-    let warn: @Sendable (String) -> Void
+    let context: SessionContext
+
+    private var device: String { context.device }
+    private var requestTimeout: Duration { context.deadlines.request }
+    private func log(_ message: String) { context.log(message) }
 
     /// The most requests kept in flight whatever `buf_count` says: a device claiming thousands of
     /// buffers must not make us exhaust the 256 SMP sequence numbers.
@@ -32,6 +37,9 @@ struct SMPDeviceStateReader {
     /// How long the reassembly probe waits: a device that reassembles answers within a round trip,
     /// one that does not never answers.
     static let probeTimeout: Duration = .seconds(2)
+
+    /// Link losses the reads survive, each followed by a new link.
+    static let linkLossAllowance = 3
 
     /// What the connect stage learned about sizing SMP for this device.
     struct Negotiated: Sendable {
@@ -45,6 +53,10 @@ struct SMPDeviceStateReader {
     /// the session's packet budget is set from them. Part of connecting: until this is known, no
     /// request larger than one write may be sent.
     func negotiate() async throws(DFUError) -> Negotiated {
+        try await againAfterLinkLoss { () async throws(DFUError) in try await negotiateOnce() }
+    }
+
+    private func negotiateOnce() async throws(DFUError) -> Negotiated {
         var negotiated = Negotiated(window: 1)
         switch await request(MCUmgrParametersRequest()) {
         case .success(let parameters):
@@ -59,7 +71,7 @@ struct SMPDeviceStateReader {
         case .failure(let error):
             throw await failure("the MCUmgr parameters request", error)
         }
-        let reassembles = await deviceReassembles(bufferSize: negotiated.bufferSize, link: connection.link)
+        let reassembles = try await deviceReassembles(bufferSize: negotiated.bufferSize, link: connection.link)
         await connection.client.setDeviceLimits(bufferSize: negotiated.bufferSize, reassembles: reassembles)
         if let budget = await connection.client.budget { log("SMP: \(budget)") }
         return negotiated
@@ -68,6 +80,10 @@ struct SMPDeviceStateReader {
     /// The image list, slot size and bootloader mode; the running version and the slot size are
     /// those of image index `image` (0: the application).
     func readImageState(_ negotiated: Negotiated, image index: UInt64 = 0) async throws(DFUError) -> SMPDeviceSnapshot {
+        try await againAfterLinkLoss { () async throws(DFUError) in try await readImageStateOnce(negotiated, image: index) }
+    }
+
+    private func readImageStateOnce(_ negotiated: Negotiated, image index: UInt64) async throws(DFUError) -> SMPDeviceSnapshot {
         var facts = DeviceFacts(bufferSize: negotiated.bufferSize, bufferCount: negotiated.bufferCount)
 
         // A SUIT device answers its own group; its image list (if any) is not MCUboot's slots.
@@ -114,15 +130,43 @@ struct SMPDeviceStateReader {
     }
 
     /// The board the device was built for (OS info, format `i`), when it answers: Zephyr leaves
-    /// the command out unless `CONFIG_MCUMGR_GRP_OS_INFO`. Never fails the read.
-    func board() async -> String? {
-        guard case .success(let info) = await request(OSInfoRequest(format: "i"), timeout: min(Self.probeTimeout, requestTimeout))
-        else { return nil }
-        let board = info.output.trimmingCharacters(in: .whitespaces)
-        return board.isEmpty ? nil : board
+    /// the command out unless `CONFIG_MCUMGR_GRP_OS_INFO`. Fails only when the link cannot be
+    /// restored after a loss.
+    func board() async throws(DFUError) -> String? {
+        try await againAfterLinkLoss { () async throws(DFUError) in
+            switch await request(OSInfoRequest(format: "i"), timeout: min(Self.probeTimeout, requestTimeout)) {
+            case .success(let info):
+                let board = info.output.trimmingCharacters(in: .whitespaces)
+                return board.isEmpty ? nil : board
+            case .failure(.linkLost):
+                throw await failure("the OS info request", .linkLost)
+            case .failure:
+                return nil
+            }
+        }
     }
 
     // MARK: - Requests
+
+    /// `read`, started over on a new link after each link loss (at most `linkLossAllowance`); when
+    /// no link comes back, the loss's own error.
+    private func againAfterLinkLoss<T>(_ read: () async throws(DFUError) -> T) async throws(DFUError) -> T {
+        var losses = 0
+        while true {
+            do throws(DFUError) {
+                return try await read()
+            } catch where error.cause == .smpRequest(.linkLost) && losses < Self.linkLossAllowance {
+                losses += 1
+                context.warn("the link to \(device) went down while its state was read; reconnecting")
+                let result = await connection.reconnect(until: context.clock.reachableBy(context.deadlines.connect),
+                                                        log: context.log)
+                if case .failure(let failure) = result {
+                    log("reconnecting failed: \(failure)")
+                    throw error
+                }
+            }
+        }
+    }
 
     private func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async -> Result<R.Response, SMPClientError> {
         do throws(SMPClientError) {
@@ -160,13 +204,15 @@ struct SMPDeviceStateReader {
     /// first write alone and answers `ECORRUPT` (its header announces more than the write holds),
     /// and drops the 4-byte second write unanswered (too short for a header), so no reply can
     /// arrive under a sequence number we never used.
-    private func deviceReassembles(bufferSize: Int?, link: any Link) async -> Bool {
+    /// A link lost before the answer says nothing about reassembly: that is the loss's error.
+    private func deviceReassembles(bufferSize: Int?, link: any Link) async throws(DFUError) -> Bool {
         let maxWrite = link.parameters.maxWriteWithoutResponse
         // Over UDP each datagram is parsed as one whole packet (Zephyr's UDP transport).
         guard !link.parameters.writesAreWholeMessages, let bufferSize, bufferSize >= maxWrite + 4,
               let text = Self.echoText(packetSize: maxWrite + 4) else { return false }
         await connection.client.setDeviceLimits(bufferSize: bufferSize, reassembles: true)
         let reply = await request(OSEchoRequest(text: text), timeout: min(Self.probeTimeout, requestTimeout))
+        if case .failure(.linkLost) = reply { throw await failure("the reassembly probe (an echo)", .linkLost) }
         if case .success(let echo) = reply, echo.text == text {
             log("device reassembles packets up to \(bufferSize) bytes")
             return true

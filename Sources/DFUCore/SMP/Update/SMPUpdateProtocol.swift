@@ -32,9 +32,7 @@ struct SMPUpdateProtocol: UpdateProtocol {
     }
 
     func open(_ connection: DeviceConnection<SMPSession>, context: SessionContext) async throws(DFUError) -> SMPUpdateSession {
-        let reader = SMPDeviceStateReader(connection: connection, device: context.device,
-                                          requestTimeout: context.deadlines.request,
-                                          log: context.log, warn: context.warn)
+        let reader = SMPDeviceStateReader(connection: connection, context: context)
         let negotiated = try await reader.negotiate()
         return SMPUpdateSession(connection: connection, context: context, negotiated: negotiated)
     }

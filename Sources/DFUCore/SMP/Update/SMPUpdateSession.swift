@@ -11,11 +11,10 @@ struct SMPUpdateSession: UpdateSession {
 
     var window: Int { negotiated.window }
     private var session: SMPSession { connection.client }
-    private var deadlines: UpdateOptions.Deadlines { context.deadlines }
+    var deadlines: UpdateOptions.Deadlines { context.deadlines }
 
     func readState(for update: inout SMPUpdate) async throws(DFUError) -> SessionState {
-        let reader = SMPDeviceStateReader(connection: connection, device: context.device, requestTimeout: deadlines.request,
-                                          log: context.log, warn: context.warn)
+        let reader = SMPDeviceStateReader(connection: connection, context: context)
         let snapshot = try await reader.readImageState(negotiated, image: update.main.index)
         if snapshot.facts.unsupported == nil { try checkImageIndexes(of: update, snapshot) }
         try update.settle(against: snapshot.images, mode: snapshot.bootloaderMode)
@@ -80,6 +79,9 @@ struct SMPUpdateSession: UpdateSession {
             window: window, firstChunkTimeout: deadlines.firstChunk(forImageOf: bytes),
             chunkTimeout: deadlines.chunk,
             lastChunkTimeout: deadlines.lastChunk, linkRestoreTimeout: deadlines.connect)
+        // The engine's transfer stage reconnects after a loss it sees during the upload; one
+        // counted before (after the device's state was read) is restored here.
+        if await connection.isLinkLost { try await restoreLink(lost: "before the upload", stage: .transfer) }
         context.log("uploading \(update.hasSeveralImages ? "\(entry.name), " : "")\(bytes) bytes, "
                     + "\(window) request\(window == 1 ? "" : "s") in flight")
         // A zip names every index it sends; a single image only the one the user gave (`--image`).
@@ -100,7 +102,7 @@ struct SMPUpdateSession: UpdateSession {
     var activationNeedsLink: Bool { true }
 
     /// Marks each image the device does not already run (in the mode its index allows), then one
-    /// reset.
+    /// reset. A link lost under a mark is restored and the image list read again (`SMPActivation`).
     func activate(_ update: SMPUpdate, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
         var activation: SMPActivation?
         // Direct-XIP without revert boots the newest image for good: Zephyr refuses a test of it
@@ -108,8 +110,7 @@ struct SMPUpdateSession: UpdateSession {
         let marks = update.bootloaderMode != .directXIP
         if !marks { context.log("direct-XIP without revert: MCUboot boots the newest image; nothing to mark") }
         for entry in update.images where !entry.isRunning {
-            var marking = SMPActivation(session: session, image: entry.image, mode: mode.forImage(entry.index),
-                                        device: context.device, requestTimeout: deadlines.request, log: context.log)
+            var marking = self.activation(of: entry, mode: mode)
             marking.acceptsAlreadyPending = update.bootloaderMode == .ramLoad
             if marks { try await marking.mark() }
             activation = marking
@@ -117,7 +118,24 @@ struct SMPUpdateSession: UpdateSession {
         guard let activation else {
             throw .internalError("activating an update whose every image already runs")
         }
-        let lossesBefore = await losses.count
+        return try await reset(with: activation)
+    }
+
+    /// Marking and resetting `entry` in the mode its index allows.
+    func activation(of entry: SMPUpdateImage, mode: ActivationMode) -> SMPActivation {
+        SMPActivation(session: session, image: entry.image, mode: mode.forImage(entry.index), device: context.device,
+                      requestTimeout: deadlines.request, log: context.log) { request async throws(DFUError) in
+            try await restoreLink(lostBefore: request, stage: .activate)
+        }
+    }
+
+    /// The reset, on a live link: one lost since the marks is restored first. Returns the link
+    /// losses the reboot wait counts from: those before the link the reset goes out on, whose loss
+    /// is the reboot's (or, if the reset was lost with it, shows after the reconnect as a device
+    /// that has not reset: `SMPVersionCheck.Outcome.awaitingReset`).
+    func reset(with activation: SMPActivation) async throws(DFUError) -> Int {
+        if await connection.isLinkLost { try await restoreLink(lostBefore: "the reset request", stage: .activate) }
+        let lossesBefore = connection.lossesWhenAttached
         try await activation.reset()
         return lossesBefore
     }
@@ -137,19 +155,21 @@ struct SMPUpdateSession: UpdateSession {
     }
 
     /// Every image checked (and confirmed as its index's mode asks); the first image's last, whose
-    /// version is the run's result.
+    /// version is the run's result. Each check goes on across link losses and a reset the device
+    /// did not take (`checking`).
     func confirm(_ update: SMPUpdate, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
         var version = update.version
+        var readUntil = readUntil
         for entry in update.images.dropFirst() + [update.main] {
-            version = try await SMPVersionCheck(
+            let check = SMPVersionCheck(
                 session: session, clock: context.clock, image: entry.image, mode: mode.forImage(entry.index),
                 imageIndex: entry.index, name: update.hasSeveralImages ? entry.name : nil,
                 previousHash: entry.runningBefore?.hash, previousVersion: entry.runningBefore?.imageVersion,
                 mayBeUnlisted: update.hasSeveralImages && entry.index > 0,
                 runsFromEitherSlot: entry.isDirectXIP || update.bootloaderMode.map(Self.equalSlotModes.contains) == true,
                 device: context.device, requestTimeout: deadlines.request, emit: context.emit, warn: context.warn)
-                .run(readUntil: readUntil)
+            version = try await checking(check, resetting: activation(of: entry, mode: mode), readUntil: &readUntil)
         }
         return version
     }

@@ -2,8 +2,19 @@
 /// new image (its hash equal to the image's installed hash: the SHA256 TLV, or DECOMP_SHA for a
 /// compressed image) and active; then, as the mode asks, the
 /// image is confirmed and the device must say so. A device back on its old image rolled back (or
-/// its bootloader refused the image): exit 8.
+/// its bootloader refused the image): exit 8. A device still running its previous image with the
+/// new one pending has not reset at all (`Outcome.awaitingReset`).
 struct SMPVersionCheck: Sendable {
+    enum Outcome: Sendable, Equatable {
+        /// The new image runs (and is confirmed, as the mode asks), reporting this version.
+        case running(ImageVersion)
+        /// The device still runs the image it ran before, with the new one pending in its other
+        /// slot: it has not reset since the mark (the reset request was lost with the link, or the
+        /// link came back before the device reset). Unlike a rollback, which leaves the new image
+        /// not pending, or a refusal, after which MCUboot erases it. Swap and overwrite modes only.
+        case awaitingReset
+    }
+
     let session: SMPSession
     let clock: EngineClock
     let image: PreparedImage
@@ -28,14 +39,17 @@ struct SMPVersionCheck: Sendable {
 
     /// Checks, confirms when the mode wants it, and returns the version the device reports.
     /// `readUntil` (real time) bounds the retries of the first read: a device that just rebooted
-    /// may need a moment before it answers (over UDP nothing else tells that it is back).
-    func run(readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
+    /// may need a moment before it answers (over UDP nothing else tells that it is back). It reads
+    /// before it writes, so after a link loss it can run again: a confirm the device took is seen,
+    /// not sent twice.
+    func run(readUntil: ContinuousClock.Instant) async throws(DFUError) -> Outcome {
         let state = try await readImages(until: readUntil)
         if mayBeUnlisted, !state.images.contains(where: { ($0.image ?? 0) == imageIndex }) {
             warn("\(device) lists no slot of image \(imageIndex) after the reboot (as an nRF5340's network core does, "
                  + "its image copied into that core): \(subject) \(image.version) cannot be checked there")
-            return image.version
+            return .running(image.version)
         }
+        if awaitsReset(state) { return .awaitingReset }
         let running = try runningNewImage(in: state)
         let version = running.imageVersion ?? image.version
         switch mode {
@@ -51,7 +65,17 @@ struct SMPVersionCheck: Sendable {
         case .testOnly, .uploadOnly:
             emit(.versionConfirmed(version: version, confirmed: running.confirmed, image: name))
         }
-        return version
+        return .running(version)
+    }
+
+    /// Whether the image that runs is not the new one, which waits pending in a slot the device
+    /// does not run from. Only where pending is a trailer flag MCUboot consumes at boot (swap and
+    /// overwrite modes): with direct-XIP and RAM load Zephyr lists the newer slot as pending for as
+    /// long as it is newer, booted or skipped, so there the list cannot tell.
+    private func awaitsReset(_ state: ImageStateResponse) -> Bool {
+        guard !runsFromEitherSlot, let running = state.running(image: imageIndex),
+              running.hash != image.installedHash else { return false }
+        return state.images.contains { ($0.image ?? 0) == imageIndex && $0.hash == image.slotHash && $0.pending && !$0.active }
     }
 
     /// "the new image", or "image 1 (network core)".
