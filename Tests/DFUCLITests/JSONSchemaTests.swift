@@ -49,7 +49,8 @@ import Testing
                     address: address, advertisement: BlueZStandInAdvertisement(name: "dev-\(address.suffix(2))", services: [service]),
                     connector: bench.connector, peer: peripheral.identity))
             }
-            let run = try await BlueZDFUProcess.run(["scan", "--timeout", "1", "--json"], bus: bench.busAddress)
+            // 3 s: under the full suite's load a 1 s scan sometimes ended before the stand-in reported both.
+            let run = try await BlueZDFUProcess.run(["scan", "--timeout", "3", "--json"], bus: bench.busAddress)
             #expect(try Self.validLines(run, command: "scan", exitCode: 0) == ["device", "device", "result"])
         }
     }
