@@ -98,20 +98,31 @@ final class BlueZScanSession: Sendable {
     }
 
     /// Stops and starts discovery every `restartInterval` until the deadline or `stop()`. A start
-    /// that fails (the adapter went) ends the restarts; the session's updates go on as they would.
+    /// refused right after the stop (bluetoothd or the kernel still stopping: busy, in progress)
+    /// is tried again every 250 ms: giving up would leave the rest of the search without any
+    /// discovery at all. Only an adapter or a bluetoothd that went ends the restarts.
     private func restartPeriodically(filter: BlueZScanFilter, until deadline: ContinuousClock.Instant) async {
-        while true {
-            let next = ContinuousClock.now.advanced(by: Self.restartInterval)
-            guard next < deadline else { return }
+        var next = ContinuousClock.now.advanced(by: Self.restartInterval)
+        while next < deadline {
             do { try await Task.sleep(until: next, clock: .continuous) } catch { return }
             guard !state.withLock({ $0.stopped }) else { return }
             _ = await client.callDetached(adapter.path, BlueZName.adapter, "StopDiscovery")
-            guard !Task.isCancelled, !state.withLock({ $0.stopped }) else { return }
-            do throws(BlueZError) {
-                try await client.startDiscovery(on: adapter, filter: filter)
-            } catch {
-                return
+            while true {
+                guard !Task.isCancelled, !state.withLock({ $0.stopped }), ContinuousClock.now < deadline else { return }
+                do throws(BlueZError) {
+                    try await client.startDiscovery(on: adapter, filter: filter)
+                    break
+                } catch {
+                    switch error {
+                    case .adapterPoweredOff, .adapterNotFound, .noAdapter, .bluetoothdNotRunning, .busUnavailable,
+                         .accessDenied:
+                        return
+                    case .discoveryFailed, .failed:
+                        do { try await Task.sleep(for: .milliseconds(250)) } catch { return }
+                    }
+                }
             }
+            next = ContinuousClock.now.advanced(by: Self.restartInterval)
         }
     }
 
