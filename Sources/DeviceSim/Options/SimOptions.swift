@@ -227,7 +227,10 @@ public struct SimOptions: Sendable, Hashable {
     /// reproduce the device. `drop_report` and `timescale` are last and only when not at their defaults.
     public var canonicalText: String {
         var text = deviceText
-        if dropReportDelay != .zero { text += ",drop_report=\(dropReportDelay.components.seconds * 1000 + dropReportDelay.components.attoseconds / 1_000_000_000_000_000)ms" }
+        if dropReportDelay != .zero {
+            let (seconds, attoseconds) = dropReportDelay.components
+            text += ",drop_report=\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms"
+        }
         return timeScale == 1 ? text : text + ",timescale=\(timeScale)"
     }
 

@@ -27,10 +27,10 @@ extension SimCommand {
                                                   name: name, observer: observer)
         } ready: { peripheral, address in
             let device = await peripheral.snapshot
-            let where_ = bootloaderAdapter.map { "on \($0), at that adapter's address," } ?? "at the same address"
+            let place = bootloaderAdapter.map { "on \($0), at that adapter's address," } ?? "at the same address"
             return "Nordic Secure DFU over BLE on \(adapter) as \(peripheral.name) (address \(address), device "
                 + "\(device.applicationIdentity), application version \(NordicAppVersion.text(device.applicationVersion)); "
-                + "its bootloader answers \(where_) as \(device.bootloaderName) or the name a central gives it)"
+                + "its bootloader answers \(place) as \(device.bootloaderName) or the name a central gives it)"
         }
     }
 
