@@ -55,16 +55,20 @@ extension Connector {
     public static func isLastResort(_ peer: PeerIdentity) -> Bool { peer.rawValue.hasPrefix("sole-name:") }
 
     /// `connect` (a backend's one-phase search) for the peers that are not last resorts until
-    /// `lastResortDelay` has passed, then for all of them until `deadline`.
+    /// `lastResortDelay` has passed, then for all of them until `deadline`. `connect`'s third
+    /// argument says whether a later phase follows: a backend then only listens, rather than dial
+    /// a device it merely knows of (a connect attempt pending in the controller can keep it from
+    /// scanning, and so from hearing the last resort; seen on the rig).
     public func connectLastResortsLast(
         toAnyOf peers: [PeerIdentity], deadline: ContinuousClock.Instant,
-        _ connect: @Sendable ([PeerIdentity], ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link)
+        _ connect: @Sendable ([PeerIdentity], ContinuousClock.Instant, _ laterPhaseFollows: Bool) async throws(LinkError)
+            -> (PeerIdentity, any Link)
     ) async throws(LinkError) -> (PeerIdentity, any Link) {
         let preferred = peers.filter { !Self.isLastResort($0) }
-        guard preferred.count < peers.count, !preferred.isEmpty else { return try await connect(peers, deadline) }
+        guard preferred.count < peers.count, !preferred.isEmpty else { return try await connect(peers, deadline, false) }
         let firstPhase = min(deadline, ContinuousClock.now.advanced(by: Self.lastResortDelay))
         do throws(LinkError) {
-            return try await connect(preferred, firstPhase)
+            return try await connect(preferred, firstPhase, true)
         } catch {
             switch error {
             case .timeout, .peerNotFound: break
@@ -72,6 +76,6 @@ extension Connector {
             }
         }
         guard ContinuousClock.now < deadline else { throw .timeout }
-        return try await connect(peers, deadline)
+        return try await connect(peers, deadline, false)
     }
 }

@@ -4,15 +4,16 @@
 extension BlueZConnector {
     public func connect(toAnyOf peers: [PeerIdentity],
                         deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
-        try await connectLastResortsLast(toAnyOf: peers, deadline: deadline) { peers, deadline async throws(LinkError) in
-            try await connectOnce(toAnyOf: peers, deadline: deadline)
+        try await connectLastResortsLast(toAnyOf: peers, deadline: deadline) { peers, deadline, laterPhaseFollows async throws(LinkError) in
+            try await connectOnce(toAnyOf: peers, deadline: deadline, listenOnly: laterPhaseFollows)
         }
     }
 
-    private func connectOnce(toAnyOf peers: [PeerIdentity],
-                             deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
+    /// `listenOnly`: one discovery until `deadline`, and no turns at dialling known devices after it.
+    private func connectOnce(toAnyOf peers: [PeerIdentity], deadline: ContinuousClock.Instant,
+                             listenOnly: Bool) async throws(LinkError) -> (PeerIdentity, any Link) {
         let targets = peers.compactMap { peer in BlueZPeerTarget(peer).map { (peer, $0) } }
-        guard targets.count > 1 else { return try await connectTakingTurns(toAnyOf: peers, deadline: deadline) }
+        guard targets.count > 1 || listenOnly else { return try await connectTakingTurns(toAnyOf: peers, deadline: deadline) }
         if Task.isCancelled { throw .cancelled }
         let plans = targets.map { (peer: $0.0, target: $0.1, plan: plan(for: $0.1)) }
         let services = expectedServices
@@ -29,7 +30,7 @@ extension BlueZConnector {
             }?.peer
         }
         let start = ContinuousClock.now
-        let halfway = start.advanced(by: start.duration(to: deadline) / 2)
+        let halfway = listenOnly ? deadline : start.advanced(by: start.duration(to: deadline) / 2)
         // Heard in a discovery running now, or connected: no need to listen for it.
         let known = client.store.tree.devices(of: adapter.path).first { ($0.rssi != nil || $0.connected) && match($0) != nil }
         var chosen = known.flatMap(match)
@@ -40,7 +41,7 @@ extension BlueZConnector {
         if let chosen {
             if let target = BlueZPeerTarget(chosen), let device = known ?? client.store.tree.devices(of: adapter.path)
                 .first(where: { $0.rssi != nil && match($0) == chosen }) {
-                try checkSole(target, device)
+                try await checkSole(target, device)
             }
             do throws(LinkError) {
                 return (chosen, try await connect(to: chosen, deadline: deadline))
@@ -52,7 +53,8 @@ extension BlueZConnector {
             }
         }
         // Nothing heard (a device bluetoothd knows is not always reported again), or the one heard
-        // could not be reached: the peers take turns for the time left.
+        // could not be reached: the peers take turns for the time left (unless only listening).
+        if listenOnly { throw .timeout }
         return try await connectTakingTurns(toAnyOf: peers, deadline: deadline)
     }
 }

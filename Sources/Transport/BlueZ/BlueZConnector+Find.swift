@@ -27,7 +27,7 @@ extension BlueZConnector {
         guard let name = plan.name else { throw .timeout }
         if case .soleName = target {
             let device = try await findByName(name, or: nil, deadline: deadline)
-            try checkSole(target, device)
+            try await checkSole(target, device)
             return Found(device: device)
         }
         if let address = plan.address {
@@ -120,17 +120,27 @@ extension BlueZConnector {
 
     /// A heard (RSSI present) or connected device with this name that offers an expected service,
     /// or the device with `address` when that one comes back after all.
-    /// A `sole-name:` peer found as `device`: refused when another device heard now advertises the
-    /// same name with an expected service (two bootloaders under `DfuTarg` cannot be told apart).
-    func checkSole(_ target: BlueZPeerTarget, _ device: BlueZDeviceInfo) throws(LinkError) {
+    /// A `sole-name:` peer found as `device`: refused when another device advertises the same name
+    /// with an expected service (two bootloaders under `DfuTarg` cannot be told apart). The first
+    /// one heard ends a discovery at once, so dfu listens `soleNameSettle` longer for a second one.
+    func checkSole(_ target: BlueZPeerTarget, _ device: BlueZDeviceInfo) async throws(LinkError) {
         guard case .soleName(let name) = target else { return }
         let services = expectedServices
-        let sharing = client.store.tree.devices(of: adapter.path).filter { other in
-            other.address != device.address && other.rssi != nil && other.name == name
+        let sharesTheName: @Sendable (BlueZDeviceInfo) -> Bool = { other in
+            other.address != device.address && other.name == name
                 && (services.isEmpty || other.services.contains(where: services.contains))
         }
-        guard sharing.isEmpty else { throw .ambiguous(PeerIdentity("sole-name:" + name), count: sharing.count + 1) }
+        let heardNow = client.store.tree.devices(of: adapter.path).filter { $0.rssi != nil && sharesTheName($0) }.count
+        // (Read before listening: stopping a discovery clears the RSSI of what it heard.)
+        let another = try await discover(until: ContinuousClock.now.advanced(by: Self.soleNameSettle),
+                                         filter: BlueZScanFilter(), where: sharesTheName)
+        let sharing = max(heardNow, another == nil ? 0 : 1)
+        guard sharing == 0 else { throw .ambiguous(PeerIdentity("sole-name:" + name), count: sharing + 1) }
     }
+
+    /// How long a device found by a `sole-name:` peer is listened past for another with that name:
+    /// a bootloader advertises every 25 ms (nordic-secure-dfu.md §1.1).
+    static var soleNameSettle: Duration { .milliseconds(1500) }
 
     private func findByName(_ name: String, or address: String?,
                             deadline: ContinuousClock.Instant) async throws(LinkError) -> BlueZDeviceInfo {

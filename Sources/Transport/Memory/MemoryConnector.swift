@@ -86,7 +86,7 @@ public actor MemoryConnector: Connector {
     /// last-resort peer only after the others had their time (`connectLastResortsLast`).
     public func connect(toAnyOf peers: [PeerIdentity],
                         deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
-        try await connectLastResortsLast(toAnyOf: peers, deadline: deadline) { peers, deadline async throws(LinkError) in
+        try await connectLastResortsLast(toAnyOf: peers, deadline: deadline) { peers, deadline, _ async throws(LinkError) in
             try await connectOnce(toAnyOf: peers, deadline: deadline)
         }
     }

@@ -44,4 +44,42 @@ struct BlueZBusAnyOfTests {
             central.close()
         }
     }
+
+    /// `sole-name:` is a last resort: taken only after the other peers stayed silent for
+    /// `lastResortDelay` (listening only, no dialling meanwhile), and only as the one device with
+    /// that name and the expected service.
+    @Test func aSoleNamePeerIsReachedAfterTheOthersStayedSilent() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address, name: "DfuTarg")
+            let central = try await BlueZBus.open(bench)
+            let lines = BlueZBus.Lines()
+            let connector = central.connector(expecting: [BlueZBus.smpService]) { lines.append($0) }
+            let started = ContinuousClock.now
+            let (peer, link) = try await HangGuard.within("connect to any") {
+                try await connector.connect(toAnyOf: [PeerIdentity("C2:11:40:55:7A:02"), PeerIdentity("sole-name:DfuTarg")],
+                                            deadline: .now + .seconds(20))
+            }
+            #expect(peer == PeerIdentity("sole-name:DfuTarg"))
+            #expect(ContinuousClock.now - started >= BlueZConnector.lastResortDelay)
+            #expect(!lines.all.contains { $0.contains("failed (no reply to Connect)") }, "\(lines.all)")
+            await link.disconnect()
+            central.close()
+        }
+    }
+
+    @Test func twoDevicesWithTheSoleNameAreAmbiguous() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address, name: "DfuTarg")
+            try await bench.addTestPeripheral(address: "C2:11:40:55:7A:03", name: "DfuTarg")
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            await #expect(throws: LinkError.ambiguous(PeerIdentity("sole-name:DfuTarg"), count: 2)) {
+                _ = try await HangGuard.within("connect to any") {
+                    try await connector.connect(toAnyOf: [PeerIdentity("C2:11:40:55:7A:02"), PeerIdentity("sole-name:DfuTarg")],
+                                                deadline: .now + .seconds(20))
+                }
+            }
+            central.close()
+        }
+    }
 }
