@@ -20,7 +20,7 @@
 #                       the passkey (exit 9), then 40 s later the same command with --passkey against
 #                       the same sim in the same bluetoothd (no sim restart, B not told to forget A):
 #                       paired, updated; three rounds. Not in the default set yet: with discovery
-#                       restarted every 4 s, 11 of 13 retries passed in 5 boots; the 2 that failed
+#                       restarted every 4 s, 21 of 23 retries passed in 7 boots; the 2 that failed
 #                       (both a third round) heard nothing for 30 s (docs/test-bluez.md)
 #   bluetoothd-alive    the bluetoothd that refused the unpaired attempt still runs 40 s later
 
