@@ -134,9 +134,9 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
     /// A link lost before the transfer stage watches for losses (while the device's state was
     /// read, or between parts) is made again first: nothing may be sent into a link that is gone.
     private func restoreLinkIfLost(_ connection: DeviceConnection<Protocol.Client>, window: Int) async throws(DFUError) {
-        guard let reason = await connection.losses.waitForLoss(beyond: connection.lossesWhenAttached,
-                                                               until: context.clock.reachableBy(.zero)) else { return }
-        emit(.warning("the link to \(device) was lost (\(reason)); reconnecting"))
+        guard await connection.isLinkLost else { return }
+        let reason = await connection.lossReason(within: context.deadlines.request)
+        emit(.warning("the link to \(device) was lost" + (reason.map { " (\($0))" } ?? "") + "; reconnecting"))
         let allowance = context.deadlines.connect
         if case .failure(let failure) = await connection.reconnect(until: context.clock.reachableBy(allowance), log: context.log) {
             throw .deviceUnreachable("the link to \(device) was lost before the transfer and it did not come back within "

@@ -79,9 +79,8 @@ struct SMPUpdateSession: UpdateSession {
             window: window, firstChunkTimeout: deadlines.firstChunk(forImageOf: bytes),
             chunkTimeout: deadlines.chunk,
             lastChunkTimeout: deadlines.lastChunk, linkRestoreTimeout: deadlines.connect)
-        // The engine's transfer stage reconnects after a loss it sees during the upload; one
-        // counted before (after the device's state was read) is restored here.
-        if await connection.isLinkLost { try await restoreLink(lost: "before the upload", stage: .transfer) }
+        // A loss counted before the upload (after the device's state was read) was restored by the
+        // engine (`UpdateProcedure.restoreLinkIfLost`); the transfer stage handles those during it.
         context.log("uploading \(update.hasSeveralImages ? "\(entry.name), " : "")\(bytes) bytes, "
                     + "\(window) request\(window == 1 ? "" : "s") in flight")
         // A zip names every index it sends; a single image only the one the user gave (`--image`).
