@@ -123,12 +123,13 @@ fi
 # secure-retry: three rounds of the forgetful user's sequence in one bluetoothd. Each round has its
 # own sim (a device that updated runs 1.1.0), started as run_fresh starts one, with no bond on
 # either side; between the refused attempt and the retry nothing is reset. RETRY_WAIT overrides
-# the 40 s (by hand, to bisect). The retry failed on the rig before dfu restarted its discovery
+# the 40 s and RETRY_ROUNDS the three rounds (by hand, to bisect). The retry failed on the rig before dfu restarted its discovery
 # every 4 s: after 40 s bluetoothd had dropped A's unpaired Device1, and the discovery that looked
 # for it never heard A, which had been advertising all along (the rig's report race).
 if [[ $ONLY == *",secure-retry,"* ]]; then
     retry_ok=0 retry_why="" retry_took=()
-    for round in 1 2 3; do
+    rounds=${RETRY_ROUNDS:-3}
+    for round in $(seq 1 "$rounds"); do
         # A new device each round: A forgets the bond an earlier round (or scenario) left with B
         # (run_fresh makes B forget A), so each round starts with neither side bonded.
         forget_b_on_a
@@ -148,7 +149,7 @@ if [[ $ONLY == *",secure-retry,"* ]]; then
     if [ -n "$retry_why" ]; then
         fail secure-retry "$retry_why (after $retry_ok good rounds)" "$LOGS/secure-retry-$round.out" "$LOGS/secure-retry-$round.err" "$sim_log"
     else
-        pass secure-retry "3 rounds: exit 9 without the passkey, then paired and updated with it ${RETRY_WAIT:-40} s later in the same bluetoothd (${retry_took[*]})"
+        pass secure-retry "$rounds rounds: exit 9 without the passkey, then paired and updated with it ${RETRY_WAIT:-40} s later in the same bluetoothd (${retry_took[*]})"
     fi
 fi
 
