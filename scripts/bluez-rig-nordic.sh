@@ -21,6 +21,8 @@
 #                     dfu names it (buttonless set-name) and finds it by that name
 #   nordic-elsewhere-unnamed  the same with an application that cannot name it (--set-name off):
 #                     dfu finds it as the only DfuTarg in range, after 5 s at the two addresses
+#   nordic-resume-elsewhere  the nordic-elsewhere device, the flash stopped by SIGINT once the
+#                     bootloader took data; dfu resume finds the bootloader by the name the journal kept
 #   nordic-link-drop  only when named (--only nordic-flash,nordic-link-drop): A's controller drops
 #                     the link (btmgmt) during the transfer; dfu reconnects to the bootloader and
 #                     finishes the update in the same run. Not in the default set: it passed 5 of 6
@@ -130,38 +132,84 @@ if [[ $ONLY == *",nordic-link-drop,"* ]]; then
     fi
 fi
 
-# The bootloader on hci2: powered for these two scenarios, off again afterwards (as batch does).
-nordic_elsewhere() {  # NAME EXTRA-SIM-ARGS...
-    local name=$1 hci=hci2 addr; shift
-    if [ ! -d "/sys/class/bluetooth/$hci" ]; then
-        skip "$name" "needs controller $hci (boot the rig with RIG_BTVIRT_ARGS='-L -l5', as scripts/test-bluez.sh does)"
-        return
+# The bootloader on hci2: powered for these scenarios, off again afterwards (as batch does).
+# bootloader_adapter_on NAME: powers hci2 and makes B forget it; sets bl_addr (or skips NAME).
+bl_hci=hci2 bl_addr=""
+bootloader_adapter_on() {
+    if [ ! -d "/sys/class/bluetooth/$bl_hci" ]; then
+        skip "$1" "needs controller $bl_hci (boot the rig with RIG_BTVIRT_ARGS='-L -l5', as scripts/test-bluez.sh does)"
+        return 1
     fi
-    dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$hci" org.freedesktop.DBus.Properties.Set \
+    dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$bl_hci" org.freedesktop.DBus.Properties.Set \
         string:org.bluez.Adapter1 string:Powered variant:boolean:true > /dev/null 2>&1
     for i in $(seq 50); do
-        [ "$(property "/org/bluez/$hci" org.bluez.Adapter1 Powered)" = "boolean true" ] && break
+        [ "$(property "/org/bluez/$bl_hci" org.bluez.Adapter1 Powered)" = "boolean true" ] && break
         sleep 0.2
     done
-    addr=$(property "/org/bluez/$hci" org.bluez.Adapter1 Address | sed 's/^string "\(.*\)"$/\1/')
+    bl_addr=$(property "/org/bluez/$bl_hci" org.bluez.Adapter1 Address | sed 's/^string "\(.*\)"$/\1/')
     dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B" org.bluez.Adapter1.RemoveDevice \
-        "objpath:/org/bluez/$RIG_HCI_B/dev_${addr//:/_}" > /dev/null 2>&1
-    fresh_sim=("${nordic_sim[@]}" --bootloader-adapter "$hci" "$@")
-    run_fresh "$name" "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" "${nordic_args[@]}" --verbose --connect-timeout 60
+        "objpath:/org/bluez/$RIG_HCI_B/dev_${bl_addr//:/_}" > /dev/null 2>&1
+}
+bootloader_adapter_off() {
     sim_stop
-    dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$hci" org.freedesktop.DBus.Properties.Set \
+    dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$bl_hci" org.freedesktop.DBus.Properties.Set \
         string:org.bluez.Adapter1 string:Powered variant:boolean:false > /dev/null 2>&1
+}
+
+nordic_elsewhere() {  # NAME EXTRA-SIM-ARGS...
+    local name=$1; shift
+    bootloader_adapter_on "$name" || return
+    fresh_sim=("${nordic_sim[@]}" --bootloader-adapter "$bl_hci" "$@")
+    run_fresh "$name" "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" "${nordic_args[@]}" --verbose --connect-timeout 60
+    bootloader_adapter_off
     local how
     # --json puts --verbose's log lines on stdout as "log" events
     how=$(grep -h -o 'the bootloader will advertise as Dfu[0-9]*\|cannot name its bootloader' "$LOGS/$name.out" "$LOGS/$name.err" | head -n 1)
     if sim_failed "$name"; then :
     elif ! nordic_ok "$name"; then
         fail "$name" "$nordic_ok_why" "$LOGS/$name.out" "$LOGS/$name.err" "$sim_log"
-    elif ! grep -q "advertising again as Dfu[A-Za-z0-9]* on $hci" "$sim_log"; then
-        fail "$name" "the sim never advertised its bootloader on $hci" "$sim_log"
+    elif ! grep -q "advertising again as Dfu[A-Za-z0-9]* on $bl_hci" "$sim_log"; then
+        fail "$name" "the sim never advertised its bootloader on $bl_hci" "$sim_log"
     else
-        pass "$name" "${how:-?}; bootloader found at $hci's …:${addr: -5}, application $fl_version"
+        pass "$name" "${how:-?}; bootloader found at $bl_hci's …:${bl_addr: -5}, application $fl_version"
     fi
 }
 wanted nordic-elsewhere && nordic_elsewhere nordic-elsewhere
 wanted nordic-elsewhere-unnamed && nordic_elsewhere nordic-elsewhere-unnamed --set-name off
+
+# nordic-resume-elsewhere: Ctrl-C once the bootloader on hci2 (named by dfu) has taken data, then
+# `dfu resume`: the bootloader waits under that name only, at an address no rule derives; the
+# journal kept the name, so the resumed run finds it there and finishes.
+if wanted nordic-resume-elsewhere && bootloader_adapter_on nordic-resume-elsewhere; then
+    state=$LOGS/nordic-resume-state
+    rm -rf "$state" "$LOGS/nordic-resume-elsewhere.cut"
+    fresh_sim=("${nordic_sim[@]}" --bootloader-adapter "$bl_hci")
+    ( for i in $(seq 1200); do
+          if grep -q '"event":"progress","schema":[0-9]*,"bytes":[1-9]' "$LOGS/nordic-resume-elsewhere.out" 2>/dev/null; then
+              echo "after the first acknowledged data" > "$LOGS/nordic-resume-elsewhere.cut"
+              pkill -INT -f "^$DFU flash $NORDIC_PACKAGE"
+              exit 0
+          fi
+          sleep 0.1
+      done ) &
+    killer=$!
+    XDG_STATE_HOME=$state run_fresh nordic-resume-elsewhere "$DFU" flash "$NORDIC_PACKAGE" --device "$RIG_ADDR_A" \
+        "${nordic_args[@]}" --verbose --connect-timeout 60
+    cut_rc=$rc
+    [ -s "$LOGS/nordic-resume-elsewhere.cut" ] || kill "$killer" 2>/dev/null
+    wait "$killer" 2>/dev/null
+    named=$(grep -h -o 'the bootloader will advertise as Dfu[0-9]*' "$LOGS/nordic-resume-elsewhere.out" | head -n 1)
+    XDG_STATE_HOME=$state run nordic-resume-elsewhere-resume "$DFU" resume --device "$RIG_ADDR_A" --json --verbose
+    bootloader_adapter_off
+    if sim_failed nordic-resume-elsewhere; then :
+    elif [ ! -s "$LOGS/nordic-resume-elsewhere.cut" ] || [ "$cut_rc" -ne 130 ]; then
+        fail nordic-resume-elsewhere "the flash was not cut in the bootloader (exit $cut_rc)" "$LOGS/nordic-resume-elsewhere.out" "$sim_log"
+    elif [ -z "$named" ]; then
+        fail nordic-resume-elsewhere "dfu never named the bootloader" "$LOGS/nordic-resume-elsewhere.out"
+    elif [ "$rc" -ne 0 ]; then
+        fail nordic-resume-elsewhere "cut after '$named', then dfu resume exited $rc" "$LOGS/nordic-resume-elsewhere-resume.out" \
+            "$LOGS/nordic-resume-elsewhere-resume.err" "$sim_log"
+    else
+        pass nordic-resume-elsewhere "SIGINT in the bootloader ($named) on $bl_hci; dfu resume found it by that name and finished"
+    fi
+fi

@@ -16,12 +16,11 @@
 #                       the rig's kernel (Debian 6.1.0-57) the failed encryption ends in a kernel BUG
 #                       (list_del corruption in hci_chan_del when bluetoothd closes the ATT socket),
 #                       2 runs out of 2, and the stack is gone for the scenarios after it.
-#   secure-retry        only when named (--only secure-retry): what every user does: flash without
-#                       the passkey (exit 9), then 40 s later the same command with --passkey against
-#                       the same sim in the same bluetoothd (no sim restart, B not told to forget A):
-#                       paired, updated; three rounds. Not in the default set yet: with discovery
-#                       restarted every 4 s, 21 of 23 retries passed in 7 boots; the 2 that failed
-#                       (both a third round) heard nothing for 30 s (docs/test-bluez.md)
+#   secure-retry        what every user does: flash without the passkey (exit 9), then 40 s later
+#                       the same command with --passkey against the same sim in the same bluetoothd
+#                       (no sim restart, B not told to forget A): paired, updated; two rounds
+#                       (RETRY_ROUNDS). A failed retry is diagnosed: A's advertising and whether B's own
+#                       mgmt discovery hears A (secure-retry-N.diag)
 #   bluetoothd-alive    the bluetoothd that refused the unpaired attempt still runs 40 s later
 
 SECURE_PASSKEY=123456
@@ -120,15 +119,32 @@ if [[ $ONLY == *",secure-lost-bond,"* ]]; then
     fi
 fi
 
-# secure-retry: three rounds of the forgetful user's sequence in one bluetoothd. Each round has its
+# secure-retry: rounds of the forgetful user's sequence in one bluetoothd. Each round has its
 # own sim (a device that updated runs 1.1.0), started as run_fresh starts one, with no bond on
 # either side; between the refused attempt and the retry nothing is reset. RETRY_WAIT overrides
-# the 40 s and RETRY_ROUNDS the three rounds (by hand, to bisect). The retry failed on the rig before dfu restarted its discovery
+# the 40 s and RETRY_ROUNDS the two rounds (by hand, to bisect). The retry failed on the rig before dfu restarted its discovery
 # every 4 s: after 40 s bluetoothd had dropped A's unpaired Device1, and the discovery that looked
 # for it never heard A, which had been advertising all along (the rig's report race).
+# retry_diagnosis ROUND: after a failed retry, is A still advertising, and does B hear it? A's
+# settings and advertising instances (btmgmt), then a discovery of B's own through mgmt (no
+# bluetoothd, no dfu) for 10 s: the one-line verdict; the details in secure-retry-ROUND.diag.
+retry_diagnosis() {
+    local diag=$LOGS/secure-retry-$1.diag heard
+    {
+        echo "--- btmgmt info on A ($RIG_HCI_A)"; btmgmt --index "${RIG_HCI_A#hci}" info 2>&1
+        echo "--- btmgmt advinfo on A"; btmgmt --index "${RIG_HCI_A#hci}" advinfo 2>&1
+        echo "--- Device1 of A on B"; dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B/dev_${RIG_ADDR_A//:/_}" \
+            org.freedesktop.DBus.Properties.GetAll string:org.bluez.Device1 2>&1 | head -n 60
+        echo "--- btmgmt find on B (10 s)"; timeout 12 btmgmt --index "${RIG_HCI_B#hci}" find -l 2>&1
+    } > "$diag"
+    if grep -qi "dev_found: $RIG_ADDR_A" "$diag"; then heard="B's own discovery heard A afterwards"
+    else heard="B's own discovery did not hear A either"; fi
+    echo "A's advertising: $(grep -m 1 -o 'Instances list with [0-9]* item' "$diag" || echo 'advinfo unknown'); $heard (secure-retry-$1.diag)"
+}
+
 if [[ $ONLY == *",secure-retry,"* ]]; then
     retry_ok=0 retry_why="" retry_took=()
-    rounds=${RETRY_ROUNDS:-3}
+    rounds=${RETRY_ROUNDS:-2}
     for round in $(seq 1 "$rounds"); do
         # A new device each round: A forgets the bond an earlier round (or scenario) left with B
         # (run_fresh makes B forget A), so each round starts with neither side bonded.
@@ -142,7 +158,10 @@ if [[ $ONLY == *",secure-retry,"* ]]; then
         started=$SECONDS
         run "secure-retry-$round" "$DFU" flash "$IMAGE" --device "$RIG_ADDR_A" --passkey "$SECURE_PASSKEY" "${flash_args[@]}" --verbose
         retry_took+=("$((SECONDS - started)) s")
-        if ! flash_ok "secure-retry-$round"; then retry_why="round $round: the retry with --passkey: $flash_ok_why"; break; fi
+        if ! flash_ok "secure-retry-$round"; then
+            retry_why="round $round: the retry with --passkey: $flash_ok_why; $(retry_diagnosis "$round")"
+            break
+        fi
         if ! no_passkey_shown "secure-retry-$round"; then retry_why="round $round: the passkey appears in dfu's output"; break; fi
         retry_ok=$((retry_ok + 1))
     done

@@ -73,4 +73,21 @@ import Testing
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stderr.contains("cannot rename its bootloader"), "\(run.stderr)")
     }
+
+    /// The name is an event (JSON) and is kept in the journal, where the next run for the device
+    /// looks for it (`dfu resume`, or the same command: the bootloader may wait under it alone).
+    @Test func theBootloaderNameIsReportedAndJournaled() throws {
+        let state = try DFUTestEnvironment.freshStateHome()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let device = "sim:protocol=nordic,timescale=0,inactivity=off,bl_address=random"
+        let run = try DFURun.run(["flash", NordicFlashCLITests.package, "--device", device, "--key", NordicFlashCLITests.key,
+                                  "--json"], timeout: 30, environment: ["XDG_STATE_HOME": state])
+        #expect(run.exitCode == 0, "\(run.output)")
+        let named = try #require(run.stdoutLines.first { $0.contains(#""event":"bootloader-named""#) }, "\(run.stdout)")
+        let name = try #require(named.range(of: #"Dfu[0-9]{5}"#, options: .regularExpression).map { String(named[$0]) })
+        let journals = try FileManager.default.contentsOfDirectory(atPath: state + "/dfu").filter { $0.hasSuffix(".json") }
+        #expect(journals.count == 1)
+        let text = try String(contentsOfFile: state + "/dfu/" + (journals.first ?? ""), encoding: .utf8)
+        #expect(text.contains(#""bootloader_name":"\#(name)""#) || text.contains(#""bootloader_name" : "\#(name)""#), "\(text)")
+    }
 }

@@ -46,6 +46,8 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
 
     /// The peer the current link goes to.
     var peer: PeerIdentity { currentPeer.withLock { $0 } }
+    /// Where a reconnect looks, in turn.
+    var peers: [PeerIdentity] { target.withLock { $0.peers } }
     /// What the device found at the next reconnect must offer.
     var layout: any GATTLayout { target.withLock { $0.layout } }
 

@@ -22,6 +22,9 @@ public enum UpdateEvent: Sendable, Equatable {
     case resumed(offset: Int, attempt: Int)
     case activated(ActivationMode)
     case rebooting
+    /// The application agreed to name its bootloader `name` (Nordic buttonless set-name): where the
+    /// bootloader is looked for, and what a later run looks for if this one is cut off (journal).
+    case bootloaderNamed(String)
     case reconnected(ConnectionSummary)
     /// The device reports the new image running (and confirmed, when the mode confirms). `image`
     /// names it in an update of several images (one event each, the first image's last).

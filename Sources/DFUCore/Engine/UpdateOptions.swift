@@ -23,6 +23,10 @@ public struct UpdateOptions: Sendable, Equatable {
     /// Nordic Secure DFU: the name the bootloader is to advertise (buttonless set-name, 1–20 bytes),
     /// so that it can be found by it; nil: the device's default (`DfuTarg`).
     public var bootloaderName: String?
+    /// Nordic Secure DFU: the name an earlier run gave this device's bootloader (its journal), so a
+    /// device that run left in DFU mode under an address of its own is found by it. Only looked
+    /// for, never given to the device.
+    public var earlierBootloaderName: String?
     /// SMP: the image index to update (`image` in the first upload packet; on an nRF5340 image 1
     /// is the network core). Nil leaves the field out: the device's default, image 0.
     public var imageIndex: UInt64?

@@ -207,7 +207,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         let context = context
         let updateProtocol = updateProtocol
         return try await DeviceConnection.open(
-            engine.target.connector, peers: updateProtocol.peers(for: engine.target.peer), label: device,
+            engine.target.connector, peers: updateProtocol.peers(for: engine.target.peer, options: options), label: device,
             until: engine.clock.reachableBy(deadlines.connect), clock: engine.clock, layout: updateProtocol.layout,
             client: { link async throws(LinkError) in try await updateProtocol.client(on: link, context: context) },
             log: context.log)

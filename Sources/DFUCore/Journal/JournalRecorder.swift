@@ -20,8 +20,11 @@ public struct JournalRecorder: Sendable {
 
     /// Starts `journal` for a run. An unfinished journal of the same update (same device, same file
     /// content) is carried on: its attempt count goes up and its first start and version are kept.
+    /// The bootloader name of any unfinished update of the device is kept: that bootloader may
+    /// still wait under it, whichever file comes next.
     public init(_ journal: UpdateJournal, store: JournalStore, previous: UpdateJournal?) {
         var journal = journal
+        if let previous, previous.status == .unfinished { journal.bootloaderName = previous.bootloaderName }
         if let previous, previous.status == .unfinished,
            previous.isSameUpdate(device: journal.device, imageSHA256: journal.imageSHA256) {
             journal.attempts = previous.attempts + 1
@@ -53,6 +56,8 @@ public struct JournalRecorder: Sendable {
             if let lastSave, now - lastSave < Self.progressInterval { return nil }
         case .resumed(let offset, _):
             journal.offset = offset
+        case .bootloaderNamed(let name):
+            journal.bootloaderName = name
         case .versionConfirmed(let version, _, _):
             journal.versionAfter = version.description
             return nil

@@ -56,6 +56,10 @@ public struct UpdateJournal: Codable, Sendable, Equatable {
     public var offset: Int
     /// The part being sent, for an update of several (`application`), else nil.
     public var part: String?
+    /// Nordic: the name a run gave the device's bootloader (buttonless set-name). A run cut off
+    /// after it leaves the bootloader advertising it, maybe at an address no rule predicts; the
+    /// next run for this device looks for it by this name.
+    public var bootloaderName: String?
     /// The version the device ran before the update, when a run read it.
     public var versionBefore: String?
     /// The version the device reports after it, once confirmed.
@@ -101,6 +105,7 @@ public struct UpdateJournal: Codable, Sendable, Equatable {
         case imageSize = "image_size"
         case imageVersion = "image_version"
         case mode, arguments, status, stage, offset, part
+        case bootloaderName = "bootloader_name"
         case versionBefore = "version_before"
         case versionAfter = "version_after"
         case attempts

@@ -147,7 +147,7 @@ struct FlashCommand: ParsableCommand {
 
     /// Reads the key and sets up the device, for the update file's `bytes`. `log` gets the BlueZ
     /// connector's diagnostic lines; `connectGate` is shared by the runs that use one adapter.
-    func makeEngine(image bytes: [UInt8], connectGate: BlueZConnectGate? = nil,
+    func makeEngine(image bytes: [UInt8], connectGate: BlueZConnectGate? = nil, earlierBootloaderName: String? = nil,
                     log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> (UpdateEngine, DeviceTarget) {
         var publicKey: PublicKey?
         if let key {
@@ -167,6 +167,7 @@ struct FlashCommand: ParsableCommand {
         options.expectedVersion = expectVersion
         options.packetReceiptNotification = UInt16(clamping: prn)
         options.bootloaderName = bootloaderName
+        options.earlierBootloaderName = earlierBootloaderName
         options.deadlines = timeouts.deadlines
         options.dryRun = dryRun
         let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown

@@ -11,13 +11,31 @@ enum FlashJournal {
         JournalStore.defaultDirectory(environment: ProcessInfo.processInfo.environment).map(JournalStore.init)
     }
 
+    /// The journal `store` holds for `command`'s device, read once per run (a bad file is set aside
+    /// on reading); nil when the device cannot be named.
+    struct Previous {
+        var journal: UpdateJournal?
+        var setAside: JournalStore.SetAside?
+
+        /// The bootloader name of the device's unfinished update, if one named it.
+        var earlierBootloaderName: String? {
+            guard let journal, journal.status == .unfinished else { return nil }
+            return journal.bootloaderName
+        }
+    }
+
+    static func previous(for command: FlashCommand, in store: JournalStore) -> Previous? {
+        guard let spec = try? command.spec() else { return nil }
+        let found = store.journal(for: spec.description)
+        return Previous(journal: found.journal, setAside: found.setAside)
+    }
+
     /// The recorder for one run of `command` with the update file's `bytes`, and warnings to show
     /// (a journal file that had to be set aside). Nil recorder when the file cannot be hashed.
-    static func recorder(for command: FlashCommand, image bytes: [UInt8],
-                         store: JournalStore) -> (recorder: JournalRecorder?, warnings: [String]) {
+    static func recorder(for command: FlashCommand, image bytes: [UInt8], store: JournalStore,
+                         previous: Previous) -> (recorder: JournalRecorder?, warnings: [String]) {
         guard let spec = try? command.spec(), let sha256 = try? SHA256.hash(bytes) else { return (nil, []) }
         let device = spec.description
-        let previous = store.journal(for: device)
         let protocolName: UpdateProtocolName = UpdateFileKind(of: bytes) == .nordicPackage ? .nordic : .smp
         let journal = UpdateJournal(
             device: device, protocolName: protocolName.rawValue, imagePath: absolutePath(command.image),

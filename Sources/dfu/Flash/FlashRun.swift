@@ -31,16 +31,20 @@ struct FlashRun {
         let engine: UpdateEngine
         let deviceTarget: DeviceTarget
         let bytes: [UInt8]
+        // What the journal knows of this device from an earlier run: one that was cut off in
+        // Nordic DFU mode named the bootloader, which may wait under that name alone.
+        let previous = journal.flatMap { FlashJournal.previous(for: command, in: $0) }
         do throws(DFUError) {
             bytes = try FileReader.readAll(path: command.image)
-            (engine, deviceTarget) = try await command.makeEngine(image: bytes, connectGate: connectGate, log: log)
+            (engine, deviceTarget) = try await command.makeEngine(
+                image: bytes, connectGate: connectGate, earlierBootloaderName: previous?.earlierBootloaderName, log: log)
         } catch {
             return Outcome(result: .failure(error), cancelled: Task.isCancelled)
         }
         var recorder: JournalRecorder?
         // A dry run is no update: nothing to resume.
-        if let journal, !command.dryRun {
-            let started = FlashJournal.recorder(for: command, image: bytes, store: journal)
+        if let journal, let previous, !command.dryRun {
+            let started = FlashJournal.recorder(for: command, image: bytes, store: journal, previous: previous)
             recorder = started.recorder
             for warning in started.warnings { observe(.warning(warning)) }
         }

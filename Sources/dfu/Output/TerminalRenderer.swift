@@ -121,6 +121,9 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         case .rebooting:
             rebootingSince = now
             line("rebooting")
+        case .bootloaderNamed:
+            // Said by the engine's own log line; the name matters to the journal, not the reader.
+            break
         case .reconnected(let summary):
             connection = summary
             if let since = rebootingSince {

@@ -63,6 +63,8 @@ enum UpdateEventJSON {
             return object("activated", [("mode", .string(mode.rawValue))])
         case .rebooting:
             return object("rebooting", [])
+        case .bootloaderNamed(let name):
+            return object("bootloader-named", [("name", .string(name))])
         case .reconnected(let summary):
             return object("reconnected", connectionFields(summary))
         case .versionConfirmed(let version, let confirmed, let image):

@@ -44,7 +44,7 @@ public struct DeviceInfoReader: Sendable {
         }
         let deadline = clock.reachableBy(connectTimeout)
         // Where a Nordic device left in DFU mode waits is worth a look too, unless SMP was asked for.
-        let peers = updateProtocol == .smp ? [target.peer] : NordicUpdateProtocol().peers(for: target.peer)
+        let peers = updateProtocol == .smp ? [target.peer] : NordicUpdateProtocol().peers(for: target.peer, options: UpdateOptions())
         let first = await LinkAttempts.run(target.connector, peers: peers, until: deadline, clock: clock,
                                            layout: layout, verb: "connect", log: log) { _, peer, link async throws(LinkError) in
             (peer, link)

@@ -19,9 +19,9 @@ protocol UpdateProtocol: Sendable {
     func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> Update
     /// The services, characteristics and properties the protocol needs on a device.
     var layout: any GATTLayout { get }
-    /// Where a device the user named `peer` may answer (SMP: there; Nordic: also its bootloader's
-    /// address, where a device left in DFU mode by an earlier run waits).
-    func peers(for peer: PeerIdentity) -> [PeerIdentity]
+    /// Where a device the user named `peer` may answer (SMP: there; Nordic: also where a device left
+    /// in DFU mode by an earlier run waits: its bootloader's address, or the name it was given).
+    func peers(for peer: PeerIdentity, options: UpdateOptions) -> [PeerIdentity]
     /// A client on a freshly connected link whose layout passed (it subscribes to what it needs).
     func client(on link: any Link, context: SessionContext) async throws(LinkError) -> Client
     /// The rest of the connect stage once the client serves the link (negotiation): the session.

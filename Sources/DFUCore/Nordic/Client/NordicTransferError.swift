@@ -51,15 +51,15 @@ public enum NordicTransferError: Error, Sendable, Hashable, CustomStringConverti
         case .remoteProtocolViolation(let violation):
             return "\(violation). The device does not follow the Nordic Secure DFU protocol; check its bootloader."
         case .timeout(let waitingFor, let after):
-            return "the bootloader did not answer \(waitingFor) within \(after). Check that it is in range and in DFU mode, then retry; the transfer resumes."
+            return "the bootloader did not answer \(waitingFor) within \(after). Check that it is in range and in DFU mode."
         case .retriesExhausted(let object, let attempts):
             return "\(object) failed \(attempts) times (lost, reordered or corrupted packets). Move the device closer, use a "
                 + "lower PRN value, then retry; with BlueZ, several ATT bearers (EATT) reorder writes: Channels=1 in the "
                 + "[GATT] section of /etc/bluetooth/main.conf avoids it."
         case .linkNotRestored(let after):
-            return "the Bluetooth link was lost and not restored within \(after). Bring the device within range and retry; the transfer resumes."
+            return "the Bluetooth link was lost and not restored within \(after). Bring the device within range."
         case .cancelled:
-            return "the transfer was stopped. Run the same command again to continue from the bootloader's offset."
+            return "the run was cancelled."
         case .localProtocolViolation(let event, let state):
             return "internal error: the Nordic transfer got \(event) while \(state). This is a bug in dfu; please report it."
         }

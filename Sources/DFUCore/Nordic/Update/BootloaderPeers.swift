@@ -11,6 +11,11 @@ enum BootloaderPeers {
 
     static func named(_ name: String) -> PeerIdentity { PeerIdentity("name:" + name) }
 
+    /// A peer that is a name to look for (`name:`, `sole-name:`), not a device's address.
+    static func isName(_ peer: PeerIdentity) -> Bool {
+        peer.rawValue.hasPrefix("name:") || peer.rawValue.hasPrefix("sole-name:")
+    }
+
     /// `Dfu` and five random digits, as Nordic's iOS library names a bootloader by default
     /// (iOS-PER): unlikely to meet another device's in range, and 8 bytes, well within 20.
     static func randomName() -> String {

@@ -11,10 +11,15 @@ import Transport
 struct NordicUpdateProtocol: UpdateProtocol {
     var layout: any GATTLayout { NordicGATT.bootloaderOrButtonless }
 
-    /// The application, or its bootloader at the address + 1 (§1.3) when an earlier run left the
-    /// device in DFU mode: the same command run again resumes there.
-    func peers(for peer: PeerIdentity) -> [PeerIdentity] {
-        [peer] + (BootloaderAddress.incremented(peer).map { [$0] } ?? [])
+    /// The application, or its bootloader when an earlier run left the device in DFU mode: at the
+    /// address + 1 (§1.3), or under the name that run gave it (`--bootloader-name`, or the one the
+    /// journal kept: a bootloader with an address of its own is found only by it). The same
+    /// command run again resumes there.
+    func peers(for peer: PeerIdentity, options: UpdateOptions) -> [PeerIdentity] {
+        let names = [options.bootloaderName, options.earlierBootloaderName].compactMap { $0 }
+        var peers = [peer] + (BootloaderAddress.incremented(peer).map { [$0] } ?? [])
+        for name in names where !peers.contains(BootloaderPeers.named(name)) { peers.append(BootloaderPeers.named(name)) }
+        return peers
     }
 
     func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> NordicPreparedPackage {
@@ -35,12 +40,15 @@ struct NordicUpdateProtocol: UpdateProtocol {
     }
 
     /// Where the application answers after the update: where it was found, or, when the device was
-    /// found in its bootloader, at that address − 1 (the bootloader without bonds) or the same
-    /// address (with bonds).
+    /// found in its bootloader, the device the user named (first of `peers(for:options:)`), that
+    /// address − 1 (the bootloader without bonds) or the same address (with bonds). A bootloader
+    /// found by its name has no address to derive the application's from: only the user's is left.
     private func applicationPeers(_ connection: DeviceConnection<NordicSession>) -> [PeerIdentity] {
         let peer = connection.peer
         guard NordicGATT.isBootloader(connection.link.services) else { return [peer] }
-        return (BootloaderAddress.decremented(peer).map { [$0] } ?? []) + [peer]
+        var peers = connection.peers.prefix(1) + (BootloaderAddress.decremented(peer).map { [$0] } ?? [])
+        if !BootloaderPeers.isName(peer) { peers.append(peer) }
+        return peers.reduce(into: []) { unique, next in if !unique.contains(next) { unique.append(next) } }
     }
 }
 

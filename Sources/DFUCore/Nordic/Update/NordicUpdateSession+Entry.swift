@@ -124,6 +124,7 @@ extension NordicUpdateSession {
         switch try await sendButtonless(request, through: characteristic) {
         case .answered(.success):
             context.log("the bootloader will advertise as \(name)")
+            context.emit(.bootloaderNamed(name))
             return .named
         case .answered(let status) where status.rawValue == 0x02:
             if given { context.warn("\(device) cannot rename its bootloader (\(status)); it keeps its default name") }

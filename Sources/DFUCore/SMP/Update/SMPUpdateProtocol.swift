@@ -11,7 +11,7 @@ import Transport
 struct SMPUpdateProtocol: UpdateProtocol {
     var layout: any GATTLayout { SMPGATT.layout }
 
-    func peers(for peer: PeerIdentity) -> [PeerIdentity] { [peer] }
+    func peers(for peer: PeerIdentity, options: UpdateOptions) -> [PeerIdentity] { [peer] }
 
     /// An MCUboot image to `--image N` (0 by default), or an nRF Connect SDK zip's images each to
     /// the index its manifest gives.
