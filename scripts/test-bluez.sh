@@ -91,7 +91,7 @@ fi
 kernel_oops() {
     local log=$rig_logs/console.log first where
     [[ -f $log ]] && grep -q ' \[bluetooth\]' "$log" || return 1
-    first=$(grep -m 1 -E 'general protection fault|BUG: |Oops: ' "$log" | sed -E 's/^\[ *[0-9.]+\] //; s/,.*//') || return 1
+    first=$(grep -m 1 -E 'general protection fault|BUG: |kernel BUG at|Oops: ' "$log" | sed -E 's/^\[ *[0-9.]+\] //; s/,.*//') || return 1
     where=$(grep -m 1 -oE '[a-z_0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[bluetooth\]' "$log" | cut -d+ -f1)
     echo "$first in ${where:-the Bluetooth module}"
 }
