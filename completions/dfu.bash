@@ -57,7 +57,7 @@ _dfu() {
         esac
         ;;
     batch)
-        options='--discover --count --until --rssi-min --key --mode --min-battery --allow-downgrade --allow-unsigned --allow-host-battery --pair --dry-run --parallel --per-adapter --adapter --report --full-addresses --json -v --verbose --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
+        options='--discover --count --until --rssi-min --key --mode --min-battery --allow-downgrade --allow-unsigned --allow-host-battery --pair --dry-run --parallel --per-adapter --adapter --report --force --full-addresses --json -v --verbose --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
         valued=' --discover --count --until --rssi-min --key --mode --min-battery --parallel --per-adapter --adapter --report --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
         positionals=(none)
         case $prev in

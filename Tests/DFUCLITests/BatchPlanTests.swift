@@ -14,6 +14,22 @@ import Testing
         #expect(try CSVTable.parse("a,b") == [.init(line: 1, fields: ["a", "b"])], "no newline at the end")
     }
 
+    /// Columns dfu does not read are the row's extras, in the plan's order; the ones it reads
+    /// match in any case and with `-` or a space for `_`; paths inside a `sim:` device are the plan's.
+    @Test func extraColumnsAndSimPathsAreKept() throws {
+        let plan = try BatchPlan.parse("""
+            Serial,Device,image,Expect-Version,notes
+            SN-1,"sim:id=a1,key=keys/k.pem,enc-key=/abs/e.pem",app.bin,1.1.0,"rework, 2nd"
+            SN-2,"sim:id=a2,KEY=k.pem",app.bin,,
+            """, path: "/plans/line7.csv")
+        #expect(plan.rows[0].extras == [.init(name: "Serial", value: "SN-1"), .init(name: "notes", value: "rework, 2nd")])
+        #expect(plan.rows[1].extras == [.init(name: "Serial", value: "SN-2"), .init(name: "notes", value: "")])
+        #expect(plan.rows[0].expectVersion == "1.1.0" && plan.warnings.isEmpty)
+        #expect(plan.rows[0].device == "sim:id=a1,key=/plans/keys/k.pem,enc-key=/abs/e.pem")
+        #expect(plan.rows[0].writtenDevice == "sim:id=a1,key=keys/k.pem,enc-key=/abs/e.pem", "output names it as written")
+        #expect(plan.rows[1].device == "sim:id=a2,KEY=/plans/k.pem")
+    }
+
     @Test(arguments: ["a,\"b\n", "a,b\"c\n", "a,\"b\"c\n"])
     func malformedCSVIsRefusedWithItsLine(_ text: String) {
         #expect(throws: CSVTable.ParseError.self) { try CSVTable.parse(text) }
@@ -32,12 +48,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("device,image,colour\nsim,a.bin,red\n", "unknown column 'colour'"),
+        ("device,image,,notes\nsim,a.bin,,x\n", "a column has no name"),
+        ("device,image,notes,Notes,notes\nsim,a.bin,,,\n", "column 'notes' appears twice"),
+        ("device,Image,image\nsim,a.bin,b.bin\n", "column 'image' appears twice"),
         ("device,image\nsim,a.bin\nsim,b.bin\n", "line 3: device sim is already on line 2"),
         ("device,image\nsim\n", "line 2: no image"),
         ("device,image\nsim,a.bin,extra\n", "line 2: 3 fields"),
         ("device,image\n", "lists no devices"),
-        ("{\"device\": \"sim\", \"image\": \"a.bin\", \"pair\": true}\n", "unknown key 'pair'"),
+        ("{\"device\": \"sim\", \"image\": \"a.bin\", \"pair\": true}\n", "line 1: 'pair' must be a string or a number"),
+        ("device,image\nsim,a.bin\nSIM,b.bin\n", "line 3: device SIM is already on line 2"),
         ("{\"device\": \"sim\", \"image\": \"a.bin\", \"min_battery\": true}\n", "line 1: 'min_battery' must be a string or a number"),
         ("{\"device\": \"sim\", \"image\": \"a.bin\"}\n[1, 2]\n", "line 2: not a JSON object"),
         ("{\"device\": \"sim\"\n", "line 1: not a JSON object"),

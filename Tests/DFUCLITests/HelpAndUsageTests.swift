@@ -341,10 +341,13 @@ import Testing
               --adapter <hciN|all>    A BlueZ adapter to spread Bluetooth devices over;
                                       repeat for several, or 'all' for every powered one.
                                       (default: the first powered one) (can be repeated)
-              --report <FILE>         Also write the JSON report lines to FILE (emptied
-                                      first, written as devices end).
-              --full-addresses        Show Bluetooth addresses in full instead of shortened
-                                      (…:EE:FF).
+              --report <FILE>         Also write the JSON report lines to FILE (replaced
+                                      whole as each device ends; never the plan).
+              --force                 Replace a --report FILE that exists and is not a dfu
+                                      batch report.
+              --full-addresses        Show Bluetooth addresses in full on the terminal
+                                      instead of shortened (…:EE:FF); --json and --report
+                                      always carry them in full.
               --json                  Print one JSON object per line on stdout (NDJSON):
                                       each device as its update ends, then a summary result
                                       line; nothing on stderr. Fields: docs/json-events.md.
@@ -370,20 +373,24 @@ import Testing
             PLAN lists one device per row: CSV with a header row, or JSON lines with the
             same keys. Columns: device and image (required), key, expect_version, mode,
             min_battery and passkey; an empty cell takes the command line's value, a cell
-            overrides it. device is anything 'dfu flash --device' takes; relative paths are
-            read from the plan's directory; '#' starts a comment line. Every row is checked
-            before anything runs: one bad row refuses the plan (exit 2).
+            overrides it. Any other column (a serial number, notes) is kept and echoed in
+            the device's report line. device is anything 'dfu flash --device' takes;
+            relative paths are read from the plan's directory, also those inside a sim:
+            device (key=, enc_key=); '#' starts a comment line. Every row is checked before
+            anything runs: one bad row refuses the plan (exit 2).
 
-            Each device is updated as 'dfu flash' does it, with its own journal, so a device
-            whose update an earlier run finished with the same file is skipped (reported as
-            skipped), and one cut off resumes where the device stopped: run the same batch
-            again after fixing what failed. --parallel N devices run at once; Bluetooth
-            devices are spread over the --adapter given (repeat it for several, or give
-            'all' for every powered one; by default the first powered one), at most
-            --per-adapter on each, and each adapter sets up one connection at a time (many
-            controllers refuse a second one while one is pending) while the transfers run in
-            parallel. A passkey cell pairs that device when it asks; passkeys are never
-            printed.
+            Each device is updated as 'dfu flash' does it, with its own journal. A device
+            whose journal says an earlier run finished this update with the same file is
+            asked first (one connection, nothing sent): skipped if it runs the image (SMP:
+            the running image's hash; Nordic: the version its application reports), flashed
+            if not, and reported not-checked, with its failure's exit status, if it cannot
+            be asked. One cut off resumes where the device stopped: run the same batch again
+            after fixing what failed. --parallel N devices run at once; Bluetooth devices
+            are spread over the --adapter given (repeat it for several, or give 'all' for
+            every powered one; by default the first powered one), at most --per-adapter on
+            each, and each adapter sets up one connection at a time (many controllers refuse
+            a second one while one is pending) while the transfers run in parallel. A
+            passkey cell pairs that device when it asks; passkeys are never printed.
 
             --dry-run checks every device as 'dfu flash --dry-run' does and sends nothing;
             each is reported as checked, or failed with the exit status the real run would
@@ -391,10 +398,16 @@ import Testing
 
             On a terminal a line per device in flight shows its stage and progress; each
             device gets one line when it ends, and a summary follows. With --json (and
-            always into --report FILE) each device is one JSON line: device, image,
-            protocol, result (ok, checked, failed, skipped, interrupted), exit code, the
-            stage it ended in, versions before and after, duration, bytes and error; then
-            one summary line (docs/json-events.md).
+            always into --report FILE) each device is one JSON line: device (in full),
+            image, protocol, result (ok, checked, failed, skipped, not-checked,
+            interrupted), exit code, the stage it ended in, versions before and after,
+            duration, bytes, error and the plan's extra columns; then one summary line
+            (docs/json-events.md). --report never writes over the plan, and replaces a file
+            that is not a dfu batch report only with --force.
+
+            The exit status is 0 when every device ended ok, skipped or checked; else the
+            most severe of the devices' codes, in the order of the list below (each device's
+            own is in its line). 2 only when nothing was started.
 
             Examples:
               dfu batch line-7.csv --key signing-pub.pem --parallel 4 --report line-7.jsonl
@@ -402,13 +415,18 @@ import Testing
               dfu batch plan.csv --mode confirm-only --min-battery 50
 
             Exit status:
-              0    every device runs its new image (or already did)
-              1    internal error (a bug in dfu)
-              2    usage error, or a plan row that cannot run (nothing was started)
-              3-9  the most severe failure among the devices, first of: 3 (file or key),
-                   8 (rolled back), 7 (rejected), 9 (pairing), 4 (precondition),
-                   6 (transfer interrupted), 5 (unreachable); each device's is in its line
               130  interrupted by SIGINT or SIGTERM: run the batch again, or 'dfu resume'
+              1    internal error (a bug in dfu)
+              2    usage error, or a plan that cannot run: nothing was started
+              3    a file or key that cannot be used; also a row refused when its turn
+                   came while other devices ran
+              8    a device's check after reboot failed (rolled back, wrong version)
+              7    a device rejected the update
+              9    a device's authenticated link could not be set up (pairing)
+              4    a precondition not met on a device (battery, downgrade, slot size)
+              6    a transfer interrupted (resumable)
+              5    a device not reachable (also one not checked for that reason)
+              0    every device runs its new image (or was asked and already did)
 
             """)
     }

@@ -16,6 +16,10 @@ struct BatchDeviceProgress: Sendable {
     var versionBefore: String?
     var versionAfter: String?
     var warnings: [String] = []
+    /// The device answered with its state (the run read it, whatever came after).
+    var deviceStateRead = false
+    /// `--dry-run`: what the real run would do, once every check passed.
+    var dryRunPlan: DryRunVerdict.Plan?
 
     mutating func fold(_ event: UpdateEvent) {
         switch event {
@@ -23,7 +27,10 @@ struct BatchDeviceProgress: Sendable {
             self.stage = stage
             stagesStarted.insert(stage)
         case .deviceState(let facts):
+            deviceStateRead = true
             versionBefore = versionBefore ?? facts.runningVersion?.description ?? facts.firmwareRevision
+        case .dryRunPassed(let verdict):
+            dryRunPlan = verdict.plan
         case .partStarted(let part):
             earlierParts += acknowledged
             acknowledged = 0

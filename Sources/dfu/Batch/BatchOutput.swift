@@ -24,10 +24,11 @@ final class BatchOutput: Sendable {
         self.deviceWidth = deviceWidth
     }
 
-    func begin(devices: Int, parallel: Int, skipped: Int) {
+    /// `doneBefore`: devices an earlier run finished, which are asked before they are skipped.
+    func begin(devices: Int, parallel: Int, doneBefore: Int) {
         guard !json else { return }
-        let skippedNote = skipped > 0 ? " (\(skipped) already done)" : ""
-        console.out("dfu batch: \(devices) device\(devices == 1 ? "" : "s")\(skippedNote), up to \(parallel) at a time")
+        let note = doneBefore > 0 ? " (\(doneBefore) done by an earlier run: asked first)" : ""
+        console.out("dfu batch: \(devices) device\(devices == 1 ? "" : "s")\(note), up to \(parallel) at a time")
     }
 
     func beginDiscovery(filter: String, adapter: String, count: Int?, until: Double?) {
@@ -40,7 +41,7 @@ final class BatchOutput: Sendable {
 
     func finished(_ device: BatchDeviceReport) {
         let line = device.json.encoded
-        report?.write(line)
+        writeReport(line)
         if json {
             console.out(line)
             return
@@ -70,17 +71,18 @@ final class BatchOutput: Sendable {
 
     func summary(_ reports: [BatchDeviceReport], status: ExitStatus, duration: Duration, refusal: String? = nil) {
         let count = { (result: BatchDeviceReport.Result) in reports.filter { $0.result == result }.count }
-        let failed = count(.failed) + count(.interrupted)
+        let failed = count(.failed) + count(.notChecked) + count(.interrupted)
         let error: String? = refusal ?? (status == .success ? nil
             : "\(failed) of \(reports.count) device\(reports.count == 1 ? "" : "s") did not finish; exit \(status.rawValue) is the most severe of theirs")
         let line = UpdateEventJSON.object("result", [
             ("command", .string(BatchCommand.name)), ("ok", .bool(status == .success)),
             ("exit_code", .int(Int(status.rawValue))), ("devices", .int(reports.count)), ("succeeded", .int(count(.ok) + count(.checked))),
-            ("skipped", .int(count(.skipped))), ("failed", .int(count(.failed))), ("interrupted", .int(count(.interrupted))),
+            ("skipped", .int(count(.skipped))), ("failed", .int(count(.failed))), ("not_checked", .int(count(.notChecked))),
+            ("interrupted", .int(count(.interrupted))),
             ("duration", .number(HumanUnits.seconds(duration), maximumFractionDigits: 3)),
             ("error", error.map { .string($0) } ?? .null),
         ]).encoded
-        report?.write(line)
+        writeReport(line)
         if json {
             console.out(line)
             return
@@ -89,10 +91,20 @@ final class BatchOutput: Sendable {
         var text = count(.checked) > 0 ? "dfu batch: \(count(.checked)) checked (dry run), \(count(.failed)) failed"
             : "dfu batch: \(count(.ok)) ok, \(count(.failed)) failed"
         if count(.skipped) > 0 { text += ", \(count(.skipped)) already done" }
+        if count(.notChecked) > 0 { text += ", \(count(.notChecked)) not checked" }
         if count(.interrupted) > 0 { text += ", \(count(.interrupted)) interrupted" }
         text += " of \(reports.count) in \(HumanUnits.duration(duration))"
         if status != .success { text += "; exit \(status.rawValue)" }
         console.out(text)
+    }
+
+    /// Adds `line` to `--report FILE`; the first write that fails is said on stderr.
+    private func writeReport(_ line: String) {
+        guard let warning = report?.write(line) else { return }
+        drawn.withLock { drawn in
+            clear(&drawn)
+            console.error("dfu: warning: " + warning)
+        }
     }
 
     /// `  …:7A:01     transfer   43 %  96.1 kB/s`.

@@ -4,8 +4,18 @@ import Transport
 /// options for every row, then this row's cells, which win (the parser keeps an option's last
 /// value). A passkey cell becomes `--passkey` in memory only; it is never printed or journaled.
 struct BatchRow: Equatable, Sendable {
+    /// A plan column dfu does not read (a serial number, notes): kept and echoed in the report.
+    struct Extra: Equatable, Sendable {
+        var name: String
+        var value: String
+    }
+
     var line: Int
+    /// What `--device` gets: the plan's cell, with the paths inside a `sim:` spec made absolute
+    /// (`BatchSimPaths`).
     var device: String
+    /// The device as the plan wrote it: how output and the report name it.
+    var writtenDevice: String
     /// Absolute paths (`BatchPlan` resolves them against the plan's directory).
     var image: String
     var key: String?
@@ -13,6 +23,23 @@ struct BatchRow: Equatable, Sendable {
     var mode: String?
     var minBattery: String?
     var passkey: String?
+    /// The row's other columns, in the plan's order.
+    var extras: [Extra]
+
+    init(line: Int, device: String, writtenDevice: String? = nil, image: String, key: String? = nil,
+         expectVersion: String? = nil, mode: String? = nil, minBattery: String? = nil, passkey: String? = nil,
+         extras: [Extra] = []) {
+        self.line = line
+        self.device = device
+        self.writtenDevice = writtenDevice ?? device
+        self.image = image
+        self.key = key
+        self.expectVersion = expectVersion
+        self.mode = mode
+        self.minBattery = minBattery
+        self.passkey = passkey
+        self.extras = extras
+    }
 
     /// The `dfu flash` words for this row: `shared` (the batch's own options for every row) and
     /// `adapter` (the one the scheduler gave a Bluetooth row) first, the row's cells after.

@@ -69,22 +69,20 @@ struct BatchRunner: Sendable {
     }
 
     private func run(_ job: BatchJob, index: Int, adapter: String?, gate: BlueZConnectGate?) async -> BatchDeviceReport {
+        let adapter = adapter.flatMap { $0.isEmpty ? nil : $0 }
         let command: FlashCommand
         do throws(UsageError) {
-            command = try job.row.flashCommand(shared: sharedArguments, adapter: adapter.flatMap { $0.isEmpty ? nil : $0 })
+            command = try job.row.flashCommand(shared: sharedArguments, adapter: adapter)
         } catch {
             return job.report(.failed, status: .usage, stage: "plan", error: error.message)
         }
-        board.start(index, name: job.name)
         let start = ContinuousClock.now
-        let name = job.name
-        let log = self.log
-        let flash = FlashRun(command: command, journal: journal, commandName: BatchCommand.name, connectGate: gate)
-        let outcome = await flash.execute(log: { line in log?(name, line) }) { event in
-            board.fold(index, event)
-            if let log, case .log(let line) = event { log(name, line) }
+        if let earlier = job.earlier, !command.dryRun {
+            if let decided = await ask(job, earlier: earlier, index: index, adapter: adapter, gate: gate, start: start) {
+                return decided
+            }
         }
-        let progress = board.finish(index)
+        let (outcome, progress) = await execute(command, job: job, index: index, gate: gate)
         let result: BatchDeviceReport.Result
         var error: String?
         switch outcome.result {
@@ -94,17 +92,69 @@ struct BatchRunner: Sendable {
         case .success where !progress.stagesStarted.contains(.checkPreconditions) && !command.dryRun:
             // Straight from the device state to the version check: it already ran this image.
             result = .skipped
-            error = "already runs this image (\(progress.versionAfter ?? progress.versionBefore ?? "?"))"
+            error = "already runs this image (\(progress.versionAfter ?? progress.versionBefore ?? "?")), read from the device"
         case .success:
             result = command.dryRun ? .checked : .ok
         case .failure(let failure):
             result = .failed
             error = failure.description
         }
+        let stage = switch result {
+        case .ok, .skipped: "done"
+        case .checked: "dry-run"
+        case .failed, .notChecked, .interrupted: progress.stage?.rawValue ?? UpdateStage.verifyImage.rawValue
+        }
         return BatchDeviceReport(
-            line: job.row.line, device: job.name, image: job.imageName, protocolName: job.protocolName, result: result,
-            exitStatus: outcome.exitStatus, stage: result == .ok || result == .skipped ? "done" : result == .checked ? "dry-run" : (progress.stage?.rawValue ?? UpdateStage.verifyImage.rawValue),
+            line: job.row.line, device: job.name, fullDevice: job.fullName, image: job.imageName, protocolName: job.protocolName,
+            result: result, exitStatus: outcome.exitStatus, stage: stage,
             versionBefore: progress.versionBefore, versionAfter: progress.versionAfter,
-            duration: ContinuousClock.now - start, bytes: progress.bytes, error: error)
+            duration: ContinuousClock.now - start, bytes: progress.bytes, error: error, extras: job.row.extras)
+    }
+
+    /// A device an earlier run finished: asked first (`BatchDoneCheck`). Its report when that
+    /// decides it (it runs the image, it could not be asked, the batch was stopped); nil when it
+    /// is to be flashed.
+    private func ask(_ job: BatchJob, earlier: BatchJob.EarlierRun, index: Int, adapter: String?,
+                     gate: BlueZConnectGate?, start: ContinuousClock.Instant) async -> BatchDeviceReport? {
+        let probe: FlashCommand
+        do throws(UsageError) {
+            probe = try job.row.flashCommand(shared: sharedArguments + ["--dry-run"], adapter: adapter)
+        } catch {
+            return job.report(.failed, status: .usage, stage: "plan", error: error.message)
+        }
+        let (outcome, progress) = await execute(probe, job: job, index: index, gate: gate)
+        if outcome.cancelled {
+            return job.report(.interrupted, status: .interrupted, stage: progress.stage?.rawValue ?? "not-started",
+                              error: "interrupted while asking the device whether it still runs the image",
+                              versionBefore: progress.versionBefore, duration: ContinuousClock.now - start)
+        }
+        var failure: DFUError?
+        if case .failure(let error) = outcome.result { failure = error }
+        switch BatchDoneCheck.verdict(of: progress, failure: failure?.exitStatus, protocolName: job.protocolName, earlier: earlier) {
+        case .runsIt(let why):
+            return job.report(.skipped, status: .success, stage: "done", error: why, versionBefore: progress.versionBefore,
+                              versionAfter: progress.versionBefore, duration: ContinuousClock.now - start)
+        case .notChecked:
+            return job.report(.notChecked, status: outcome.exitStatus,
+                              stage: progress.stage?.rawValue ?? UpdateStage.connect.rawValue,
+                              error: BatchDoneCheck.notCheckedReason(earlier, failure: failure?.description ?? "no answer"),
+                              duration: ContinuousClock.now - start)
+        case .flash:
+            return nil
+        }
+    }
+
+    /// One `dfu flash` run of `command` for the job, drawn on the board while it lasts.
+    private func execute(_ command: FlashCommand, job: BatchJob, index: Int,
+                         gate: BlueZConnectGate?) async -> (FlashRun.Outcome, BatchDeviceProgress) {
+        board.start(index, name: job.name)
+        let name = job.name
+        let log = self.log
+        let flash = FlashRun(command: command, journal: journal, commandName: BatchCommand.name, connectGate: gate)
+        let outcome = await flash.execute(log: { line in log?(name, line) }) { event in
+            board.fold(index, event)
+            if let log, case .log(let line) = event { log(name, line) }
+        }
+        return (outcome, board.finish(index))
     }
 }

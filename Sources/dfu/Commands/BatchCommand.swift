@@ -11,15 +11,19 @@ struct BatchCommand: ParsableCommand {
     static let discussion = """
         PLAN lists one device per row: CSV with a header row, or JSON lines with the same keys. \
         Columns: device and image (required), key, expect_version, mode, min_battery and passkey; \
-        an empty cell takes the command line's value, a cell overrides it. device is anything \
-        'dfu flash --device' takes; relative paths are read from the plan's directory; '#' starts \
-        a comment line. Every row is checked before anything runs: one bad row refuses the plan \
-        (exit 2).
+        an empty cell takes the command line's value, a cell overrides it. Any other column (a \
+        serial number, notes) is kept and echoed in the device's report line. device is anything \
+        'dfu flash --device' takes; relative paths are read from the plan's directory, also those \
+        inside a sim: device (key=, enc_key=); '#' starts a comment line. Every row is checked \
+        before anything runs: one bad row refuses the plan (exit 2).
 
-        Each device is updated as 'dfu flash' does it, with its own journal, so a device whose \
-        update an earlier run finished with the same file is skipped (reported as skipped), and \
-        one cut off resumes where the device stopped: run the same batch again after fixing what \
-        failed. --parallel N devices run at once; Bluetooth devices are spread over the \
+        Each device is updated as 'dfu flash' does it, with its own journal. A device whose \
+        journal says an earlier run finished this update with the same file is asked first (one \
+        connection, nothing sent): skipped if it runs the image (SMP: the running image's hash; \
+        Nordic: the version its application reports), flashed if not, and reported not-checked, \
+        with its failure's exit status, if it cannot be asked. One cut off resumes where the \
+        device stopped: run the same batch again after fixing what failed. --parallel N devices \
+        run at once; Bluetooth devices are spread over the \
         --adapter given (repeat it for several, or give 'all' for every powered one; by \
         default the first powered one), at most \
         --per-adapter on each, and each adapter sets up one connection at a time (many \
@@ -31,9 +35,15 @@ struct BatchCommand: ParsableCommand {
 
         On a terminal a line per device in flight shows its stage and progress; each device gets \
         one line when it ends, and a summary follows. With --json (and always into --report \
-        FILE) each device is one JSON line: device, image, protocol, result (ok, checked, failed, \
-        skipped, interrupted), exit code, the stage it ended in, versions before and after, duration, bytes \
-        and error; then one summary line (docs/json-events.md).
+        FILE) each device is one JSON line: device (in full), image, protocol, result (ok, \
+        checked, failed, skipped, not-checked, interrupted), exit code, the stage it ended in, \
+        versions before and after, duration, bytes, error and the plan's extra columns; then one \
+        summary line (docs/json-events.md). --report never writes over the plan, and replaces a \
+        file that is not a dfu batch report only with --force.
+
+        The exit status is 0 when every device ended ok, skipped or checked; else the most \
+        severe of the devices' codes, in the order of the list below (each device's own is in \
+        its line). 2 only when nothing was started.
 
         Examples:
           dfu batch line-7.csv --key signing-pub.pem --parallel 4 --report line-7.jsonl
@@ -41,13 +51,18 @@ struct BatchCommand: ParsableCommand {
           dfu batch plan.csv --mode confirm-only --min-battery 50
 
         Exit status:
-          0    every device runs its new image (or already did)
-          1    internal error (a bug in dfu)
-          2    usage error, or a plan row that cannot run (nothing was started)
-          3-9  the most severe failure among the devices, first of: 3 (file or key),
-               8 (rolled back), 7 (rejected), 9 (pairing), 4 (precondition),
-               6 (transfer interrupted), 5 (unreachable); each device's is in its line
           130  interrupted by SIGINT or SIGTERM: run the batch again, or 'dfu resume'
+          1    internal error (a bug in dfu)
+          2    usage error, or a plan that cannot run: nothing was started
+          3    a file or key that cannot be used; also a row refused when its turn
+               came while other devices ran
+          8    a device's check after reboot failed (rolled back, wrong version)
+          7    a device rejected the update
+          9    a device's authenticated link could not be set up (pairing)
+          4    a precondition not met on a device (battery, downgrade, slot size)
+          6    a transfer interrupted (resumable)
+          5    a device not reachable (also one not checked for that reason)
+          0    every device runs its new image (or was asked and already did)
         """
 
     @Argument(valueName: "PLAN", help: "The plan: a CSV file with a header row, or JSON lines (one object per device). With --discover: the file to flash onto every device found.")
@@ -98,10 +113,13 @@ struct BatchCommand: ParsableCommand {
     @Option(name: "adapter", valueName: "hciN|all", help: "A BlueZ adapter to spread Bluetooth devices over; repeat for several, or 'all' for every powered one. (default: the first powered one)")
     var adapters: [String] = []
 
-    @Option(valueName: "FILE", help: "Also write the JSON report lines to FILE (emptied first, written as devices end).")
+    @Option(valueName: "FILE", help: "Also write the JSON report lines to FILE (replaced whole as each device ends; never the plan).")
     var report: String?
 
-    @Flag(help: "Show Bluetooth addresses in full instead of shortened (…:EE:FF).")
+    @Flag(help: "Replace a --report FILE that exists and is not a dfu batch report.")
+    var force = false
+
+    @Flag(help: "Show Bluetooth addresses in full on the terminal instead of shortened (…:EE:FF); --json and --report always carry them in full.")
     var fullAddresses = false
 
     var common = CommonOptions(json: .deviceReports)
@@ -130,6 +148,7 @@ struct BatchCommand: ParsableCommand {
         if let minBattery, !(0 ... 100).contains(minBattery) {
             throw UsageError("--min-battery must be a percentage from 0 to 100")
         }
+        if force && report == nil { throw UsageError("--force goes with --report FILE") }
         try timeouts.validate()
         try validateDiscovery()
     }
@@ -168,35 +187,35 @@ struct BatchCommand: ParsableCommand {
         let journal = FlashJournal.standardStore()
         let reportFile: BatchReportFile?
         let source = BatchJobQueue()
-        var skipped: [BatchDeviceReport] = []
         var discovery: (BatchDiscovery, BlueZCentral)?
         var devices = 0
+        var doneBefore = 0
         if discover == nil {
             let plan = try readPlan()
+            // With --json stderr stays empty: such a column is in each line's "extra" as written.
+            for warning in plan.warnings where !common.json { console.error("dfu: warning: " + warning) }
             try check(plan, shared: shared, adapter: adapters.first)
-            do throws(UsageError) { reportFile = try report.map(BatchReportFile.init) } catch { throw .usage(error.message) }
-            let jobs = BatchJobs.make(plan.rows, fullAddresses: fullAddresses)
-            let (todo, done) = BatchJobs.skippingDone(jobs, journal: journal)
-            for job in todo { source.push(job) }
+            reportFile = try openReport()
+            let jobs = BatchJobs.make(plan.rows, fullAddresses: fullAddresses, journal: dryRun ? nil : journal)
+            for job in jobs { source.push(job) }
             source.finish()
-            skipped = done
             devices = jobs.count
+            doneBefore = jobs.filter { $0.earlier != nil }.count
         } else {
             let made = try await makeDiscovery(shared: shared, adapter: adapters.first, journal: journal)
             discovery = made
-            do throws(UsageError) { reportFile = try report.map(BatchReportFile.init) } catch {
+            do throws(DFUError) { reportFile = try openReport() } catch {
                 made.1.close()
-                throw .usage(error.message)
+                throw error
             }
         }
         let output = BatchOutput(console: console, json: common.json, live: Console.isTerminal(.standardOutput),
-                                 report: reportFile, deviceWidth: discovery == nil ? BatchJobs.nameWidth(skipped, source) : 17)
+                                 report: reportFile, deviceWidth: discovery == nil ? source.pendingNameWidth : 17)
         if let (_, central) = discovery {
             output.beginDiscovery(filter: discover ?? "", adapter: central.adapterName, count: count, until: until)
         } else {
-            output.begin(devices: devices, parallel: parallel, skipped: skipped.count)
+            output.begin(devices: devices, parallel: parallel, doneBefore: doneBefore)
         }
-        for report in skipped { output.finished(report) }
 
         let verboseConsole = console.verbose(common.verbose && !common.json)
         var log: (@Sendable (String, String) -> Void)?
@@ -229,8 +248,8 @@ struct BatchCommand: ParsableCommand {
         ticker?.cancel()
         _ = await ticker?.value
         interruption.finish()
-        let reports = (skipped + finished).sorted { $0.line < $1.line }
-        var status = ExitStatus.mostSevere(reports.map { $0.exitStatus })
+        let reports = finished.sorted { $0.line < $1.line }
+        var status = BatchExitStatus.of(reports)
         if let scanFailure {
             // The scan could not run (or stopped): the devices found so far are reported, and the
             // station learns that BlueZ failed.
@@ -255,20 +274,6 @@ struct BatchCommand: ParsableCommand {
         }
     }
 
-    /// Every row checked as `dfu flash` checks its command line, before anything runs.
-    private func check(_ plan: BatchPlan, shared: [String], adapter: String?) throws(DFUError) {
-        var problems: [String] = []
-        for row in plan.rows {
-            do throws(UsageError) { _ = try row.flashCommand(shared: shared, adapter: adapter) } catch {
-                problems.append(error.message)
-            }
-        }
-        guard problems.isEmpty else {
-            throw .usage("\(self.plan): \(problems.count) row\(problems.count == 1 ? "" : "s") cannot run, so none was started:\n  "
-                         + problems.joined(separator: "\n  "))
-        }
-    }
-
     /// `--discover`: the scan on the first --adapter (or the default one) and how a heard device
     /// becomes a job (PLAN is the file; the row is the batch's own options).
     private func makeDiscovery(shared: [String], adapter: String?, journal: JournalStore?) async throws(DFUError) -> (BatchDiscovery, BlueZCentral) {
@@ -285,14 +290,14 @@ struct BatchCommand: ParsableCommand {
             throw .deviceUnreachable(error.description)
         }
         let fullAddresses = self.fullAddresses
-        let described = BatchJobs.make([probe], fullAddresses: fullAddresses).first
+        let described = BatchJobs.make([probe], fullAddresses: fullAddresses, journal: nil).first
         let seconds = until.map { FlashTimeouts.duration($0) } ?? .seconds(Int(FlashTimeouts.maximum))
         let discovery = BatchDiscovery(filter: filter, minimumRSSI: rssiMin, count: count, until: seconds) { address, number in
             let row = BatchRow(line: number, device: address, image: image)
             let spec = try? DeviceSpec(parsing: address)
             return BatchJob(row: row, name: spec?.displayName(fullAddresses: fullAddresses) ?? address,
-                            identity: spec?.description ?? address, protocolName: described?.protocolName,
-                            imageSHA256: described?.imageSHA256)
+                            fullName: spec?.description ?? address, identity: spec?.description ?? address,
+                            protocolName: described?.protocolName, imageSHA256: described?.imageSHA256)
         }
         return (discovery, central)
     }
@@ -310,14 +315,5 @@ struct BatchCommand: ParsableCommand {
         if dryRun { words.append("--dry-run") }
         if fullAddresses { words.append("--full-addresses") }
         return words + timeouts.arguments
-    }
-
-    private func readPlan() throws(DFUError) -> BatchPlan {
-        // (--discover reads no plan: PLAN is the file to flash.)
-        let bytes = try FileReader.readAll(path: plan, limit: 16 * 1024 * 1024)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .usage("\(plan) is not UTF-8 text; a plan is CSV or JSON lines")
-        }
-        do throws(UsageError) { return try BatchPlan.parse(text, path: plan) } catch { throw .usage(error.message) }
     }
 }
