@@ -149,6 +149,7 @@ bootloader_adapter_on() {
     bl_addr=$(property "/org/bluez/$bl_hci" org.bluez.Adapter1 Address | sed 's/^string "\(.*\)"$/\1/')
     dbus-send --system --print-reply --dest=org.bluez "/org/bluez/$RIG_HCI_B" org.bluez.Adapter1.RemoveDevice \
         "objpath:/org/bluez/$RIG_HCI_B/dev_${bl_addr//:/_}" > /dev/null 2>&1
+    return 0  # B may not have known it
 }
 bootloader_adapter_off() {
     sim_stop
