@@ -18,11 +18,21 @@ _dfu() {
     fi
     COMPREPLY=()
     if (( COMP_CWORD == 1 )); then
-        _dfu_reply 'verify scan info flash batch resume pair unpair sim help -h --help --version'
+        _dfu_reply 'verify scan info flash image reset echo batch resume pair unpair sim help -h --help --version'
         return 0
     fi
-    local options valued positionals=()
-    case ${COMP_WORDS[1]} in
+    # A group's command is two words (image list): its options start after both.
+    local options valued positionals=() command=${COMP_WORDS[1]} first=2
+    case $command in
+    image)
+        if (( COMP_CWORD == 2 )); then
+            _dfu_reply 'list test confirm erase'
+            return 0
+        fi
+        command="image ${COMP_WORDS[2]}" first=3
+        ;;
+    esac
+    case $command in
     verify)
         options='--key --allow-unsigned --json -v --verbose -h --help'
         valued=' --key '
@@ -54,6 +64,52 @@ _dfu() {
         --key) _dfu_files; return 0 ;;
         --mode) _dfu_reply 'test-confirm confirm-only test-only upload-only'; return 0 ;;
         --expect-version|--prn|--bootloader-name|--image|--min-battery|--device|--adapter|--passkey|--connect-timeout|--reboot-timeout|--chunk-timeout|--first-chunk-timeout) return 0 ;;
+        esac
+        ;;
+    'image list')
+        options='--connect-timeout --json -v --verbose --device --adapter --full-addresses --passkey --pair -h --help'
+        valued=' --connect-timeout --device --adapter --passkey '
+        case $prev in
+        --connect-timeout|--device|--adapter|--passkey) return 0 ;;
+        esac
+        ;;
+    'image test')
+        options='--connect-timeout --json -v --verbose --device --adapter --full-addresses --passkey --pair -h --help'
+        valued=' --connect-timeout --device --adapter --passkey '
+        positionals=(none)
+        case $prev in
+        --connect-timeout|--device|--adapter|--passkey) return 0 ;;
+        esac
+        ;;
+    'image confirm')
+        options='--connect-timeout --json -v --verbose --device --adapter --full-addresses --passkey --pair -h --help'
+        valued=' --connect-timeout --device --adapter --passkey '
+        positionals=(none)
+        case $prev in
+        --connect-timeout|--device|--adapter|--passkey) return 0 ;;
+        esac
+        ;;
+    'image erase')
+        options='--connect-timeout --json -v --verbose --device --adapter --full-addresses --passkey --pair -h --help'
+        valued=' --connect-timeout --device --adapter --passkey '
+        positionals=(none)
+        case $prev in
+        --connect-timeout|--device|--adapter|--passkey) return 0 ;;
+        esac
+        ;;
+    reset)
+        options='--wait --reboot-timeout --force --connect-timeout --json -v --verbose --device --adapter --full-addresses --passkey --pair -h --help'
+        valued=' --reboot-timeout --connect-timeout --device --adapter --passkey '
+        case $prev in
+        --reboot-timeout|--connect-timeout|--device|--adapter|--passkey) return 0 ;;
+        esac
+        ;;
+    echo)
+        options='--connect-timeout --json -v --verbose --device --adapter --full-addresses --passkey --pair -h --help'
+        valued=' --connect-timeout --device --adapter --passkey '
+        positionals=(none)
+        case $prev in
+        --connect-timeout|--device|--adapter|--passkey) return 0 ;;
         esac
         ;;
     batch)
@@ -107,7 +163,13 @@ _dfu() {
         esac
         ;;
     help)
-        (( COMP_CWORD == 2 )) && _dfu_reply 'verify scan info flash batch resume pair unpair sim'
+        if (( COMP_CWORD == 2 )); then
+            _dfu_reply 'verify scan info flash image reset echo batch resume pair unpair sim'
+        elif (( COMP_CWORD == 3 )); then
+            case ${COMP_WORDS[2]} in
+            image) _dfu_reply 'list test confirm erase' ;;
+            esac
+        fi
         return 0
         ;;
     *)
@@ -120,7 +182,7 @@ _dfu() {
     fi
     # Which positional is being typed: the words before it, less options and their values.
     local i n=0 word
-    for (( i = 2; i < COMP_CWORD; i++ )); do
+    for (( i = first; i < COMP_CWORD; i++ )); do
         word=${COMP_WORDS[i]}
         if [[ $word == = ]]; then
             (( i += 1 ))

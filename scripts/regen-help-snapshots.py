@@ -18,7 +18,8 @@ source = open(TESTS).read()
 # Names first: each rewrite moves the text after it, so positions are looked up afresh per name.
 for name in re.findall(r"@Test func (\w+)HelpMatchesSnapshot\(\)", source):
     match = re.search(r"@Test func " + name + r"HelpMatchesSnapshot\(\)", source)
-    args = ["--help"] if name == "root" else [name, "--help"]
+    # imageListHelpMatchesSnapshot is `dfu image list --help`: one word per capital.
+    args = ["--help"] if name == "root" else re.sub(r"([A-Z])", r" \1", name).lower().split() + ["--help"]
     output = subprocess.run([DFU] + args, capture_output=True, text=True, check=True).stdout
     if name == "root":
         output = re.sub(r"dfu \d+\.\d+\.\d+\.", "dfu X.Y.Z.", output, count=1)

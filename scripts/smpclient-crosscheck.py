@@ -17,6 +17,7 @@ Checks:
   reset HOST                     reset; expect a success reply
   wait-up HOST SECONDS           echo until the device answers again (it is down while MCUboot swaps)
   confirm HOST                   confirm the running image; expect slot 0 confirmed
+  empty HOST SLOT                the state list has no entry for SLOT (it was erased)
   refuse-magic HOST FILE         first upload packet of FILE with its header magic broken: expect err
                                  {group 1, rc 23} (IMG_MGMT_ERR_INVALID_IMAGE_HEADER_MAGIC)
   refuse-size HOST FILE LEN      first upload packet of FILE announcing LEN bytes: expect err
@@ -130,6 +131,13 @@ async def check_state(host, *expectations):
     return slots_text(images)
 
 
+async def check_empty(host, slot):
+    images = await state(host)
+    if any(i.slot == int(slot) for i in images):
+        raise Failed(f"slot {slot} is still listed ({slots_text(images)})")
+    return f"slot {slot} not listed ({slots_text(images)})"
+
+
 async def check_test(host, hash_hex):
     client = await connected(host)
     try:
@@ -219,7 +227,7 @@ async def check_refuse_size(host, path, length):
 
 CHECKS = {
     "echo": check_echo, "params": check_params, "upload": check_upload, "state": check_state,
-    "test": check_test, "reset": check_reset, "wait-up": check_wait_up, "confirm": check_confirm,
+    "test": check_test, "reset": check_reset, "wait-up": check_wait_up, "confirm": check_confirm, "empty": check_empty,
     "refuse-magic": check_refuse_magic, "refuse-size": check_refuse_size,
 }
 

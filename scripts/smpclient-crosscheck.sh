@@ -12,6 +12,9 @@
 # (firmware-samples/expected.tsv), confirm, state shows it confirmed (also read with smpmgr); the
 # sim's own log and its exit 0 on SIGTERM. Device B (a fresh `dfu sim`): `dfu flash … --device
 # udp:HOST:1337` exits 0 and smpclient finds 1.1.0 confirmed; skipped while dfu has no flash.
+# Device C (a fresh `dfu sim`): smpclient uploads 1.1.0, then dfu's own everyday commands do the
+# rest (`dfu image list`, `image test`, `reset --wait`, `image confirm`, `image erase`, `echo`),
+# each checked by what dfu prints and by what smpclient (and smpmgr) read back from the device.
 #
 # smpclient always talks to port 1337, so each sim binds 127.0.0.X:1337 with X random in 2..250,
 # trying another X when that address is busy. The script stops the sims it started, and only them.
@@ -31,7 +34,7 @@ key="$samples/keys/TEST-ONLY-ecdsa-p256.pub.pem"
 helper_py="$repo/scripts/smpclient-crosscheck.py"
 
 case "${1:-}" in
-    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 [[ $# -le 1 ]] || { echo "smpclient-crosscheck: too many arguments (try --help)" >&2; exit 2; }
 dfu="${1:-.build/debug/dfu}"
@@ -159,15 +162,20 @@ check "A state after reset: 1.1.0 active, unconfirmed" state "$a" \
     "0:1.1.0:active,unconfirmed:$image_hash" "1:1.0.0:inactive,confirmed"
 check "A confirm" confirm "$a"
 check "A state after confirm" state "$a" "0:1.1.0:active,confirmed:$image_hash"
-# smpmgr's view of the same state: the slot 0 entry of its printout.
-if out="$(timeout 60 "$SMPMGR" --ip "$a" image state-read 2>&1)" \
-   && slot0="$(awk '/slot=0,/ { on = 1 } on { print } on && /permanent=/ { exit }' <<< "$out")" \
-   && grep -q "version='1.1.0'" <<< "$slot0" && grep -q "confirmed=True" <<< "$slot0" \
-   && grep -qi "$image_hash" <<< "$(tr -d " \n'" <<< "$slot0")"; then
-    pass "A state read (smpmgr): slot 0 1.1.0 confirmed, hash ${image_hash:0:16}…"
-else
-    fail "A state read (smpmgr): slot 0 is not 1.1.0 confirmed with the image's hash: $(tr -s ' \n' ' ' <<< "${slot0:-$out}" | cut -c 1-200)"
-fi
+# smpmgr_confirmed NAME HOST: smpmgr's view of the state: the slot 0 entry of its printout must be
+# 1.1.0, confirmed, with the image's hash.
+smpmgr_confirmed() {
+    local name="$1" host="$2" out slot0=""
+    if out="$(timeout 60 "$SMPMGR" --ip "$host" image state-read 2>&1)" \
+       && slot0="$(awk '/slot=0,/ { on = 1 } on { print } on && /permanent=/ { exit }' <<< "$out")" \
+       && grep -q "version='1.1.0'" <<< "$slot0" && grep -q "confirmed=True" <<< "$slot0" \
+       && grep -qi "$image_hash" <<< "$(tr -d " \n'" <<< "$slot0")"; then
+        pass "$name: slot 0 1.1.0 confirmed, hash ${image_hash:0:16}…"
+    else
+        fail "$name: slot 0 is not 1.1.0 confirmed with the image's hash: $(tr -s ' \n' ' ' <<< "${slot0:-$out}" | cut -c 1-200)"
+    fi
+}
+smpmgr_confirmed "A state read (smpmgr)" "$a"
 if grep -q '^dfu sim: upload complete: 49816 bytes, slot 1 holds 1.1.0' "$a_out" \
    && grep -q '^dfu sim: resetting: MCUboot swapped in for test' "$a_out" \
    && grep -q '^dfu sim: up again (boot 2), running 1.1.0' "$a_out"; then
@@ -194,6 +202,40 @@ if "$dfu" flash --help > /dev/null 2>&1; then
     stop_sim "$b_pid" "$b_out" "B dfu sim"
 else
     echo "(dfu has no flash command yet: device B not run)"
+fi
+
+# --- device C: dfu's everyday commands, read back by smpclient and smpmgr ---------------------------
+# dfu_step NAME TEXT ARGS...: `dfu ARGS...` must exit 0 and print a line containing TEXT.
+dfu_step() {
+    local name="$1" text="$2" rc=0
+    shift 2
+    timeout 120 "$dfu" "$@" > "$work/step.out" 2> "$work/step.err" < /dev/null || rc=$?
+    if [[ $rc -eq 0 ]] && grep -qF -- "$text" "$work/step.out"; then
+        pass "$name: $(grep -F -m 1 -- "$text" "$work/step.out")"
+    else
+        fail "$name: exit $rc: $(cat "$work/step.err" "$work/step.out" | tr -s '\n' ' ' | cut -c 1-300)"
+    fi
+}
+if "$dfu" image list --help > /dev/null 2>&1; then
+    start_sim device-c || exit 2
+    c="$SIM_HOST" c_pid="$SIM_PID" c_out="$SIM_OUT" cdev="udp:$SIM_HOST:1337"
+    echo "== device C: $(head -n 1 "$c_out" | sed 's/^dfu sim: //')"
+    check "C upload 1.1.0 (smpclient)" upload "$c" "$image"
+    dfu_step "C dfu image list" "image 0 slot 1: 1.1.0+0  bootable" image list --device "$cdev"
+    dfu_step "C dfu image list shows the hash" "  hash $image_hash" image list --device "$cdev"
+    dfu_step "C dfu image test" "image 0 slot 1: 1.1.0+0  pending bootable" image test "$image_hash" --device "$cdev"
+    check "C state after dfu image test (smpclient)" state "$c" "0:1.0.0:active,confirmed" "1:1.1.0:pending:$image_hash"
+    dfu_step "C dfu reset --wait" "is back after" reset --wait --device "$cdev"
+    check "C state after dfu reset (smpclient): 1.1.0 active, unconfirmed" state "$c" \
+        "0:1.1.0:active,unconfirmed:$image_hash" "1:1.0.0:inactive,confirmed"
+    dfu_step "C dfu image confirm" "runs and is confirmed" image confirm --device "$cdev"
+    smpmgr_confirmed "C state read after dfu image confirm (smpmgr)" "$c"
+    dfu_step "C dfu image erase" "image 0 slot 1: empty" image erase --device "$cdev"
+    check "C slot 1 gone after dfu image erase (smpclient)" empty "$c" 1
+    dfu_step "C dfu echo" "crosscheck-echo" echo crosscheck-echo --device "$cdev"
+    stop_sim "$c_pid" "$c_out" "C dfu sim"
+else
+    echo "(dfu has no image commands yet: device C not run)"
 fi
 
 echo "smpclient-crosscheck: $passed passed, $failed failed"

@@ -32,8 +32,29 @@ enum CLI {
             return usageFailure(UsageError("unknown option '\(first)'"),
                                 helpCommand: "dfu --help", console: console)
         }
+        if let group = RootCommand.group(named: first) {
+            return await run(group, words: Array(words.dropFirst()), console: console)
+        }
         guard let command = RootCommand.subcommand(named: first) else {
             return usageFailure(unknownCommand(first), helpCommand: "dfu --help", console: console)
+        }
+        return await run(command, words: Array(words.dropFirst()), console: console)
+    }
+
+    /// `dfu image …`: the group's help, or the member its next word names.
+    private static func run(_ group: CommandGroup, words: [String], console: Console) async -> Outcome {
+        let helpCommand = "dfu \(group.name) --help"
+        let help = group.help(toolName: RootCommand.name, among: RootCommand.subcommands)
+        guard let word = words.first else {
+            console.error(help)
+            return usageFailure(UsageError("no \(group.name) command given"), helpCommand: helpCommand, console: console)
+        }
+        if word == "-h" || word == "--help" {
+            console.out(help)
+            return .finished(.success)
+        }
+        guard let command = group.member(word, among: RootCommand.subcommands) else {
+            return usageFailure(unknownCommand(group.name + " " + word), helpCommand: helpCommand, console: console)
         }
         return await run(command, words: Array(words.dropFirst()), console: console)
     }
@@ -78,6 +99,21 @@ enum CLI {
             console.out(RootCommand.help)
             return .finished(.success)
         }
+        if let group = RootCommand.group(named: name) {
+            // `dfu help image`, `dfu help image list`.
+            guard let word = words.dropFirst().first else {
+                console.out(group.help(toolName: RootCommand.name, among: RootCommand.subcommands))
+                return .finished(.success)
+            }
+            guard words.count == 2 else {
+                return usageFailure(UsageError("unexpected argument '\(words[2])'"),
+                                    helpCommand: "dfu --help", console: console)
+            }
+            guard let command = group.member(word, among: RootCommand.subcommands) else {
+                return usageFailure(unknownCommand(name + " " + word), helpCommand: "dfu \(name) --help", console: console)
+            }
+            return showHelp(for: command, console: console)
+        }
         guard words.count == 1 else {
             return usageFailure(UsageError("unexpected argument '\(words[1])'"),
                                 helpCommand: "dfu --help", console: console)
@@ -106,7 +142,9 @@ enum CLI {
     }
 
     private static func unknownCommand(_ name: String) -> UsageError {
-        let names = RootCommand.subcommands.map { $0.name } + ["help"]
+        // A group's word and its members' full names: 'image lst' finds 'image list'.
+        var names = RootCommand.topLevel.map(\.name) + ["help"]
+        names += RootCommand.subcommands.map { $0.name }.filter { !names.contains($0) }
         let hint = closestName(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         return UsageError("unknown command '\(name)'\(hint)")
     }

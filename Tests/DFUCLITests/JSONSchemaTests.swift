@@ -51,6 +51,30 @@ import Testing
         #expect(try Self.validLines(run, command: "info", exitCode: exitCode) == ["result"])
     }
 
+    // MARK: - image, reset, echo
+
+    /// The everyday SMP commands, each one line: on the virtual device, refused by a Nordic one,
+    /// refused by the device (a hash it does not hold), and with nothing listening.
+    @Test(arguments: [
+        (["image", "list", "--device", "sim:timescale=0"], 0),
+        (["image", "list", "--device", "sim:protocol=nordic,timescale=0"], 4),
+        (["image", "list", "--device", closedDevice, "--connect-timeout", "2"], 5),
+        (["image", "test", String(repeating: "0", count: 64), "--device", "sim:timescale=0"], 7),
+        (["image", "confirm", "--device", "sim:timescale=0"], 0),
+        (["image", "confirm", ImageCommandsCLITests.runningHash, "--device", "sim:timescale=0"], 0),
+        (["image", "erase", "--device", "sim:timescale=0"], 0),
+        (["image", "erase", "1", "--device", "sim:timescale=0"], 0),
+        (["reset", "--device", "sim:timescale=0"], 0),
+        (["reset", "--wait", "--device", "sim:timescale=0"], 0),
+        (["echo", "hello", "--device", "sim:timescale=0"], 0),
+        (["echo", "hello", "--device", "sim:protocol=nordic,timescale=0"], 4),
+    ] as [([String], Int32)])
+    func operationLinesMatchTheSchema(arguments: [String], exitCode: Int32) throws {
+        let run = try DFURun.run(arguments + ["--json"], timeout: 30)
+        let command = arguments[0] == "image" ? "image " + arguments[1] : arguments[0]
+        #expect(try Self.validLines(run, command: command, exitCode: exitCode) == ["result"])
+    }
+
     // MARK: - pair, unpair
 
     @Test(.enabled(if: ScanTestBus.daemonPath != nil, "dbus-daemon is not installed (make deps)"),

@@ -22,7 +22,9 @@ final class TerminalDFUProcess: @unchecked Sendable {
     private let stderrURL: URL
     private let arguments: [String]
 
-    init(_ arguments: [String], bus: String) throws {
+    /// `stdoutOnTerminal`: dfu's stdout is the pty too (so `screen` shows its progress as a person
+    /// sees it, carriage returns included), and `finish`'s run has no stdout.
+    init(_ arguments: [String], bus: String, stdoutOnTerminal: Bool = false) throws {
         guard let script = Self.scriptPath else { throw CocoaError(.fileNoSuchFile) }
         let binary = try DFUBinary.location.get()
         self.arguments = arguments
@@ -35,7 +37,7 @@ final class TerminalDFUProcess: @unchecked Sendable {
             throw CocoaError(.fileWriteUnknown)
         }
         let command = ([binary.path] + arguments).map(Self.quoted).joined(separator: " ")
-            + " >" + Self.quoted(stdoutURL.path) + " 2>" + Self.quoted(stderrURL.path)
+            + (stdoutOnTerminal ? "" : " >" + Self.quoted(stdoutURL.path)) + " 2>" + Self.quoted(stderrURL.path)
         process.executableURL = URL(fileURLWithPath: script)
         // -q: no banner; -e: exit with dfu's code; -c: run this; /dev/null: no typescript file.
         process.arguments = ["-qec", command, "/dev/null"]

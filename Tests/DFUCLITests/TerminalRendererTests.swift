@@ -69,7 +69,7 @@ import Testing
             "uploading 49.2 kB",
             "uploaded 49.2 kB in 2.14 s, 51.2 kB/s (85 % of ceiling)",
             "marked for test",
-            "rebooting",
+            "rebooting… 2 s",
             "reconnected",
             "device reports 1.1.0+0, active",
             "confirmed",

@@ -12,6 +12,9 @@ public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvert
     /// The file is a direct-XIP build (a variant per slot) but the device's bootloader runs in
     /// another mode (`mode`, as bootloader info names it).
     case directXIPBuildOnOtherMode(mode: String)
+    /// An SMP operation (`dfu image list`, `dfu reset`, …) asked of a Nordic Secure DFU device,
+    /// which has no SMP service.
+    case notSMP(device: String, operation: String)
     /// A failure of one image of an update with several.
     indirect case inImage(UpdateImageName, PreconditionFailure)
 
@@ -34,6 +37,9 @@ public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvert
         case .directXIPBuildOnOtherMode(let mode):
             return "the zip is a direct-XIP build (one variant per slot), but the device's MCUboot runs in \(mode) mode. "
                 + "Use a build made for the device's bootloader configuration."
+        case .notSMP(let device, let operation):
+            return "\(device) is a Nordic Secure DFU device: it does not speak SMP (MCUmgr), so \(operation) does not "
+                + "apply to it. 'dfu info' shows its state; 'dfu flash' updates it with a Nordic DFU package. Nothing was sent."
         case .inImage(let image, let failure):
             return "\(image): \(failure)"
         }

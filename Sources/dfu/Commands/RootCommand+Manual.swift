@@ -47,7 +47,8 @@ extension RootCommand {
             commands: try commandReferences(),
             helpCommand: (name: "help", abstract: helpAbstract),
             options: [(names: ["-h", "--help"], help: "Show help."),
-                      (names: ["--version"], help: "Print the version of \(name).")]))
+                      (names: ["--version"], help: "Print the version of \(name).")],
+            groups: groups))
     }
 
     private static func commandReferences() throws(ArgumentCollector.DeclarationError) -> [CommandReference] {

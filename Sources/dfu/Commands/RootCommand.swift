@@ -23,19 +23,43 @@ enum RootCommand {
     static let helpAbstract = "Show help for dfu or for one command."
 
     static var subcommands: [any ParsableCommand.Type] {
-        [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self, BatchCommand.self, ResumeCommand.self,
+        [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self,
+         ImageListCommand.self, ImageTestCommand.self, ImageConfirmCommand.self, ImageEraseCommand.self,
+         ResetCommand.self, EchoCommand.self,
+         BatchCommand.self, ResumeCommand.self,
          PairCommand.self,
          UnpairCommand.self,
          SimCommand.self]
     }
 
+    /// Words that gather commands under them (`dfu image list`).
+    static let groups = [
+        CommandGroup(name: "image", abstract: "List, test, confirm or erase a device's image slots (SMP)."),
+    ]
+
     static func subcommand(named name: String) -> (any ParsableCommand.Type)? {
         subcommands.first { $0.name == name }
     }
 
+    static func group(named name: String) -> CommandGroup? {
+        groups.first { $0.name == name }
+    }
+
+    /// What `dfu --help` lists: each command, a group once (where its first member is).
+    static var topLevel: [(name: String, abstract: String)] {
+        var entries: [(name: String, abstract: String)] = []
+        for command in subcommands {
+            guard let group = groups.first(where: { $0.contains(command) }) else {
+                entries.append((command.name, command.abstract))
+                continue
+            }
+            if !entries.contains(where: { $0.name == group.name }) { entries.append((group.name, group.abstract)) }
+        }
+        return entries
+    }
+
     static var help: String {
-        let commands = subcommands.map { (name: $0.name, abstract: $0.abstract) }
-            + [(name: "help", abstract: helpAbstract)]
+        let commands = topLevel + [(name: "help", abstract: helpAbstract)]
         return HelpFormatter.rootHelp(toolName: name, abstract: abstract, commands: commands, footer: footer)
     }
 }

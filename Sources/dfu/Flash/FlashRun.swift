@@ -78,10 +78,16 @@ struct FlashRun {
         // with --verbose they go to stderr, also with --json (whose stdout stays JSON lines only).
         let logConsole = console.verbose(command.common.verbose)
         let work = Task { () -> (Outcome, ExitStatus) in
-            var renderer = makeRenderer(console)
+            // On a terminal a ticker counts the reboot's seconds between events.
+            let renderer = TickingRenderer(makeRenderer(console),
+                                           ticks: !command.common.json && Console.isTerminal(.standardOutput))
             // A cancelled run's events stop at once (the stream ends), so nothing is drawn after ^C.
             let outcome = await execute(log: { logConsole.log($0) }) { renderer.render($0, at: .now) }
-            return outcome.cancelled ? (outcome, .interrupted) : (outcome, renderer.finish(outcome.result, at: .now))
+            if outcome.cancelled {
+                renderer.stop()
+                return (outcome, .interrupted)
+            }
+            return (outcome, renderer.finish(outcome.result, at: .now))
         }
         let interruption = GracefulInterruption { work.cancel() }
         let (outcome, status) = await work.value

@@ -17,6 +17,13 @@ protocol EventRenderer {
     /// fully reported: the command returns this status and does not throw the error again, or
     /// the CLI would print it twice.
     mutating func finish(_ result: UpdateResult, at now: ContinuousClock.Instant) -> ExitStatus
+
+    /// Time passed without an event (a `Ticker`, on a terminal): redraw what counts it, if anything.
+    mutating func tick(at now: ContinuousClock.Instant)
+}
+
+extension EventRenderer {
+    mutating func tick(at now: ContinuousClock.Instant) {}
 }
 
 extension UpdateResult {

@@ -108,7 +108,7 @@ enum InfoOutput {
         return .object(fields)
     }
 
-    private static func slotJSON(_ slot: ImageSlotState, core: String?) -> JSONValue {
+    static func slotJSON(_ slot: ImageSlotState, core: String?) -> JSONValue {
         .object([
             JSONField("image", .int(Int(clamping: slot.image ?? 0))),
             JSONField("slot", .int(Int(clamping: slot.slot))),

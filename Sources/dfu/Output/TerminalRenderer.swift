@@ -16,6 +16,8 @@ import ExitCodes
 ///     OK: 1.1.0+0 is running and confirmed on …:EE:FF (update took 9.80 s)
 ///
 /// While uploading, a terminal shows a bar redrawn in place (`\r`, at most ten times a second);
+/// while the device reboots, the reboot's seconds counted in place (`rebooting… 3 s`,
+/// `RebootCounter`, redrawn by `tick`), which stay on screen when it is back;
 /// anything else (a log, a file) gets a plain line per 10 % and never a `\r`. Warnings, `--verbose`
 /// logs and the error go to stderr. Device identities are printed as the engine gives them
 /// (already shortened unless the user asked otherwise), and all text from outside dfu passes
@@ -72,6 +74,9 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     private var measuredEraseWait = false
     private var firstEventAt: ContinuousClock.Instant?
     private var rebootingSince: ContinuousClock.Instant?
+    private var rebootCounter = RebootCounter()
+    /// The reboot count now on screen (nil: none), drawn in place as the bar is.
+    private var rebootOnScreen: String?
     private var reportedVersion: (version: ImageVersion, confirmed: Bool)?
     /// Set when a dry run ended: what the real run would have done.
     private var dryRun: DryRunVerdict?
@@ -120,11 +125,19 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             line(Self.activationDescription(mode))
         case .rebooting:
             rebootingSince = now
-            line("rebooting")
+            if configuration.isTerminal {
+                clearBar()
+                showReboot(rebootCounter.start(at: now))
+            } else {
+                line("rebooting")
+            }
         case .bootloaderNamed:
             // Said by the engine's own log line; the name matters to the journal, not the reader.
             break
         case .reconnected(let summary):
+            // The count as it stands now, whether or not a tick drew it.
+            if rebootOnScreen != nil, let text = rebootCounter.redraw(at: now) { showReboot(text) }
+            endReboot()
             connection = summary
             if let since = rebootingSince {
                 // Reset sent to link back: the device's boot, MCUboot's swap included.
@@ -145,6 +158,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     }
 
     mutating func finish(_ result: UpdateResult, at now: ContinuousClock.Instant) -> ExitStatus {
+        endReboot()
         if case .running(let last) = transfer {
             transfer = .finished
             clearBar()
@@ -164,6 +178,11 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             line("dfu: error: \(error.description)", to: .standardError)
         }
         return result.exitStatus
+    }
+
+    mutating func tick(at now: ContinuousClock.Instant) {
+        guard rebootOnScreen != nil, let text = rebootCounter.redraw(at: now) else { return }
+        showReboot(text)
     }
 
     // MARK: - Steps
@@ -246,10 +265,36 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     /// Writes one whole line. A progress bar on screen is blanked first and drawn again after, so
     /// a warning in the middle of an upload does not leave half a bar behind it.
     private mutating func line(_ text: String, to stream: ConsoleStream = .standardOutput) {
+        // The reboot count ends with the next result line; a log line passes above it.
+        if stream == .standardOutput { endReboot() }
+        let reboot = rebootOnScreen
         let barWasShown = barOnScreen != nil
         clearBar()
+        clearReboot()
         sink.emit(TerminalText.sanitized(text) + "\n", to: stream)
         if barWasShown, case .running(let last?) = transfer { drawBar(last) }
+        if let reboot { showReboot(reboot) }
+    }
+
+    /// Draws the reboot count in place of the one on screen.
+    private mutating func showReboot(_ text: String) {
+        let padding = max(0, (rebootOnScreen?.count ?? 0) - text.count)
+        sink.emit("\r" + text + String(repeating: " ", count: padding), to: .standardOutput)
+        rebootOnScreen = text
+    }
+
+    private mutating func clearReboot() {
+        guard let shown = rebootOnScreen else { return }
+        sink.emit("\r" + String(repeating: " ", count: shown.count) + "\r", to: .standardOutput)
+        rebootOnScreen = nil
+    }
+
+    /// The reboot is over: the last count stays on its line.
+    private mutating func endReboot() {
+        rebootCounter.stop()
+        guard rebootOnScreen != nil else { return }
+        sink.emit("\n", to: .standardOutput)
+        rebootOnScreen = nil
     }
 
     private mutating func warn(_ message: String) {

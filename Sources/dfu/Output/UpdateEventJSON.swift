@@ -117,7 +117,7 @@ enum UpdateEventJSON {
         case .notNewer: return "version"
         case .imageTooLarge: return "slot-size"
         case .hostOnBattery: return "host-power"
-        case .unsupportedDevice: return "device-kind"
+        case .unsupportedDevice, .notSMP: return "device-kind"
         case .directXIPVariantMissing, .directXIPBuildOnOtherMode: return "direct-xip-variant"
         case .inImage(_, let failure): return checkName(failure)
         }

@@ -3,13 +3,18 @@
 ///     @Argument(valueName: "IMAGE", help: "The signed image to check.")
 ///     var image: String
 ///
-/// Without a default the argument is required.
+/// Without a default the argument is required; an optional one (`var hash: ImageHash?`) is nil when
+/// left out.
 @propertyWrapper
-struct Argument<Value: ExpressibleByArgument>: Sendable, Decodable, ArgumentDeclaring {
+struct Argument<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
     private struct Declaration: Sendable {
         var valueName: String?
         var help: String
         var requirement: Requirement<Value>
+        var shownDefault: String?
+        var convert: @Sendable (String) -> (any Sendable)?
+        var expectedValue: String
+        var allValues: [String]
     }
 
     private enum State: Sendable {
@@ -30,15 +35,8 @@ struct Argument<Value: ExpressibleByArgument>: Sendable, Decodable, ArgumentDecl
         }
     }
 
-    /// A required positional argument.
-    init(valueName: String? = nil, help: String) {
-        state = .declared(Declaration(valueName: valueName, help: help, requirement: .required))
-    }
-
-    /// A positional argument that may be left out.
-    init(wrappedValue: Value, valueName: String? = nil, help: String) {
-        state = .declared(Declaration(valueName: valueName, help: help,
-                                      requirement: .defaulted(wrappedValue)))
+    private init(declaration: Declaration) {
+        state = .declared(declaration)
     }
 
     init(from decoder: any Decoder) throws {
@@ -50,13 +48,39 @@ struct Argument<Value: ExpressibleByArgument>: Sendable, Decodable, ArgumentDecl
         let defaultValue: ArgumentDefinition.Default
         switch declaration.requirement {
         case .required: defaultValue = .required
-        case .defaulted(let value): defaultValue = .value(value, shown: value.helpDescription)
+        case .defaulted(let value): defaultValue = .value(value, shown: declaration.shownDefault)
         }
         let valueName = declaration.valueName ?? (path.last ?? "value").uppercased()
         return ArgumentDefinition(
             path: path, kind: .positional(valueName: valueName), longName: nil, shortName: nil,
             help: declaration.help, defaultValue: defaultValue,
-            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue,
-            allValues: Value.allValueStrings)
+            convert: declaration.convert, expectedValue: declaration.expectedValue,
+            allValues: declaration.allValues)
+    }
+}
+
+extension Argument where Value: ExpressibleByArgument {
+    /// A required positional argument.
+    init(valueName: String? = nil, help: String) {
+        self.init(declaration: Declaration(
+            valueName: valueName, help: help, requirement: .required, shownDefault: nil,
+            convert: { Value(argument: $0) }, expectedValue: Value.expectedValue, allValues: Value.allValueStrings))
+    }
+
+    /// A positional argument that may be left out.
+    init(wrappedValue: Value, valueName: String? = nil, help: String) {
+        self.init(declaration: Declaration(
+            valueName: valueName, help: help, requirement: .defaulted(wrappedValue),
+            shownDefault: wrappedValue.helpDescription, convert: { Value(argument: $0) },
+            expectedValue: Value.expectedValue, allValues: Value.allValueStrings))
+    }
+}
+
+extension Argument {
+    /// A positional argument that may be left out, nil then: `@Argument(help: "…") var hash: ImageHash?`.
+    init<Wrapped: ExpressibleByArgument>(valueName: String? = nil, help: String) where Value == Wrapped? {
+        self.init(declaration: Declaration(
+            valueName: valueName, help: help, requirement: .defaulted(nil), shownDefault: nil,
+            convert: { Wrapped(argument: $0) }, expectedValue: Wrapped.expectedValue, allValues: Wrapped.allValueStrings))
     }
 }

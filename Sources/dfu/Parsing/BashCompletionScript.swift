@@ -29,13 +29,42 @@ enum BashCompletionScript {
             "        \(function)_reply \(quoted(rootWords.joined(separator: " ")))",
             "        return 0",
             "    fi",
-            "    local options valued positionals=()",
-            "    case ${COMP_WORDS[1]} in",
+            "    # A group's command is two words (image list): its options start after both.",
+            "    local options valued positionals=() command=${COMP_WORDS[1]} first=2",
         ]
+        if !tool.groups.isEmpty {
+            lines.append("    case $command in")
+            for group in tool.groups {
+                let words = tool.members(of: group).map(\.word).joined(separator: " ")
+                lines += [
+                    "    \(group.name))",
+                    "        if (( COMP_CWORD == 2 )); then",
+                    "            \(function)_reply \(quoted(words))",
+                    "            return 0",
+                    "        fi",
+                    "        command=\"\(group.name) ${COMP_WORDS[2]}\" first=3",
+                    "        ;;",
+                ]
+            }
+            lines.append("    esac")
+        }
+        lines.append("    case $command in")
         for command in tool.commands { lines += branch(command, function: function) }
         lines += [
             "    \(tool.helpCommand.name))",
-            "        (( COMP_CWORD == 2 )) && \(function)_reply \(quoted(tool.commands.map(\.name).joined(separator: " ")))",
+            "        if (( COMP_CWORD == 2 )); then",
+            "            \(function)_reply \(quoted(tool.topLevel.map(\.name).joined(separator: " ")))",
+        ]
+        if !tool.groups.isEmpty {
+            lines += ["        elif (( COMP_CWORD == 3 )); then", "            case ${COMP_WORDS[2]} in"]
+            for group in tool.groups {
+                let words = tool.members(of: group).map(\.word).joined(separator: " ")
+                lines.append("            \(group.name)) \(function)_reply \(quoted(words)) ;;")
+            }
+            lines.append("            esac")
+        }
+        lines += [
+            "        fi",
             "        return 0",
             "        ;;",
             "    *)",
@@ -48,7 +77,7 @@ enum BashCompletionScript {
             "    fi",
             "    # Which positional is being typed: the words before it, less options and their values.",
             "    local i n=0 word",
-            "    for (( i = 2; i < COMP_CWORD; i++ )); do",
+            "    for (( i = first; i < COMP_CWORD; i++ )); do",
             "        word=${COMP_WORDS[i]}",
             "        if [[ $word == = ]]; then",
             "            (( i += 1 ))",
@@ -77,7 +106,7 @@ enum BashCompletionScript {
         let words = options.flatMap(CompletionScript.names) + ["-h", "--help"]
         let valued = options.filter { if case .option = $0.kind { true } else { false } }
         var lines = [
-            "    \(command.name))",
+            "    \(command.name.contains(" ") ? quoted(command.name) : command.name))",
             "        options=\(quoted(words.joined(separator: " ")))",
             "        valued=\(quoted(" " + valued.flatMap(CompletionScript.names).joined(separator: " ") + " "))",
         ]

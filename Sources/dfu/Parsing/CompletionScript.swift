@@ -14,8 +14,27 @@ enum CompletionScript {
         /// `help`: no declarations of its own; its one argument is a command's name.
         var helpCommand: (name: String, abstract: String)
         var options: [(names: [String], help: String)]
+        /// Words that gather commands (`image` for `image list`, …): completed first, then their members.
+        var groups: [CommandGroup] = []
 
-        var commandNames: [String] { commands.map(\.name) + [helpCommand.name] }
+        /// The first word of each command, a group's once, in order (what `dfu <TAB>` offers), with
+        /// a line each.
+        var topLevel: [(name: String, abstract: String)] {
+            var entries: [(name: String, abstract: String)] = []
+            for command in commands {
+                let group = groups.first { command.name.hasPrefix($0.name + " ") }
+                let entry = group.map { (name: $0.name, abstract: $0.abstract) } ?? (name: command.name, abstract: command.abstract)
+                if !entries.contains(where: { $0.name == entry.name }) { entries.append(entry) }
+            }
+            return entries
+        }
+
+        var commandNames: [String] { topLevel.map(\.name) + [helpCommand.name] }
+
+        /// The members of `group` by their second word, with their abstracts.
+        func members(of group: CommandGroup) -> [(word: String, command: CommandReference)] {
+            commands.filter { $0.name.hasPrefix(group.name + " ") }.map { (String($0.name.dropFirst(group.name.count + 1)), $0) }
+        }
     }
 
     static func script(for shell: Shell, _ tool: Tool) -> String {

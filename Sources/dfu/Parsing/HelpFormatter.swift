@@ -53,6 +53,20 @@ enum HelpFormatter {
         ].joined(separator: "\n\n")
     }
 
+    /// Help for a group of commands (`dfu image`): overview, usage, its commands (each by the word
+    /// after the group's), and where each one's options are.
+    static func groupHelp(commandPath: String, abstract: String, commands: [(name: String, abstract: String)]) -> String {
+        let column = 2 + max(commands.map(\.name.count).max() ?? 0, "-h, --help".count) + 4
+        let commandRows = commands.map { row(label: $0.name, help: $0.abstract, column: column) }
+        return [
+            "OVERVIEW: \(abstract)",
+            "USAGE: \(commandPath) <command> [options]",
+            "COMMANDS:\n" + commandRows.joined(separator: "\n"),
+            "OPTIONS:\n" + row(label: "-h, --help", help: "Show this help.", column: column),
+            paragraphs("See '\(commandPath) <command> --help' for a command's options."),
+        ].joined(separator: "\n\n")
+    }
+
     /// `USAGE: dfu verify <IMAGE> [--key <PUB.pem>] [--json] [--verbose]`, wrapped under the
     /// command's name. When that takes more than `fullUsageLines` lines: the positionals, the
     /// required options and `[options]`.

@@ -3,7 +3,7 @@
 enum ZshCompletionScript {
     static func script(_ tool: CompletionScript.Tool) -> String {
         let function = "_\(tool.name)"
-        let commands = tool.commands.map { (name: $0.name, abstract: $0.abstract) } + [tool.helpCommand]
+        let commands = tool.topLevel + [tool.helpCommand]
         var lines = [
             "#compdef \(tool.name)",
             "# zsh completion for \(tool.name): install it as _\(tool.name) in a directory on $fpath",
@@ -22,6 +22,7 @@ enum ZshCompletionScript {
             "",
         ]
         for command in tool.commands { lines += commandFunction(command, function: function) }
+        for group in tool.groups { lines += groupFunction(group, tool.members(of: group), function: function) }
         lines += [
             "\(function)() {",
             "    local curcontext=$curcontext state line",
@@ -40,7 +41,8 @@ enum ZshCompletionScript {
             "    argument)",
             "        case $line[1] in",
         ]
-        lines += tool.commands.map { "        \($0.name)) \(function)_\(functionSuffix($0.name)) ;;" }
+        // A group's word leads to its own function, which completes the word after it.
+        lines += tool.topLevel.map { "        \($0.name)) \(function)_\(functionSuffix($0.name)) ;;" }
         lines += [
             "        \(tool.helpCommand.name)) (( CURRENT == 2 )) && \(function)_commands ;;",
             "        esac",
@@ -84,6 +86,35 @@ enum ZshCompletionScript {
         return lines
     }
 
+    /// `_dfu_image() { … }`: the group's commands by their second word, then that command's function.
+    private static func groupFunction(_ group: CommandGroup, _ members: [(word: String, command: CommandReference)],
+                                      function: String) -> [String] {
+        let name = "\(function)_\(functionSuffix(group.name))"
+        var lines = [
+            "\(name)() {",
+            "    local curcontext=$curcontext state line",
+            "    typeset -A opt_args",
+            "    _arguments -C \\",
+            "        '1: :->command' \\",
+            "        '*:: :->argument'",
+            "    case $state in",
+            "    command)",
+            "        local -a commands",
+            "        commands=(",
+        ]
+        lines += members.map { "            " + quoted(describeEscaped($0.word) + ":" + $0.command.abstract) }
+        lines += [
+            "        )",
+            "        _describe -t commands '\(group.name) command' commands",
+            "        ;;",
+            "    argument)",
+            "        case $line[1] in",
+        ]
+        lines += members.map { "        \($0.word)) \(function)_\(functionSuffix($0.command.name)) ;;" }
+        lines += ["        esac", "        ;;", "    esac", "}", ""]
+        return lines
+    }
+
     private static func action(_ completion: ValueCompletion) -> String {
         switch completion {
         case .files: "_files"
@@ -94,7 +125,7 @@ enum ZshCompletionScript {
     }
 
     private static func functionSuffix(_ name: String) -> String {
-        name.replacing("-", with: "_")
+        name.replacing("-", with: "_").replacing(" ", with: "_")
     }
 
     /// Single-quoted for zsh.
