@@ -38,10 +38,16 @@ public enum ImageVerifier {
         if let digest = image.sha256TLV { return digest }
         let types = image.unprotectedTLVs.map(\.type)
         if types.contains(.signaturePure) {
-            throw .unsupportedImage(reason: "it is signed in pure mode (SIG_PURE), without an image hash")
+            throw .unsupportedImage(reason: "it is signed in pure mode (SIG_PURE), without an image hash; sign it without --pure")
+        }
+        // imgtool signs with a P-384 key over SHA-384 and cannot be told otherwise: no re-signing advice.
+        if types.contains(.sha384), types.contains(.ecdsaSignature) {
+            throw .unsupportedImage(reason: "it is signed with ECDSA P-384 over a SHA-384 hash, which dfu does not support "
+                                    + "(dfu takes SHA-256 images, signed with ECDSA P-256, Ed25519, RSA-2048 or RSA-3072)")
         }
         if let other = types.first(where: { $0 == .sha384 || $0 == .sha512 }) {
-            throw .unsupportedImage(reason: "it is hashed with \(other) only; dfu and Zephyr's img_mgmt use SHA256")
+            throw .unsupportedImage(reason: "it is hashed with \(other) only; dfu and Zephyr's img_mgmt use SHA-256: sign "
+                                    + "it with imgtool sign --sha 256")
         }
         throw .missingHash
     }
