@@ -410,9 +410,9 @@ declare -A mcuboot_reason=(
     [broken/wrong-keyhash.bin]="KEYHASH TLV is not the hash of the key: imgtool never reads KEYHASH; bootutil finds no key with that hash and refuses (without a key there is nothing to compare, so OK)"
     [broken/compressed-wrong-decomp-sha.bin]="DECOMP_SHA is not the hash of the decompressed image (file re-hashed and re-signed): imgtool checks the file only; sdk-mcuboot's dry-run decompression compares it and refuses"
     [broken/compressed-bad-stream.bin]="the LZMA2 stream is damaged (file re-hashed and re-signed): imgtool checks the file only; sdk-mcuboot's dry-run decompression fails and refuses"
-    [images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
-    [images/blinky-enc-x25519-ed25519-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
-    [images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first, and dfu verify leaves the hash to the device (the sim checks it with sim:enc_key)"
+    [images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first. dfu verify checks the signature over the plaintext's hash (the SHA256 TLV) with the signing key and leaves the hash to the device (the sim checks it with sim:enc_key)"
+    [images/blinky-enc-x25519-ed25519-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first. dfu verify checks the signature over the plaintext's hash (the SHA256 TLV) with the signing key and leaves the hash to the device (the sim checks it with sim:enc_key)"
+    [images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin]="encrypted: imgtool hashes the ciphertext and says INVALID_HASH; MCUboot decrypts first. dfu verify checks the signature over the plaintext's hash (the SHA256 TLV) with the signing key and leaves the hash to the device (the sim checks it with sim:enc_key)"
 )
 
 ecdsa_pub="keys/TEST-ONLY-ecdsa-p256.pub.pem"
@@ -457,10 +457,17 @@ row broken/compressed-wrong-decomp-sha.bin keys/TEST-ONLY-ed25519.pub.pem any RE
 row broken/compressed-wrong-decomp-sha.bin - any REJECT
 row broken/compressed-bad-stream.bin keys/TEST-ONLY-ed25519.pub.pem any REJECT
 row broken/compressed-bad-stream.bin - any REJECT
-# Encrypted: dfu verify cannot check the plaintext hash and says so (exit 0, hash not checked).
+# Encrypted: dfu verify cannot check the plaintext hash and says so (exit 0, hash not checked); the
+# signature over that hash it checks: the signing key passes, another key fails.
 row images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin - not-OK OK
+row images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin "$ecdsa_pub" not-OK OK
+row images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin keys/TEST-ONLY-other-ecdsa-p256.pub.pem not-OK REJECT
 row images/blinky-enc-x25519-ed25519-1.1.0.signed.bin - not-OK OK
+row images/blinky-enc-x25519-ed25519-1.1.0.signed.bin keys/TEST-ONLY-ed25519.pub.pem not-OK OK
+row images/blinky-enc-x25519-ed25519-1.1.0.signed.bin "$ecdsa_pub" not-OK REJECT
 row images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin - not-OK OK
+row images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin keys/TEST-ONLY-rsa2048.pub.pem not-OK OK
+row images/blinky-enc-rsa2048-rsa2048-1.1.0.signed.bin keys/TEST-ONLY-rsa3072.pub.pem not-OK REJECT
 
 echo "== imgtool verify on every sample"
 expected="$work/expected.tsv" divergent="$work/imgtool-divergent.tsv"

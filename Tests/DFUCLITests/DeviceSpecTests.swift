@@ -21,6 +21,9 @@ import Testing
         ("udp:0.0.0.0:1", "udp", "udp:0.0.0.0:1"),
         ("udp:[::1]:65535", "udp", "udp:[::1]:65535"),
         ("UDP:[FE80:0:0:0:0:0:0:1]:1337", "udp", "udp:[fe80::1]:1337"),
+        // Names, as `dfu sim --serve udp:` takes them: looked up at each connect, lowercased here.
+        ("udp:localhost:1337", "udp", "udp:localhost:1337"),
+        ("udp:Sensor-12.Local:5683", "udp", "udp:sensor-12.local:5683"),
         ("aa:bb:cc:dd:ee:ff", "address", "AA:BB:CC:DD:EE:FF"),
         ("C0:ff:EE:00:12:9a", "address", "C0:FF:EE:00:12:9A"),
         ("name:Thingy", "name", "name:Thingy"),
@@ -44,6 +47,7 @@ import Testing
         #expect(try DeviceSpec(parsing: "sim:battery=15") == .simulator(options: "battery=15"))
         #expect(try DeviceSpec(parsing: "udp:10.0.0.2:1337") == .udp(UDPEndpoint(host: .ipv4("10.0.0.2"), port: 1337)))
         #expect(try DeviceSpec(parsing: "udp:[0:0::1]:9") == .udp(UDPEndpoint(host: .ipv6("::1"), port: 9)))
+        #expect(try DeviceSpec(parsing: "udp:LOCALHOST:1337") == .udp(UDPEndpoint(host: .name("localhost"), port: 1337)))
         #expect(try DeviceSpec(parsing: "name:Thingy") == .name("Thingy"))
         guard case .address(let address) = try DeviceSpec(parsing: "de:ad:be:ef:00:01") else {
             Issue.record("not an address")
@@ -70,7 +74,8 @@ import Testing
         ("udp:256.0.0.1:1337", "'256.0.0.1' is not an IPv4 address"),
         ("udp:127.0.1:1337", "'127.0.1' is not an IPv4 address"),
         ("udp:127.000.0.1:1337", "'127.000.0.1' is not an IPv4 address"),
-        ("udp:localhost:1337", "'localhost' is not an IPv4 address; give a numeric address (udp:127.0.0.1:PORT)"),
+        ("udp:bad_name:1337", "'bad_name' is neither an IPv4 address nor a host name"),
+        ("udp:-dash.example:1337", "'-dash.example' is neither an IPv4 address nor a host name"),
         ("udp:::1:1337", "put an IPv6 address in brackets (udp:[::1]:1337)"),
         ("udp:[::1:1337", "'[' opens an IPv6 address but no ']' closes it"),
         ("udp:[::1]1337", "expected ':PORT' after ']' (udp:[::1]:PORT)"),

@@ -1364,7 +1364,7 @@ import Testing
     @Test func doubleDashEndsOptions() throws {
         let run = try DFURun.run(["verify", "--", "--json"])
         #expect(run.exitCode == 3)
-        #expect(run.stderr.contains("dfu: error: cannot read --json: No such file or directory"))
+        #expect(run.stderr.contains("dfu: error: cannot read --json: no such file"))
         #expect(run.stdout.isEmpty)
     }
 

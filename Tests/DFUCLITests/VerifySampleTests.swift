@@ -23,7 +23,10 @@ import Testing
             #expect(run.stdoutLines.contains { $0.wholeMatch(of: /SHA-256 \(TLV\) +(\S+)/)?.output.1 == Substring(sha256) },
                     "no 'SHA-256 (TLV) \(sha256)' line in:\n\(run.stdout)")
         }
-        if sample.key == nil {
+        if sample.key == nil, sample.file.contains("unsigned") {
+            #expect(run.stdoutLines.contains { $0.wholeMatch(of: /signature +not signed/) != nil }, "\(run.stdout)")
+            #expect(run.stdoutLines.last == "OK: structure and hash verified; not signed")
+        } else if sample.key == nil {
             #expect(run.stdoutLines.contains { $0.hasPrefix("signature ") && $0.hasSuffix("not checked (no key given)") })
             #expect(run.stdoutLines.last == "OK: structure and hash verified; signature not checked (no --key)")
         } else {
@@ -58,6 +61,7 @@ import Testing
         if file.contains("missing-hash") { return "no SHA256 TLV" }
         if file.contains("compressed-wrong-decomp-sha") { return "differs from DECOMP_SHA" }
         if file.contains("compressed-bad-stream") { return "does not decompress" }
+        if file.contains("-enc-") { return "signature" } // another key than the signing one
         return "KEYHASH"
     }
 
@@ -65,7 +69,8 @@ import Testing
         let run = try DFURun.run(["verify", "firmware-samples/images/no-such-image.bin"])
         #expect(run.exitCode == 3)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr == "dfu: error: cannot read firmware-samples/images/no-such-image.bin: No such file or directory. Check the path and its permissions.\n")
+        // dfu's words, not the C library's ("No such file or directory").
+        #expect(run.stderr == "dfu: error: cannot read firmware-samples/images/no-such-image.bin: no such file. Check the path and its permissions.\n")
     }
 
     @Test func directoryIsNotReadAsAnImage() throws {
@@ -78,7 +83,7 @@ import Testing
         let missing = try DFURun.run(["verify", "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin",
                                       "--key", "firmware-samples/keys/no-such-key.pub.pem"])
         #expect(missing.exitCode == 3)
-        #expect(missing.stderr.contains("cannot use key firmware-samples/keys/no-such-key.pub.pem"))
+        #expect(missing.stderr.contains("cannot read key file firmware-samples/keys/no-such-key.pub.pem: no such file"))
         let notAKey = try DFURun.run(["verify", "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin",
                                       "--key", "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin"])
         #expect(notAKey.exitCode == 3)

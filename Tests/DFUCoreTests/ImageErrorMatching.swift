@@ -38,6 +38,7 @@ extension ImageError {
         case .signatureMissing: return "signatureMissing"
         case .signatureInvalid: return "signatureInvalid"
         case .keyHashMismatch: return "keyHashMismatch"
+        case .keyUnreadable: return "keyUnreadable"
         case .keyUnusable: return "keyUnusable"
         case .unsupportedImage: return "unsupportedImage"
         case .invalidCompression: return "invalidCompression"

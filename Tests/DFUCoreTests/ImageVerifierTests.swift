@@ -23,11 +23,11 @@ struct ImageVerifierTests {
         #expect(report.sha256.hex == "5c4fd4450dc19689d038b5407d643ab70079f9f2c89cca2a9f3de4ca692a1b82")
     }
 
-    @Test func unsignedImageReportsSignatureNotChecked() throws {
+    @Test func unsignedImageReportsNotSigned() throws {
         let bytes = try Samples.image("blinky-unsigned-1.1.0.bin")
         let report = try ImageVerifier.verify(bytes: bytes, key: nil)
         #expect(report.hash == .passed)
-        #expect(report.signature == .notChecked(reason: "no key given"))
+        #expect(report.signature == .notSigned)
         #expect(report.keyHash == .notChecked(reason: "no key given"))
         #expect(report.signatureAlgorithm == nil)
         #expect(report.passed)
@@ -169,6 +169,24 @@ struct ImageVerifierTests {
             Issue.record("expected the hash to be left unchecked, got \(report.hash)")
             return
         }
+    }
+
+    /// The signature of an encrypted image covers the plaintext's hash (its SHA256 TLV): that is
+    /// checked, and passes with the signing key only; the hash against the image is the device's.
+    @Test func encryptedImageChecksTheSignatureOverThePlaintextHash() throws {
+        let bytes = try Samples.image("blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin")
+        let report = try ImageVerifier.verify(bytes: bytes, key: Samples.key("ecdsa-p256"))
+        #expect(report.isEncrypted)
+        #expect(report.signature == .passed)
+        #expect(report.keyHash == .passed)
+        #expect(report.passed)
+        guard case .notChecked = report.hash else {
+            Issue.record("expected the hash to be left unchecked, got \(report.hash)")
+            return
+        }
+        let other = try ImageVerifier.verify(bytes: bytes, key: Samples.key("other-ecdsa-p256"))
+        #expect(other.signature == .failed(.signatureInvalid(algorithm: "ECDSA P-256")))
+        #expect(!other.passed)
     }
 
     @Test func builtImageVerifiesWithoutKey() throws {

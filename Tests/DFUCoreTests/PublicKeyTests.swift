@@ -50,8 +50,10 @@ struct PublicKeyTests {
     }
 
     @Test func refusesMissingFileAndNonKeys() throws {
-        #expect(thrownError { try PublicKey.load(path: "/nonexistent/dfu-test-key.pem") }?.caseName == "keyUnusable")
-        #expect(thrownError { try PublicKey.load(path: Samples.url("keys").path) }?.caseName == "keyUnusable")
+        #expect(thrownError { try PublicKey.load(path: "/nonexistent/dfu-test-key.pem") }
+                == .keyUnreadable(path: "/nonexistent/dfu-test-key.pem", reason: "no such file"))
+        #expect(thrownError { try PublicKey.load(path: Samples.url("keys").path) }
+                == .keyUnreadable(path: Samples.url("keys").path, reason: "it is a directory"))
         #expect(thrownError { try PublicKey.load(path: Samples.url("README.md").path) }?.caseName == "keyUnusable")
         #expect(thrownError { try PublicKey.load(path: Samples.url("images/blinky-unsigned-1.1.0.bin").path) }?.caseName == "keyUnusable")
         let garbled = "-----BEGIN PUBLIC KEY-----\nAAAAAAAA\n-----END PUBLIC KEY-----\n"

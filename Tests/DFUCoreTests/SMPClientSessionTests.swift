@@ -41,6 +41,20 @@ import Transport
         }
     }
 
+    /// Ctrl-C must not wait out the deadline of a device that does not answer: the clock never
+    /// moves here, so only the cancellation can end the wait. The session serves the next request.
+    @Test func cancellingTheCallerEndsItsRequestAtOnce() async throws {
+        let link = SMPClientTestLink()
+        link.setSilent(true)
+        let session = try await Self.session(on: link, clock: .manual(), configuration: .init(requestTimeout: .seconds(10)))
+        let request = Task { try await session.request(OSEchoRequest(text: "hello?")) }
+        await link.waitForRequests(1)
+        request.cancel()
+        await #expect(throws: SMPClientError.cancelled) { try await request.value }
+        link.setSilent(false)
+        #expect(try await session.request(OSEchoRequest(text: "still there")).text == "still there")
+    }
+
     @Test func uploadStreamsTheDevicesProgressAndCompletes() async throws {
         let link = SMPClientTestLink(maxWrite: 244)
         let session = try await Self.session(on: link)

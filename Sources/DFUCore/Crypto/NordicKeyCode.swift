@@ -6,8 +6,16 @@ enum NordicKeyCode {
         !containsPEMMarker(text) && text.contains(UInt8(ascii: "{"))
     }
 
-    /// X and Y, big-endian, 32 bytes each, from the 64 bytes between the first `{` and the next `}`.
-    static func coordinates(_ text: [UInt8]) -> (x: [UInt8], y: [UInt8])? {
+    /// X and Y, big-endian, 32 bytes each, from the array's 64 bytes (`bytes(_:)`); nil for
+    /// another count.
+    static func coordinates(fromArray bytes: [UInt8]) -> (x: [UInt8], y: [UInt8])? {
+        guard bytes.count == 64 else { return nil }
+        return (Array(bytes[0 ..< 32].reversed()), Array(bytes[32 ..< 64].reversed()))
+    }
+
+    /// The `0x..` bytes between the first `{` and the next `}`, in order; nil when anything else
+    /// stands there.
+    static func bytes(_ text: [UInt8]) -> [UInt8]? {
         guard let open = text.firstIndex(of: UInt8(ascii: "{")),
               let close = text[open...].firstIndex(of: UInt8(ascii: "}")) else { return nil }
         var bytes: [UInt8] = []
@@ -20,8 +28,7 @@ enum NordicKeyCode {
             }
             bytes.append(value)
         }
-        guard bytes.count == 64 else { return nil }
-        return (Array(bytes[0 ..< 32].reversed()), Array(bytes[32 ..< 64].reversed()))
+        return bytes
     }
 
     private static func containsPEMMarker(_ text: [UInt8]) -> Bool {

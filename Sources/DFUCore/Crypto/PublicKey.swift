@@ -45,6 +45,9 @@ public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
         switch key.type {
         case .ec(let curve) where ["prime256v1", "secp256r1", "P-256"].contains(curve):
             algorithm = .ecdsaP256
+        case .ec(let curve) where ["secp384r1", "P-384"].contains(curve):
+            throw .keyUnusable(path: source, reason: "it is an ECDSA P-384 key, which dfu does not support (it checks "
+                               + "ECDSA P-256, Ed25519, RSA-2048 and RSA-3072 keys)")
         case .ec(let curve):
             throw .keyUnusable(path: source, reason: "it is an EC key on curve \(curve); dfu checks ECDSA P-256 only")
         case .ed25519:
@@ -68,16 +71,26 @@ public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Reads a public key file: PEM (any line width), or the C array `nrfutil keys display --key pk
-    /// --format code` prints. Unreadable, too large or not a supported public key: `.keyUnusable`.
+    /// --format code` prints. Unreadable: `.keyUnreadable`. Too large or not a supported public key:
+    /// `.keyUnusable`, naming what the file holds instead (`KeyFileContents`).
     public static func load(path: String) throws(ImageError) -> PublicKey {
         let text = try KeyFile.read(path: path)
-        if NordicKeyCode.looksLikeCode(text) {
-            guard let (x, y) = NordicKeyCode.coordinates(text) else {
-                throw .keyUnusable(path: path, reason: "it looks like a C array but does not hold the 64 bytes of a P-256 key (nrfutil keys display --key pk --format code)")
-            }
-            return try PublicKey(p256X: x, y: y, source: path)
+        switch KeyFileContents(text) {
+        case .text:
+            return try PublicKey(pem: text, source: path)
+        case .cArray(let bytes):
+            if let (x, y) = NordicKeyCode.coordinates(fromArray: bytes) { return try PublicKey(p256X: x, y: y, source: path) }
+            throw .keyUnusable(path: path, reason: "it is a C array of \(bytes.count) bytes\(KeyFileContents.derWords(bytes)), "
+                               + "not the 64 bytes of a P-256 key; \(KeyFileContents.formatsRead)")
+        case .malformedCArray:
+            throw .keyUnusable(path: path, reason: "it has a '{' but no C array of hex bytes (0x30, 0x59, …) after it; "
+                               + KeyFileContents.formatsRead)
+        case .binary:
+            let der = KeyFileContents.derWords(text)
+            let fix = der.isEmpty ? KeyFileContents.formatsRead
+                : "convert it: openssl pkey -pubin -inform DER -in \(path) -out key.pub.pem"
+            throw .keyUnusable(path: path, reason: "it is binary data (\(text.count) bytes)\(der), not text; \(fix)")
         }
-        return try PublicKey(pem: text, source: path)
     }
 
     /// Whether `signature` is this key's signature of the 32-byte image `digest`, by MCUboot's rules for
@@ -111,13 +124,15 @@ public struct PublicKey: Sendable, Equatable, CustomStringConvertible {
     private static func unusable(_ source: String, _ error: PEMKeyError) -> ImageError {
         switch error {
         case .noPEMBlock:
-            return .keyUnusable(path: source, reason: "it holds no PEM block (-----BEGIN PUBLIC KEY-----)")
+            return .keyUnusable(path: source, reason: "it holds no PEM block (-----BEGIN PUBLIC KEY-----); \(KeyFileContents.formatsRead)")
         case .privateKey(let label):
-            return .keyUnusable(path: source, reason: "it holds a private key (\(label)); give the public key only")
+            return .keyUnusable(path: source, reason: "it holds a private key (\(label)); give the public key only "
+                                + "(imgtool getpub -k KEY.pem --encoding pem)")
         case .unexpectedLabel(let label):
-            return .keyUnusable(path: source, reason: "its PEM block is \"\(label)\", not a public key")
+            return .keyUnusable(path: source, reason: "its PEM block is \"\(label)\", not a public key; \(KeyFileContents.formatsRead)")
         case .undecodable(let label, let detail):
-            return .keyUnusable(path: source, reason: "its \(label) block does not decode (\(detail))")
+            return .keyUnusable(path: source, reason: "its \(label) block does not decode (\(detail)); the file is damaged "
+                                + "or not a key")
         case .library(let error):
             return error.imageError
         }

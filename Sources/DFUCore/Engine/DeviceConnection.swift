@@ -19,6 +19,8 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
     private let current: Mutex<any Link>
     /// The peer the current link goes to (one of the target's).
     private let currentPeer: Mutex<PeerIdentity>
+    /// The deadline of the connect or reconnect that made the current link.
+    private let currentDeadline: Mutex<ContinuousClock.Instant>
     /// How many losses the monitor had counted when the current link was attached: more than
     /// that means the current link is gone too.
     private let attachedAfterLosses = Mutex(0)
@@ -31,7 +33,8 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
     }
 
     private init(client: Client, losses: LinkLossMonitor, connector: any Connector, peers: [PeerIdentity],
-                 peer: PeerIdentity, link: any Link, layout: any GATTLayout, clock: EngineClock) {
+                 peer: PeerIdentity, link: any Link, layout: any GATTLayout, clock: EngineClock,
+                 deadline: ContinuousClock.Instant) {
         self.client = client
         self.clock = clock
         self.losses = losses
@@ -39,6 +42,7 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
         target = Mutex(Target(peers: peers, layout: layout))
         current = Mutex(link)
         currentPeer = Mutex(peer)
+        currentDeadline = Mutex(deadline)
     }
 
     /// The link the client serves now.
@@ -48,6 +52,11 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
     var peer: PeerIdentity { currentPeer.withLock { $0 } }
     /// Where a reconnect looks, in turn.
     var peers: [PeerIdentity] { target.withLock { $0.peers } }
+    /// By when the device must have answered on the current link, where making a link proves
+    /// nothing (a connectionless link, UDP: it is "up" whatever is at the other end): the deadline
+    /// of the connect or reconnect that made it, so `--connect-timeout` bounds that first answer.
+    var firstAnswerDeadline: ContinuousClock.Instant { currentDeadline.withLock { $0 } }
+
     /// What the device found at the next reconnect must offer.
     var layout: any GATTLayout { target.withLock { $0.layout } }
 
@@ -76,7 +85,7 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
             let client = try await makeClient(link)
             let losses = await LinkLossMonitor.watching(client.linkLosses, clock: clock)
             return DeviceConnection(client: client, losses: losses, connector: connector, peers: peers, peer: peer, link: link,
-                                    layout: layout, clock: clock)
+                                    layout: layout, clock: clock, deadline: deadline)
         }
         switch outcome {
         case .success(let connection): return connection
@@ -112,6 +121,7 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
             try await client.attach(link)
             current.withLock { $0 = link }
             currentPeer.withLock { $0 = peer }
+            currentDeadline.withLock { $0 = deadline }
             attachedAfterLosses.withLock { $0 = lossesSoFar }
             return attempt
         }

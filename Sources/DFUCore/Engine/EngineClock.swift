@@ -53,6 +53,11 @@ public struct EngineClock: Sendable {
         wallNow() >= deadline
     }
 
+    /// Real time left until `deadline`; zero once it has passed.
+    func remaining(until deadline: ContinuousClock.Instant) -> Duration {
+        max(.zero, wallNow().duration(to: deadline))
+    }
+
     /// Waits `delay` of real time (a backoff between connect attempts); returns early when the task
     /// is cancelled.
     func pause(for delay: Duration) async {

@@ -60,6 +60,7 @@ struct RebootWait<Session: UpdateSession, Client: LinkClient>: Sendable {
     private func waitUntilSilent(lossesBefore: Int, until deadline: ContinuousClock.Instant) async throws(DFUError) {
         let clock = context.clock
         while !clock.hasPassed(deadline) {
+            try stopIfCancelled()
             switch await session.probe(timeout: Self.probeTimeout) {
             case .silent, .gone: return
             case .answered, .failed: break // it answered, if only wrongly: still up
@@ -71,9 +72,17 @@ struct RebootWait<Session: UpdateSession, Client: LinkClient>: Sendable {
                                      + "restart. Check the device; allow more time with --reboot-timeout.")
     }
 
+    /// A cancelled run (Ctrl-C) ends at once: a probe then fails without waiting, so the loops
+    /// above would spin until the reboot deadline.
+    private func stopIfCancelled() throws(DFUError) {
+        guard Task.isCancelled else { return }
+        throw .transferInterrupted("the update was cancelled while \(device) restarted. \(EngineFailure.rerunWithImageOnDevice)")
+    }
+
     /// Over a connectionless link the new "link" is up at once; the device is back when it answers.
     private func pollUntilAnswering(until deadline: ContinuousClock.Instant) async throws(DFUError) {
         while true {
+            try stopIfCancelled()
             switch await session.probe(timeout: Self.probeTimeout) {
             case .answered:
                 return

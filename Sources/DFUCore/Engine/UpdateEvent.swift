@@ -47,6 +47,8 @@ public struct ImageSummary: Sendable, Equatable {
     public var image: UpdateImageName?
     /// The SHA256 TLV was checked against the image (not for an encrypted one: it covers the plaintext).
     public var hashChecked = true
+    /// The image carries a signature (checked or not); false for an image signed without a key.
+    public var isSigned = true
 
     public init(version: ImageVersion, versionText: String? = nil, size: Int, sha256: [UInt8], signatureChecked: String?,
                 image: UpdateImageName? = nil) {

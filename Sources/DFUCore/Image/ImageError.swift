@@ -19,10 +19,15 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case signatureInvalid(algorithm: String)
     /// The KEYHASH TLV is not the hash of the given key: the image was signed for another key.
     case keyHashMismatch
-    /// The public key file could not be used.
+    /// The key file could not be read (missing, a directory, no permission). `reason` completes
+    /// "cannot read key file PATH: …".
+    case keyUnreadable(path: String, reason: String)
+    /// The key file was read but holds no key dfu can use. `reason` completes "cannot use key
+    /// PATH: …" and carries its own advice where there is one to follow.
     case keyUnusable(path: String, reason: String)
     /// A well-formed MCUboot image that dfu cannot check (legacy v1 header, big-endian, only a SHA-384 or
-    /// SHA-512 hash, a pure signature). `reason` completes "it …".
+    /// SHA-512 hash, a pure signature, ECDSA P-384). `reason` completes "it …" and carries its own
+    /// advice where the user can follow one.
     case unsupportedImage(reason: String)
     /// The header says the image is compressed, but its compression TLVs are missing or malformed
     /// (sdk-mcuboot `bootutil_img_validate` refuses it). `reason` completes "it …".
@@ -59,10 +64,12 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(algorithm) signature does not verify with the given key. The image was signed with another key or modified after signing; do not flash it."
         case .keyHashMismatch:
             return "the image's KEYHASH TLV does not match the given key: it was signed for another key. Pass the matching public key."
+        case .keyUnreadable(let path, let reason):
+            return "cannot read key file \(path): \(reason). Check the path and its permissions."
         case .keyUnusable(let path, let reason):
-            return "cannot use key \(path): \(reason). Pass a PEM public key (imgtool getpub --encoding pem)."
+            return "cannot use key \(path): \(reason)."
         case .unsupportedImage(let reason):
-            return "dfu cannot check this MCUboot image: \(reason). Re-sign it with imgtool using a little-endian header and a SHA-256 hash."
+            return "dfu cannot check this MCUboot image: \(reason)."
         case .invalidCompression(let reason):
             return "compressed MCUboot image is malformed: \(reason). MCUboot refuses it; compress and sign it again with imgtool sign --compression."
         case .decompressionFailed(let error):

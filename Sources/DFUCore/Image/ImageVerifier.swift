@@ -3,7 +3,9 @@
 /// A file that is not a well-formed image throws. For a well-formed one, every check ends up in the
 /// report (passed, failed, or not checked and why), so `dfu verify` can show all of them at once:
 /// - hash: SHA-256 over header, body and protected TLVs against the SHA256 TLV (imgtool INVALID_HASH);
-/// - signature: the key's signature TLV over the image digest (imgtool INVALID_SIGNATURE);
+/// - signature: the key's signature TLV over the image digest (imgtool INVALID_SIGNATURE). For an
+///   encrypted image that digest is the plaintext's: the signature is checked over it, the digest
+///   against the image only by the device, after decrypting;
 /// - key hash: the KEYHASH TLV (or a full PUBKEY TLV) against the key. imgtool does not check this but
 ///   MCUboot does at boot: an image whose KEYHASH names another key does not boot;
 /// - for a compressed image, the image MCUboot installs from it (`CompressionCheck`).
@@ -27,6 +29,7 @@ public enum ImageVerifier {
             hash: hash,
             signature: try signatureCheck(image, digest: digest, hash: hash, key: key),
             keyHash: keyHashCheck(image, key: key))
+        report.isEncrypted = image.header.flags.isEncrypted && !decrypted
         if let compression = try ImageCompression(image: image) {
             report.compression = try CompressionCheck.report(image, compression, key: key, decrypted: decrypted)
         }
@@ -38,10 +41,16 @@ public enum ImageVerifier {
         if let digest = image.sha256TLV { return digest }
         let types = image.unprotectedTLVs.map(\.type)
         if types.contains(.signaturePure) {
-            throw .unsupportedImage(reason: "it is signed in pure mode (SIG_PURE), without an image hash")
+            throw .unsupportedImage(reason: "it is signed in pure mode (SIG_PURE), without an image hash; sign it without --pure")
+        }
+        // imgtool signs with a P-384 key over SHA-384 and cannot be told otherwise: no re-signing advice.
+        if types.contains(.sha384), types.contains(.ecdsaSignature) {
+            throw .unsupportedImage(reason: "it is signed with ECDSA P-384 over a SHA-384 hash, which dfu does not support "
+                                    + "(dfu takes SHA-256 images, signed with ECDSA P-256, Ed25519, RSA-2048 or RSA-3072)")
         }
         if let other = types.first(where: { $0 == .sha384 || $0 == .sha512 }) {
-            throw .unsupportedImage(reason: "it is hashed with \(other) only; dfu and Zephyr's img_mgmt use SHA256")
+            throw .unsupportedImage(reason: "it is hashed with \(other) only; dfu and Zephyr's img_mgmt use SHA-256: sign "
+                                    + "it with imgtool sign --sha 256")
         }
         throw .missingHash
     }
@@ -49,7 +58,7 @@ public enum ImageVerifier {
     private static func hashCheck(_ image: MCUbootImage, digest: [UInt8], decrypted: Bool) throws(ImageError) -> VerificationReport.Check {
         if image.header.flags.isEncrypted && !decrypted {
             // imgtool says INVALID_HASH here; the digest is of the plaintext, so only the device can check it.
-            return .notChecked(reason: "the image is encrypted and its hash covers the plaintext, which only the device can check")
+            return .notChecked(reason: "encrypted: the device checks it after decrypting")
         }
         let computed = try SHA256.hash(image.bytes[image.hashedRegion])
         return computed == digest ? .passed : .failed(.hashMismatch(expected: digest, computed: computed))
@@ -59,7 +68,7 @@ public enum ImageVerifier {
     /// the image also matches that digest; otherwise the result says what the signature does prove.
     private static func signatureCheck(_ image: MCUbootImage, digest: [UInt8], hash: VerificationReport.Check,
                                        key: PublicKey?) throws(ImageError) -> VerificationReport.Check {
-        guard let key else { return .notChecked(reason: "no key given") }
+        guard let key else { return image.signatureTLVs.isEmpty ? .notSigned : .notChecked(reason: "no key given") }
         // imgtool tries every signature TLV of the key's type and accepts the first that verifies.
         let candidates = image.unprotectedTLVs.filter { $0.type == key.algorithm.tlvType }
         guard !candidates.isEmpty else { return .failed(.signatureMissing(keyType: key.algorithm.rawValue)) }
@@ -74,8 +83,10 @@ public enum ImageVerifier {
             return .passed
         case .failed:
             return .notChecked(reason: "the signature matches the SHA256 TLV, but the image does not match that hash")
-        case .notChecked:
-            return .notChecked(reason: "the signature matches the SHA256 TLV, but the image could not be checked against that hash")
+        case .notChecked, .notSigned:
+            // Encrypted: the signature verifies over the plaintext's hash, which is all it covers;
+            // that hash against the image is the device's check (`hash` says so).
+            return .passed
         }
     }
 

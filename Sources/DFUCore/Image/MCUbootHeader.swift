@@ -56,10 +56,10 @@ public struct MCUbootHeader: Sendable, Equatable {
         let magic = try reader.u32(at: 0, what: "image header magic")
         guard magic == Self.magic else {
             if magic == Self.legacyMagic {
-                throw .unsupportedImage(reason: "it has a legacy MCUboot v1 header (magic 0x96F3B83C)")
+                throw .unsupportedImage(reason: "it has a legacy MCUboot v1 header (magic 0x96F3B83C); sign it again with a current imgtool")
             }
             if magic == Self.magic.byteSwapped {
-                throw .unsupportedImage(reason: "it was signed big-endian (imgtool --endian big)")
+                throw .unsupportedImage(reason: "it was signed big-endian (imgtool --endian big); sign it again little-endian, imgtool's default")
             }
             throw .badMagic(found: magic)
         }

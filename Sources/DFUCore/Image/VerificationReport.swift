@@ -5,6 +5,8 @@ public struct VerificationReport: Sendable, Equatable {
         case passed
         case failed(ImageError)
         case notChecked(reason: String)
+        /// The signature only, without a key: the image carries no signature to check.
+        case notSigned
 
         public var failed: Bool { if case .failed = self { return true } else { return false } }
     }
@@ -20,6 +22,9 @@ public struct VerificationReport: Sendable, Equatable {
     public var flags: UInt32
     /// SHA-256 from the image's SHA256 TLV (what the device reports as the slot hash).
     public var sha256: [UInt8]
+    /// The body is encrypted (`IMAGE_F_ENCRYPTED_*`): the SHA256 TLV is the plaintext's hash, so
+    /// `hash` is not checked here, and a `signature` that passed was checked over that hash alone.
+    public var isEncrypted = false
     /// The signature algorithm of the signature TLV in the image, if any (e.g. "ECDSA P-256").
     public var signatureAlgorithm: String?
     public var hash: Check

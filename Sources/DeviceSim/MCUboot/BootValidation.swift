@@ -46,6 +46,7 @@ enum BootValidation {
             case .failed(let error): return .failure(Rejection(error.description))
             // bootutil has no "not checked": a missing KEYHASH means no known key signed it.
             case .notChecked(let reason): return .failure(Rejection(reason))
+            case .notSigned: return .failure(Rejection("the image is not signed"))
             }
         }
         let compression: ImageCompression?

@@ -51,7 +51,11 @@ extension SimOptions {
             do throws(ImageError) {
                 decryptionKey = try ImageDecryptionKey.load(path: encryptionKeyPath)
             } catch {
-                if case .keyUnusable(_, let why) = error { throw .encryptionKeyUnusable(path: encryptionKeyPath, reason: why) }
+                switch error {
+                case .keyUnusable(_, let why), .keyUnreadable(_, let why):
+                    throw .encryptionKeyUnusable(path: encryptionKeyPath, reason: why)
+                default: break
+                }
                 throw .encryptionKeyUnusable(path: encryptionKeyPath, reason: error.description)
             }
         }
@@ -79,7 +83,10 @@ extension SimOptions {
             return try makeDefault()
         } catch {
             let reason: String
-            if case .keyUnusable(_, let why) = error { reason = why } else { reason = error.description }
+            switch error {
+            case .keyUnusable(_, let why), .keyUnreadable(_, let why): reason = why
+            default: reason = error.description
+            }
             throw .keyUnusable(path: keyPath ?? defaultSource, reason: reason)
         }
     }

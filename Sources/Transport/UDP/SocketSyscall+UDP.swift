@@ -53,6 +53,17 @@ extension SocketSyscall {
         case permanent(String)
     }
 
+    /// What a `getaddrinfo` status means, in the words of dfu's messages (the library's own text
+    /// for the rare ones).
+    private static func resolverWords(_ status: Int32) -> String {
+        switch status {
+        case EAI_NONAME: return "no such host is known"
+        case EAI_AGAIN: return "the name server did not answer"
+        case EAI_FAIL: return "the name server failed"
+        default: return gai_strerror(status).map { "getaddrinfo: " + String(cString: $0) } ?? "getaddrinfo error \(status)"
+        }
+    }
+
     /// Looks `host` up for UDP (`getaddrinfo`, any family, in the resolver's preferred order).
     /// BLOCKS while a name server answers: call it off the cooperative pool.
     static func resolve(host: String, port: UInt16) -> Result<[SocketAddress], ResolveFailure> {
@@ -68,7 +79,7 @@ extension SocketSyscall {
         let status = getaddrinfo(host, String(port), &hints, &list)
         defer { if let list { freeaddrinfo(list) } }
         guard status == 0 else {
-            let reason = gai_strerror(status).map { String(cString: $0) } ?? "error \(status)"
+            let reason = resolverWords(status)
             if status == EAI_AGAIN { return .failure(.temporary(reason)) }
             if status == EAI_SYSTEM { return .failure(.permanent(SystemCallError(call: "getaddrinfo", code: errno).description)) }
             return .failure(.permanent(reason))

@@ -35,8 +35,8 @@ public final class UDPConnector: Connector {
         return target
     }
 
-    /// Throws `.peerNotFound` when `peer` is not a valid `HOST:PORT` (port 1–65535) or the name does
-    /// not exist, `.timeout` when the name server stays silent until `deadline`, `.cancelled` when
+    /// Throws `.peerNotFound` when `peer` is not a valid `HOST:PORT` (port 1–65535), `.unavailable`
+    /// (saying which name, and what to do) when the name does not resolve, `.timeout` when the name server stays silent until `deadline`, `.cancelled` when
     /// the task is cancelled, `.backend` when the system refuses a socket.
     public func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
         if Task.isCancelled { throw .cancelled }
@@ -76,8 +76,9 @@ public final class UDPConnector: Connector {
                     throw .cancelled
                 }
                 delay = min(delay * 2, Self.longestRetryDelay)
-            case .failure(.address):
-                throw .peerNotFound(peer)
+            case .failure(.address(let error)):
+                // Retrying cannot make a name exist; the user must correct it.
+                throw .unavailable(error.description)
             }
         }
     }

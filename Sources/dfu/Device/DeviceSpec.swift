@@ -3,7 +3,7 @@
 /// | text | device |
 /// |---|---|
 /// | `sim`, `sim:version=1.0.0,battery=15` | the built-in virtual device; the options go to DeviceSim unread |
-/// | `udp:127.0.0.1:1337`, `udp:[::1]:1337` | an SMP server over UDP (numeric host, port 1–65535) |
+/// | `udp:127.0.0.1:1337`, `udp:[::1]:1337`, `udp:localhost:1337` | an SMP server over UDP (port 1–65535; a name is looked up at each connect) |
 /// | `AA:BB:CC:DD:EE:FF` (any case) | a BLE device by address, through BlueZ |
 /// | `name:Thingy` | a BLE device by its advertised name, through BlueZ |
 ///

@@ -3,16 +3,21 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Transport
 
-/// An SMP-over-UDP server, `HOST:PORT` with a numeric host: IPv4 (`127.0.0.1:1337`) or IPv6 in
-/// brackets (`[::1]:1337`). No names: resolving one would make `--device` parsing touch the network
-/// and the answer could change between runs of a resumed update.
+/// An SMP-over-UDP server, `HOST:PORT`: IPv4 (`127.0.0.1:1337`), IPv6 in brackets (`[::1]:1337`)
+/// or a host name (`localhost:1337`, `device.local:1337`), as `dfu sim --serve udp:` takes them.
+/// Parsing never touches the network: a name is looked up at each connect (`UDPConnector`), so a
+/// device that comes back at another address after its reboot is still found.
 struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
     enum Host: Sendable, Hashable {
         /// Dotted decimal, as given (four numbers 0–255).
         case ipv4(String)
         /// The compressed form (`inet_ntop`), without brackets: `::1`, `fe80::1`.
         case ipv6(String)
+        /// A DNS name in lowercase (names are case-insensitive, and one device gets one text in
+        /// journals and reports): `localhost`, `device.local`.
+        case name(String)
     }
 
     var host: Host
@@ -27,7 +32,7 @@ struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// `127.0.0.1:1337`, `[::1]:1337`: the form `init(parsing:)` reads.
     var description: String {
         switch host {
-        case .ipv4(let address): return "\(address):\(port)"
+        case .ipv4(let address), .name(let address): return "\(address):\(port)"
         case .ipv6(let address): return "[\(address)]:\(port)"
         }
     }
@@ -62,7 +67,7 @@ struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
             if hostText.contains(":") {
                 throw Invalid(reason: "put an IPv6 address in brackets (udp:[\(hostText)]:\(portText))")
             }
-            host = .ipv4(try Self.ipv4(hostText))
+            host = hostText.allSatisfy({ $0 == "." || $0.isASCIIDigit }) ? .ipv4(try Self.ipv4(hostText)) : .name(try Self.name(hostText))
         }
         port = try Self.port(portText)
     }
@@ -76,9 +81,18 @@ struct UDPEndpoint: Sendable, Hashable, CustomStringConvertible {
                 && (part == "0" || !part.hasPrefix("0")) && (Int(part) ?? 256) <= 255
         }
         guard valid else {
-            throw Invalid(reason: "'\(text)' is not an IPv4 address; give a numeric address (udp:127.0.0.1:PORT) or an IPv6 one in brackets")
+            throw Invalid(reason: "'\(text)' is not an IPv4 address (four numbers 0-255, no leading zeros)")
         }
         return String(text)
+    }
+
+    /// A host name as `HostAndPort` accepts it (RFC 1123 labels), lowercased.
+    private static func name(_ text: Substring) throws(Invalid) -> String {
+        guard case .name(let name)? = try? HostAndPort(parsing: text + ":1").host else {
+            throw Invalid(reason: "'\(text)' is neither an IPv4 address nor a host name; give a numeric address "
+                          + "(udp:127.0.0.1:PORT), a name (udp:localhost:PORT) or an IPv6 address in brackets")
+        }
+        return name.lowercased()
     }
 
     private static func ipv6(_ text: Substring) throws(Invalid) -> String {

@@ -103,7 +103,8 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             imagesChecked.append(summary)
             let which = summary.image.map { " \($0)" } ?? ""
             line("image checked: \(configuration.imageName)\(which) \(summary.versionText), \(HumanUnits.bytes(summary.size)), "
-                 + (summary.signatureChecked.map { "\($0) signature ok" } ?? Self.unsignedWords(summary, keyGiven: configuration.keyGiven)))
+                 + (summary.signatureChecked.map { Self.signatureWords($0, summary) }
+                    ?? Self.unsignedWords(summary, keyGiven: configuration.keyGiven)))
         case .connected(let summary):
             connection = summary
             line("connected: " + Self.linkDescription(summary))
@@ -191,7 +192,12 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     /// plaintext, so only the device checks either (the warning that follows says so).
     static func unsignedWords(_ summary: ImageSummary, keyGiven: Bool) -> String {
         (summary.hashChecked ? "SHA-256 ok, " : "SHA-256 not checked (encrypted), ")
-            + (keyGiven ? "signature not checked" : "signature not checked (no --key)")
+            + (!summary.isSigned ? "not signed" : keyGiven ? "signature not checked" : "signature not checked (no --key)")
+    }
+
+    /// A checked signature; an encrypted image's covers the plaintext's hash, which the device checks.
+    static func signatureWords(_ algorithm: String, _ summary: ImageSummary) -> String {
+        "\(algorithm) signature ok" + (summary.hashChecked ? "" : " over the plaintext's hash (the device checks that hash)")
     }
 
     private mutating func startTransfer() {

@@ -8,6 +8,7 @@ extension VerificationReport.Check {
         case .passed: return "ok"
         case .failed: return "FAILED"
         case .notChecked(let reason): return "not checked (\(reason))"
+        case .notSigned: return "not signed"
         }
     }
 
@@ -16,6 +17,7 @@ extension VerificationReport.Check {
         case .passed: return "passed"
         case .failed: return "failed"
         case .notChecked: return "not-checked"
+        case .notSigned: return "not-signed"
         }
     }
 }

@@ -26,7 +26,9 @@ enum VerifyOutput {
         table.add("SHA-256 (TLV)", hex(report.sha256))
         table.add("signature algorithm", report.signatureAlgorithm ?? "none (image is not signed)")
         table.add("hash", report.hash.tableText)
-        table.add("signature", report.signature.tableText)
+        // An encrypted image's signature covers the plaintext's hash, which cannot be checked here.
+        table.add("signature", report.isEncrypted && report.signature == .passed ? "ok (over the plaintext's hash)"
+                                                                                 : report.signature.tableText)
         table.add("key hash", report.keyHash.tableText)
         if let compression = report.compression {
             // What MCUboot installs in slot 0, and the hash slot 0 then reports.
@@ -47,6 +49,12 @@ enum VerifyOutput {
             return "OK: image verified"
         case (.passed, .notChecked, _) where !keyGiven:
             return "OK: structure and hash verified; signature not checked (no --key)"
+        case (.passed, .notSigned, _):
+            return "OK: structure and hash verified; not signed"
+        case (.notChecked, .passed, .passed) where report.isEncrypted && report.compression == nil:
+            return "OK: signature verified over the plaintext's hash; the device checks that hash after decrypting"
+        case (.notChecked, .notChecked, _) where report.isEncrypted && report.compression == nil && !keyGiven:
+            return "OK: structure verified; the device checks the hash after decrypting; signature not checked (no --key)"
         default:
             let compressed = report.compression.map {
                 [("decompressed hash", $0.decompressedHash), ("decompressed signature", $0.decompressedSignature)]

@@ -32,7 +32,8 @@ public struct ImageCompression: Sendable, Equatable {
         let flags = image.header.flags.intersection(Self.flags)
         guard !flags.isEmpty else { return nil }
         if flags.contains(.compressedLZMA1) {
-            throw .unsupportedImage(reason: "it is compressed with LZMA1, which imgtool does not write and dfu cannot decompress")
+            throw .unsupportedImage(reason: "it is compressed with LZMA1, which imgtool does not write and dfu cannot decompress; "
+                                     + "compress it with imgtool sign --compression lzma2")
         }
         guard flags.contains(.compressedLZMA2) else {
             throw .invalidCompression(reason: "its header has the ARM Thumb filter flag without the LZMA2 flag")

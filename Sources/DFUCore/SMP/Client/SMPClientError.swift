@@ -1,7 +1,8 @@
 /// Why one SMP request, or the whole client, failed. Split by fault as in h11: the device refused
 /// (`refused`), the device misbehaved (`remoteProtocolViolation`), nothing came back (`timeout`),
 /// the link went (`linkLost`), or our caller misused the core (`localProtocolViolation`,
-/// `requestTooLarge`, `invalidBudget`, `noFreeSequence`, `busy`, `closed`).
+/// `requestTooLarge`, `invalidBudget`, `noFreeSequence`, `busy`, `closed`), or our caller stopped
+/// waiting (`cancelled`).
 public enum SMPClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The device answered with an error: v1 `rc` or v2 `err`, with its name and `rsn`.
     case refused(SMPError)
@@ -21,6 +22,8 @@ public enum SMPClientError: Error, Sendable, Hashable, CustomStringConvertible {
     case busy
     /// The session was closed before the answer came.
     case closed
+    /// The caller's task was cancelled (Ctrl-C) before the answer came; it stopped waiting.
+    case cancelled
     /// The caller fed an event the current state has no transition for; a bug in the driver.
     case localProtocolViolation(event: String, state: String)
 
@@ -44,6 +47,8 @@ public enum SMPClientError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the SMP session is busy with an upload; wait for it to end. This is a bug in dfu; please report it."
         case .closed:
             return "the SMP session was closed before the device answered."
+        case .cancelled:
+            return "the request was cancelled before the device answered."
         case .localProtocolViolation(let event, let state):
             return "internal error: SMP client got \(event) while \(state). This is a bug in dfu; please report it."
         }

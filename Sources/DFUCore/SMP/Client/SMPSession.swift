@@ -91,23 +91,35 @@ public actor SMPSession {
     // MARK: - API
 
     /// Sends one request and returns the device's typed answer. Throws the device's refusal
-    /// (`.refused` with the named error), `.timeout`, `.linkLost`, `.busy` during an upload, or
-    /// a protocol violation.
+    /// (`.refused` with the named error), `.timeout`, `.linkLost`, `.busy` during an upload, a
+    /// protocol violation, or `.cancelled` at once when the calling task is cancelled (Ctrl-C must
+    /// not wait out the deadline of a device that does not answer).
     public func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async throws(SMPClientError) -> R.Response {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<SMPPacket, SMPClientError>, Never>) in
-            guard case .requests(var client) = mode else {
-                continuation.resume(returning: .failure(mode.isClosed ? .closed : .busy))
-                return
+        let id = nextID
+        nextID = id.next
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<SMPPacket, SMPClientError>, Never>) in
+                guard case .requests(var client) = mode else {
+                    continuation.resume(returning: .failure(mode.isClosed ? .closed : .busy))
+                    return
+                }
+                pending[id] = continuation
+                let actions = client.handle(.send(id, SMPRequestMessage(request), timeout: timeout ?? configuration.requestTimeout),
+                                            now: now())
+                mode = .requests(client)
+                perform(actions)
             }
-            let id = nextID
-            nextID = id.next
-            pending[id] = continuation
-            let actions = client.handle(.send(id, SMPRequestMessage(request), timeout: timeout ?? configuration.requestTimeout),
-                                        now: now())
-            mode = .requests(client)
-            perform(actions)
+        } onCancel: {
+            // Runs on the actor after this request is registered (the actor is busy until then).
+            Task { await self.withdraw(id) }
         }
         return try R.response(from: result).get()
+    }
+
+    /// Stops waiting for request `id` on behalf of a cancelled caller. The core still holds it until
+    /// its answer or deadline, which then finds no one waiting and is dropped.
+    private func withdraw(_ id: SMPRequestID) {
+        pending.removeValue(forKey: id)?.resume(returning: .failure(.cancelled))
     }
 
     /// Tells the client what the device said about its SMP buffers (from the MCUmgr parameters,

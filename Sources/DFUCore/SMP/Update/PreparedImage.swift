@@ -36,6 +36,8 @@ struct PreparedImage: Sendable {
         switch report.signature {
         case .passed:
             checkedWith = report.signatureAlgorithm ?? key?.algorithm.rawValue
+        case .notSigned:
+            warning = "the image is not signed; only a bootloader built to boot unsigned images will run it"
         case .notChecked(let reason):
             warning = key == nil
                 ? "the image's signature was not checked (no --key); the device's bootloader will check it"
@@ -60,6 +62,7 @@ struct PreparedImage: Sendable {
         var summary = ImageSummary(version: report.version, size: bytes.count, sha256: report.sha256,
                                    signatureChecked: checkedWith)
         if case .notChecked = report.hash { summary.hashChecked = false }
+        if report.signature == .notSigned { summary.isSigned = false }
         self.summary = summary
     }
 }

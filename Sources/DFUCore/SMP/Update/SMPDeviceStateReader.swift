@@ -41,6 +41,11 @@ struct SMPDeviceStateReader {
     /// Link losses the reads survive, each followed by a new link.
     static let linkLossAllowance = 3
 
+    /// Over a connectionless link, how long the first try of the first request waits before it is
+    /// sent again (each later try waits twice as long), so one lost datagram costs a second, not
+    /// the whole connect timeout.
+    static let firstAnswerRetry: Duration = .seconds(1)
+
     /// What the connect stage learned about sizing SMP for this device.
     struct Negotiated: Sendable {
         var bufferSize: Int?
@@ -51,14 +56,18 @@ struct SMPDeviceStateReader {
 
     /// The MCUmgr parameters, and whether the device reassembles packets larger than one write;
     /// the session's packet budget is set from them. Part of connecting: until this is known, no
-    /// request larger than one write may be sent.
+    /// request larger than one write may be sent. Over a connectionless link (UDP) the device is
+    /// connected only once it answers this request, within the connect deadline (`firstAnswer`).
     func negotiate() async throws(DFUError) -> Negotiated {
         try await againAfterLinkLoss { () async throws(DFUError) in try await negotiateOnce() }
     }
 
     private func negotiateOnce() async throws(DFUError) -> Negotiated {
         var negotiated = Negotiated(window: 1)
-        switch await request(MCUmgrParametersRequest()) {
+        let answer = connection.link.parameters.isConnectionless
+            ? try await firstAnswer(to: MCUmgrParametersRequest(), "the MCUmgr parameters request")
+            : await request(MCUmgrParametersRequest())
+        switch answer {
         case .success(let parameters):
             negotiated.bufferSize = Int(clamping: parameters.bufferSize)
             negotiated.bufferCount = Int(clamping: parameters.bufferCount)
@@ -147,6 +156,27 @@ struct SMPDeviceStateReader {
     }
 
     // MARK: - Requests
+
+    /// `request` until the device answers it (a refusal is an answer too), sent again with doubling
+    /// waits, or the deadline of the connect that made the link passes: exit 5, as a device that
+    /// cannot be reached. A UDP socket sends into the void without an error, so this answer is the
+    /// only sign that a device is there.
+    private func firstAnswer<R: SMPRequest>(to request: R, _ what: String) async throws(DFUError) -> Result<R.Response, SMPClientError> {
+        let deadline = connection.firstAnswerDeadline
+        var wait = Self.firstAnswerRetry
+        while true {
+            let timeout = min(wait, requestTimeout, context.clock.remaining(until: deadline))
+            guard timeout > .zero else { break }
+            let answer = await self.request(request, timeout: timeout)
+            guard case .failure(.timeout) = answer else { return answer }
+            wait *= 2
+        }
+        throw DFUError.deviceUnreachable(
+            "\(device) did not answer within the connect timeout (\(context.deadlines.connect)): "
+                + "nothing came back to \(what). Check that its SMP server runs at that address and port, then retry "
+                + "(or allow more time with --connect-timeout).",
+            cause: .link(.timeout))
+    }
 
     /// `read`, started over on a new link after each link loss (at most `linkLossAllowance`); when
     /// no link comes back, the loss's own error.

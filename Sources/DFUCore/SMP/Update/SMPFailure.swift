@@ -18,6 +18,8 @@ enum SMPFailure {
             return .deviceRejected("\(device) answered \(what) wrongly: \(error)")
         case .timeout:
             return .deviceUnreachable("\(device) did not answer \(what) in time. Check that it runs MCUmgr and is in range, then retry.")
+        case .cancelled:
+            return .transferInterrupted("\(what) was cancelled before \(device) answered. \(EngineFailure.rerun)")
         case .linkLost, .closed:
             // A reason a backend words itself (`.other`) already says what to check.
             if case .other(let text)? = lossReason {
@@ -52,7 +54,7 @@ enum SMPFailure {
             return .transferInterrupted("upload interrupted: \(error) \(EngineFailure.rerun)")
         case .client(let client):
             switch client {
-            case .linkLost, .timeout, .closed:
+            case .linkLost, .timeout, .closed, .cancelled:
                 return .transferInterrupted("upload interrupted: \(client) \(EngineFailure.rerun)")
             case .refused, .remoteProtocolViolation:
                 return .deviceRejected(client.description)
@@ -78,7 +80,7 @@ enum SMPFailure {
             return .deviceRejected("\(device) refused \(what): \(smp)")
         case .remoteProtocolViolation:
             return .deviceRejected("\(device) answered \(what) wrongly: \(error)")
-        case .timeout, .linkLost, .closed:
+        case .timeout, .linkLost, .closed, .cancelled:
             return .transferInterrupted("\(what) did not complete: \(error) \(EngineFailure.rerunWithImageOnDevice)")
         case .invalidBudget, .requestTooLarge, .noFreeSequence, .busy, .localProtocolViolation:
             return .internalError("\(what): \(error)")
@@ -94,7 +96,7 @@ enum SMPFailure {
         switch error {
         case .refused(let smp):
             return .postRebootCheckFailed("\(device) came back but refused \(what): \(smp)")
-        case .remoteProtocolViolation, .timeout, .linkLost, .closed, .invalidBudget:
+        case .remoteProtocolViolation, .timeout, .linkLost, .closed, .cancelled, .invalidBudget:
             return .postRebootCheckFailed("\(device) came back but \(what) failed: \(error)")
         case .requestTooLarge, .noFreeSequence, .busy, .localProtocolViolation:
             return .internalError("\(what): \(error)")
