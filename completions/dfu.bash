@@ -124,10 +124,10 @@ _dfu() {
         esac
         ;;
     resume)
-        options='--device --list --forget --json -v --verbose --adapter --full-addresses --passkey --pair --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
-        valued=' --device --adapter --passkey --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
+        options='--device --list --forget --all --older-than --json -v --verbose --adapter --full-addresses --passkey --pair --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
+        valued=' --device --older-than --adapter --passkey --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
         case $prev in
-        --device|--adapter|--passkey|--connect-timeout|--reboot-timeout|--chunk-timeout|--first-chunk-timeout) return 0 ;;
+        --device|--older-than|--adapter|--passkey|--connect-timeout|--reboot-timeout|--chunk-timeout|--first-chunk-timeout) return 0 ;;
         esac
         ;;
     pair)

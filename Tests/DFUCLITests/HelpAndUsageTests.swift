@@ -446,8 +446,12 @@ import Testing
               --device <DEVICE>       Only the update of this device (as given to 'dfu flash
                                       --device').
               --list                  List the unfinished updates instead of resuming them.
-              --forget                Forget the unfinished update of --device (its
-                                      journal); the device keeps what it holds.
+              --forget                Forget unfinished updates (their journals): of
+                                      --device, --older-than DAYS or --all; the devices keep
+                                      what they hold.
+              --all                   With --forget: every unfinished update.
+              --older-than <DAYS>     With --list or --forget: only updates whose journal
+                                      was last written more than DAYS days ago.
               --json                  Print one JSON object per line on stdout (NDJSON):
                                       each event, then a result line; nothing on stderr.
                                       Fields: docs/json-events.md.
@@ -486,21 +490,28 @@ import Testing
                                       device erases first). (default: 40 per started MiB of
                                       the image)
 
-            Every 'dfu flash' keeps a journal of its update in $XDG_STATE_HOME/dfu/ (by
+            Every 'dfu flash' that changed the device (it took bytes of the update, or was
+            reset or marked) keeps a journal of its update in $XDG_STATE_HOME/dfu/ (by
             default ~/.local/state/dfu/): the device, the file with its SHA-256, the
-            options, the stage it reached. 'dfu resume' runs each unfinished update again
-            with the same options, one after another: the file must still be the same (else
-            exit 3: run 'dfu flash' to start over), the device says how much it holds and
-            the upload continues from there; an update cut off after the reset only
-            reconnects, checks the version and confirms. Timeouts, --passkey, --adapter and
-            the output flags given here apply to the resumed runs. A journal file that
-            cannot be read is moved aside with a warning, never used.
+            options, the stage it reached; a run that ended before (the file, the
+            connection, a precondition, an image the device refused) left nothing to finish.
+            'dfu resume' runs each unfinished update again with the same options, one after
+            another: the file must still be the same (else exit 3: run 'dfu flash' to start
+            over), the device says how much it holds and the upload continues from there; an
+            update cut off after the reset only reconnects, checks the version and confirms.
+            Timeouts, --passkey, --adapter and the output flags given here apply to the
+            resumed runs; one line at the end says how each ended. --list names each device
+            in full, as --device takes it; --forget drops unfinished updates (a finished
+            one's journal stays). A journal file that cannot be read is moved aside with a
+            warning, never used.
 
             Examples:
               dfu resume
               dfu resume --device C2:11:40:55:7A:01 --passkey 123456
               dfu resume --list
               dfu resume --forget --device udp:192.0.2.7:1337
+              dfu resume --forget --older-than 7
+              dfu resume --forget --all
 
             Exit status:
               0    every update resumed is finished, or there was nothing to resume

@@ -3,6 +3,9 @@ import DFUCore
 import DeviceSim
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every `--json` line of every command, on its success and failure paths, against
 /// `docs/json-events.schema.json`: each line must be exactly one of its definitions, start with
@@ -130,23 +133,30 @@ import Testing
 
     // MARK: - resume
 
-    /// An update that could not connect leaves its journal; a foreign journal file is set aside
-    /// with a warning. `--list`, a resumed run, `--forget` and nothing left to resume.
+    /// An update cut off mid-upload, whose device is then gone, leaves its journal; a foreign
+    /// journal file is set aside with a warning. `--list`, the resumed run (its own last line an
+    /// `update-result`, then the one `result`), `--forget` and nothing left to resume.
     @Test func resumeLinesMatchTheSchema() throws {
         let state = try DFUTestEnvironment.freshStateHome()
         defer { try? FileManager.default.removeItem(atPath: state) }
         let environment = ["XDG_STATE_HOME": state]
-        let device = "udp:127.0.0.1:\(try FlashCLITests.closedUDPPort())"
-        let flash = try DFURun.run(["flash", Self.image, "--device", device, "--key", Self.key, "--connect-timeout", "2", "--json"],
-                                   timeout: 30, environment: environment)
-        #expect(flash.exitCode == 5, "\(flash.output)")
+        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"])
+        let device = "udp:127.0.0.1:\(try #require(sim.ready()).port)"
+        _ = try ResumeCLITests.flash(Self.image, device: device, state: state, stoppedAt: .transferMiddle, with: SIGKILL)
+        #expect(sim.stop().exitCode == 0)
         try Data(#"{"format":"other/9"}"#.utf8).write(to: URL(fileURLWithPath: state + "/dfu/foreign.json"))
 
         let list = try DFURun.run(["resume", "--list", "--json"], timeout: 30, environment: environment)
         #expect(try Self.validLines(list, command: "resume", exitCode: 0) == ["unfinished", "warning", "result"])
         let resumed = try DFURun.run(["resume", "--connect-timeout", "2", "--json"], timeout: 30, environment: environment)
         let events = try Self.validLines(resumed, command: "resume", exitCode: 5)
-        #expect(events.first == "resume" && events.contains("stage"), "\(events)")
+        #expect(events.first == "resume" && events.contains("stage") && events.suffix(2) == ["update-result", "result"],
+                "\(events)")
+        #expect(events.filter { $0 == "result" }.count == 1)
+        let summary = try FlashCLITests.object(try #require(resumed.stdoutLines.last))
+        let updates = summary["updates"] as? [[String: Any]] ?? []
+        #expect(summary["resumed"] as? Int == 1 && summary["failed"] as? Int == 1 && updates.count == 1
+                && updates.first?["device"] as? String == device && updates.first?["exit_code"] as? Int == 5, "\(summary)")
         let forgot = try DFURun.run(["resume", "--forget", "--device", device, "--json"], timeout: 30, environment: environment)
         #expect(try Self.validLines(forgot, command: "resume", exitCode: 0) == ["result"])
         let nothing = try DFURun.run(["resume", "--json"], timeout: 30, environment: environment)

@@ -3,7 +3,7 @@ import Testing
 /// The validator `JSONSchemaTests` relies on: it accepts a good line and refuses each kind of
 /// mistake the schema is there to catch, and it refuses a schema keyword it does not implement.
 @Suite struct JSONSchemaValidatorTests {
-    static let good = #"{"event":"progress","schema":1,"bytes":1024,"total":49152,"rate":51200,"elapsed":1.2,"part":null}"#
+    static let good = #"{"event":"progress","schema":1,"bytes":1024,"total":49152,"rate":51200,"elapsed":1.2,"part":null,"resumed_from":0}"#
 
     @Test func aDocumentedLineIsValid() throws {
         #expect(try JSONSchemaTests.validator().problems(JSONNode.parse(Self.good)) == [])

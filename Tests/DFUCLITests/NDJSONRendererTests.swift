@@ -29,9 +29,9 @@ import Testing
         let lines = renderer.sink.stdoutLines
         #expect(lines.first == #"{"event":"stage","schema":1,"stage":"verify-image","status":"started"}"#)
         #expect(lines.contains(#"{"event":"stage","schema":1,"stage":"connect","status":"finished","duration":0.84}"#))
-        #expect(lines.contains(#"{"event":"connected","schema":1,"device":"…:EE:FF","mtu":498,"max_write":495,"phy":"2M","interval_ms":7.5,"window":3,"ceiling":60000}"#))
+        #expect(lines.contains(#"{"event":"connected","schema":1,"device":"AA:BB:CC:DD:EE:FF","mtu":498,"max_write":495,"phy":"2M","interval_ms":7.5,"window":3,"ceiling":60000}"#))
         #expect(lines.contains(#"{"event":"stage","schema":1,"stage":"transfer","status":"started"}"#))
-        #expect(lines.contains(#"{"event":"progress","schema":1,"bytes":1024,"total":49152,"rate":51200,"elapsed":1.2,"part":null}"#))
+        #expect(lines.contains(#"{"event":"progress","schema":1,"bytes":1024,"total":49152,"rate":51200,"elapsed":1.2,"part":null,"resumed_from":0}"#))
         #expect(lines.contains(#"{"event":"activated","schema":1,"mode":"test-confirm"}"#))
         #expect(lines.contains(#"{"event":"rebooting","schema":1}"#))
         #expect(lines.contains(#"{"event":"version","schema":1,"version":"1.1.0+0","confirmed":true}"#))

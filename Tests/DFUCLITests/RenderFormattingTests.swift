@@ -96,7 +96,7 @@ import Testing
 
     @Test func stageTimingsUseTheWordsOfTheVerboseSummary() {
         #expect(UpdateStage.allCases.map(StageTimings.label) == [
-            "image check", "connect", "discovery", "preconditions", "transfer", "activate", "reconnect", "version check",
+            "image check", "connect", "discovery", "preconditions", "transfer", "activate", "reboot, reconnect", "version check",
         ])
     }
 }

@@ -165,8 +165,8 @@ enum Fixture {
     static let image = ImageSummary(version: newVersion, size: 48 * 1024, sha256: Array(repeating: 0xAB, count: 32),
                                     signatureChecked: "ECDSA P-256")
 
-    static let connection = ConnectionSummary(device: "…:EE:FF", attMTU: 498, maxWrite: 495, phy: "2M",
-                                              connectionInterval: .microseconds(7500), window: 3, ceiling: 60_000)
+    static let connection = ConnectionSummary(device: "…:EE:FF", identity: "AA:BB:CC:DD:EE:FF", attMTU: 498, maxWrite: 495,
+                                              phy: "2M", connectionInterval: .microseconds(7500), window: 3, ceiling: 60_000)
 
     static func facts(battery: Int) -> DeviceFacts {
         DeviceFacts(runningVersion: oldVersion, runningHash: Array(repeating: 0x11, count: 32), batteryLevel: battery,

@@ -7,7 +7,8 @@ import Glibc
 /// `dfu resume` after `dfu flash` was stopped, against `dfu sim --serve udp:` (the device outlives
 /// the process, as a real one does): killed with SIGKILL or stopped with SIGINT at points all
 /// along the update, the journal says which update it was and `dfu resume` finishes it: the device
-/// ends running the new image, confirmed, every time.
+/// ends running the new image, confirmed, every time. Stopped before the device took a byte, there
+/// is nothing to finish, and no journal says otherwise.
 @Suite(.timeLimit(.minutes(3))) struct ResumeCLITests {
     /// Where `dfu flash --json` is stopped: the first stdout line that matches.
     enum StopPoint: String, CaseIterable, CustomTestStringConvertible {
@@ -39,7 +40,7 @@ import Glibc
         try Self.stopThenResume(at: point, signal: SIGKILL)
     }
 
-    @Test(arguments: [StopPoint.transferMiddle, .rebooting])
+    @Test(arguments: [StopPoint.connected, .transferMiddle, .rebooting])
     func interruptedFlashExits130WithTheHintAndIsFinishedByResume(at point: StopPoint) throws {
         try Self.stopThenResume(at: point, signal: SIGINT)
     }
@@ -60,8 +61,10 @@ import Glibc
         try Data(bytes).write(to: URL(fileURLWithPath: copy))
         let refused = try DFURun.run(["resume", "--json"], timeout: 60, environment: ["XDG_STATE_HOME": state])
         #expect(refused.exitCode == 3, "\(refused.output)")
-        let result = try FlashCLITests.object(try #require(refused.stdoutLines.last))
-        #expect((result["error"] as? String)?.contains("changed since the update started") == true, "\(result)")
+        let lines = try refused.stdoutLines.map(FlashCLITests.object)
+        let update = try #require(lines.first { $0["event"] as? String == "update-result" }, "\(refused.stdout)")
+        #expect((update["error"] as? String)?.contains("changed since the update started") == true, "\(update)")
+        #expect(lines.last?["event"] as? String == "result" && lines.last?["exit_code"] as? Int == 3, "\(refused.stdout)")
         let list = try DFURun.run(["resume", "--list", "--json"], timeout: 30, environment: ["XDG_STATE_HOME": state])
         #expect(list.stdoutLines.count == 2, "the journal is kept: \(list.stdout)")
 
@@ -71,6 +74,74 @@ import Glibc
         let none = try DFURun.run(["resume"], timeout: 30, environment: ["XDG_STATE_HOME": state])
         #expect(none.exitCode == 0 && none.stdout == "nothing to resume\n", "\(none.output)")
         #expect(sim.stop().exitCode == 0)
+    }
+
+    /// A run that ended before the device took a byte of the update is no unfinished update: one
+    /// that could not connect, one whose precondition failed, one whose image the device refused at
+    /// its first packet.
+    @Test func aRunThatEndedBeforeTheDeviceTookAByteIsNotUnfinished() throws {
+        let state = try DFUTestEnvironment.freshStateHome()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let environment = ["XDG_STATE_HOME": state]
+        let image = FlashCLITests.image, key = FlashCLITests.key
+        let runs: [([String], Int32)] = [
+            (["--device", "udp:127.0.0.1:\(try FlashCLITests.closedUDPPort())", "--connect-timeout", "2"], 5),
+            (["--device", "sim:timescale=0,battery=10"], 4),
+            (["--device", "sim:timescale=0,version=1.2.0", "--require-newer"], 7),
+        ]
+        for (arguments, exitCode) in runs {
+            let run = try DFURun.run(["flash", image, "--key", key] + arguments, timeout: 30, environment: environment)
+            #expect(run.exitCode == exitCode, "\(arguments): \(run.output)")
+        }
+        let list = try DFURun.run(["resume", "--list"], timeout: 30, environment: environment)
+        #expect(list.stdout == "no unfinished updates\n", "\(list.output)")
+        let resumed = try DFURun.run(["resume"], timeout: 30, environment: environment)
+        #expect(resumed.exitCode == 0 && resumed.stdout == "nothing to resume\n", "\(resumed.output)")
+    }
+
+    /// Two updates cut off mid-upload; one device is still there, the other gone. `dfu resume` runs
+    /// both and ends with one line saying how each ended (the exit status the worse of the two).
+    /// The resumed upload reports what it sent, not the whole image, with times and a rate that add up.
+    @Test func resumeEndsWithOneLineSayingHowEachEndedAndCountsOnlyWhatItSent() throws {
+        let state = try DFUTestEnvironment.freshStateHome()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let environment = ["XDG_STATE_HOME": state]
+        let kept = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"])
+        let gone = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"])
+        let keptDevice = "udp:127.0.0.1:\(try #require(kept.ready()).port)"
+        let goneDevice = "udp:127.0.0.1:\(try #require(gone.ready()).port)"
+        for device in [keptDevice, goneDevice] {
+            _ = try Self.flash(FlashCLITests.image, device: device, state: state, stoppedAt: .transferMiddle, with: SIGKILL)
+        }
+        #expect(gone.stop().exitCode == 0)
+
+        let resumed = try DFURun.run(["resume", "--connect-timeout", "2"], timeout: 90, environment: environment)
+        #expect(resumed.exitCode == 5, "\(resumed.output)")
+        let each = [keptDevice, goneDevice].sorted().map { $0 == keptDevice ? "\($0) ok (1.1.0+0)" : "\($0) exit 5" }
+        #expect(resumed.stdoutLines.last == "dfu resume: 1 ok, 1 failed of 2: " + each.joined(separator: ", ") + "; exit 5",
+                "\(resumed.output)")
+        #expect(resumed.stdoutLines.filter { $0.hasPrefix("dfu resume:") }.count == 1)
+
+        // uploaded 24.9 kB in 0.28 s, resumed at 24.9 kB: first reply after 0.01 s, then 24.9 kB in 0.27 s, 93.1 kB/s
+        let line = try #require(resumed.stdoutLines.first { $0.hasPrefix("uploaded ") }, "\(resumed.stdout)")
+        let texts = line.split(whereSeparator: { !($0.isNumber || $0 == ".") }).filter { Double($0) != nil }
+        let numbers = texts.compactMap { Double($0) }
+        try #require(numbers.count == 7 && line.contains(" kB in ") && line.contains(", resumed at "), "\(line)")
+        let (sent, total, held, wait, after, rest, rate) = (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4],
+                                                            numbers[5], numbers[6])
+        // Half a unit of the last digit shown: times are shown with fewer decimals once they pass a second.
+        func halfUnit(_ index: Int) -> Double {
+            let decimals = texts[index].split(separator: ".").dropFirst().first?.count ?? 0
+            return 0.5 * pow(10, -Double(decimals))
+        }
+        #expect(sent < 49.8 && abs(sent + held - 49.8) <= 0.15, "only what this run sent: \(line)")
+        #expect(abs(wait + rest - total) < 0.001, "\(line)")
+        // Each shown number is rounded: the rate lies within what they allow.
+        let lowest = (after - halfUnit(4)) / (rest + halfUnit(5))
+        let highest = (after + halfUnit(4)) / max(rest - halfUnit(5), 0.001)
+        #expect(after <= sent + 0.05 && rate >= lowest - 0.05 && rate <= highest + 0.05,
+                "the rate is the bytes after the first reply over the time after it: \(line)")
+        #expect(kept.stop().exitCode == 0)
     }
 
     /// A journal file that is not one (truncated, foreign, edited) is moved aside with a warning;
@@ -92,15 +163,28 @@ import Glibc
     }
 
     /// `dfu flash --json` against a fresh UDP sim, stopped at `point` with `signal`, then
-    /// `dfu resume`; the device must end running 1.1.0, confirmed.
+    /// `dfu resume`; the device must end running 1.1.0, confirmed. Stopped once connected, before
+    /// the device answered the first chunk (held back 3 s), there is nothing to resume.
     private static func stopThenResume(at point: StopPoint, signal: Int32) throws {
         let state = try DFUTestEnvironment.freshStateHome()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"])
+        let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"] + (point == .connected ? ["--fault", "delay@0:3s"] : []))
         let device = "udp:127.0.0.1:\(try #require(sim.ready(), "no ready line: \(sim.lines)").port)"
         let environment = ["XDG_STATE_HOME": state]
 
         let stopped = try flash(FlashCLITests.image, device: device, state: state, stoppedAt: point, with: signal)
+        if point == .connected {
+            if signal == SIGINT {
+                #expect(stopped.exitCode == 130 && stopped.stderr.contains(
+                    "dfu: interrupted; the device had taken none of the update: run the same command again"), "\(stopped.stderr)")
+            }
+            let list = try DFURun.run(["resume", "--list", "--json"], timeout: 30, environment: environment)
+            #expect(list.stdoutLines.count == 1 && list.stdout.contains(#""unfinished":0"#), "\(list.output)")
+            let resumed = try DFURun.run(["resume"], timeout: 30, environment: environment)
+            #expect(resumed.exitCode == 0 && resumed.stdout == "nothing to resume\n", "\(resumed.output)")
+            #expect(sim.stop().exitCode == 0)
+            return
+        }
         if signal == SIGINT {
             #expect(stopped.exited && stopped.exitCode == 130, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("dfu: interrupted; 'dfu resume --device \(device)' finishes the update"),
@@ -117,8 +201,9 @@ import Glibc
         #expect(resumed.exitCode == 0, "\(resumed.output)")
         #expect(resumed.stdout.hasPrefix("resuming \(device): blinky-ecdsa-p256-1.1.0.signed.bin, stopped in "),
                 "\(resumed.stdout)")
-        #expect(resumed.stdoutLines.last?.hasPrefix("OK: 1.1.0+0 is running and confirmed on \(device)") == true,
+        #expect(resumed.stdoutLines.suffix(2).first?.hasPrefix("OK: 1.1.0+0 is running and confirmed on \(device)") == true,
                 "\(resumed.output)")
+        #expect(resumed.stdoutLines.last == "dfu resume: 1 ok of 1: \(device) ok (1.1.0+0)", "\(resumed.output)")
 
         let info = try DFURun.run(["info", "--device", device, "--json"], timeout: 30)
         let slots = try FlashCLITests.object(try #require(info.stdoutLines.first))["slots"] as? [[String: Any]] ?? []
@@ -131,7 +216,7 @@ import Glibc
     }
 
     /// Runs `dfu flash FILE --json` and sends `signal` on the first line that matches `point`.
-    private static func flash(_ image: String, device: String, state: String, stoppedAt point: StopPoint,
+    static func flash(_ image: String, device: String, state: String, stoppedAt point: StopPoint,
                               with signal: Int32) throws -> LiveDFUProcess.Ended {
         let flash = try LiveDFUProcess(["flash", image, "--device", device, "--key", FlashCLITests.key, "--json"],
                                        environment: ["XDG_STATE_HOME": state])

@@ -30,7 +30,7 @@ import Testing
             "uploading: 81 % (39.9/49.2 kB, 51.2 kB/s, 85 % of ceiling, ETA 0:01)",
             "uploading: 91 % (45.1/49.2 kB, 51.2 kB/s, 85 % of ceiling, ETA 0:01)",
             "uploading: 100 % (49.2/49.2 kB, 51.2 kB/s, 85 % of ceiling)",
-            "uploaded 49.2 kB in 2.14 s, 51.2 kB/s (85 % of ceiling)",
+            "uploaded 49.2 kB in 2.14 s: first reply after 1.20 s (erase), then 48.1 kB in 0.94 s, 51.2 kB/s (85 % of ceiling)",
             "marked for test",
             "rebooting",
             "reconnected",
@@ -67,7 +67,7 @@ import Testing
             "battery 80 % ≥ 30 %",
             "version 1.0.0+0 → 1.1.0+0",
             "uploading 49.2 kB",
-            "uploaded 49.2 kB in 2.14 s, 51.2 kB/s (85 % of ceiling)",
+            "uploaded 49.2 kB in 2.14 s: first reply after 1.20 s (erase), then 48.1 kB in 0.94 s, 51.2 kB/s (85 % of ceiling)",
             "marked for test",
             "rebooting… 2 s",
             "reconnected",
@@ -113,16 +113,14 @@ import Testing
         let timings = Array(stderr.drop { $0 != "dfu: stage timings:" })
         #expect(timings == [
             "dfu: stage timings:",
-            "dfu:   image check               0.01 s",
-            "dfu:   connect                   0.84 s",
-            "dfu:   discovery                 0.21 s",
-            "dfu:   preconditions             0.00 s",
-            "dfu:   erase wait (first chunk)  1.20 s",
-            "dfu:   transfer                  2.14 s",
-            "dfu:   activate                  0.04 s",
-            "dfu:   reboot                    2.05 s",
-            "dfu:   reconnect                 2.05 s",
-            "dfu:   version check             0.11 s",
+            "dfu:   image check        0.01 s",
+            "dfu:   connect            0.84 s",
+            "dfu:   discovery          0.21 s",
+            "dfu:   preconditions      0.00 s",
+            "dfu:   transfer           2.14 s, of which first reply 1.20 s",
+            "dfu:   activate           0.04 s",
+            "dfu:   reboot, reconnect  2.05 s",
+            "dfu:   version check      0.11 s",
         ])
         // stdout is the same as without --verbose.
         var quiet = Fixture.terminal(isTerminal: false)

@@ -73,17 +73,16 @@ import Testing
         var recorder = JournalRecorder(journal(), store: store, previous: nil)
         let start = ContinuousClock.now
         _ = recorder.record(.stageStarted(.verifyImage), at: start, unixTime: 1)
-        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal == nil, "nothing written before the image is checked")
         _ = recorder.record(.stageStarted(.connect), at: start, unixTime: 2)
         _ = recorder.record(.deviceState(DeviceFacts(runningVersion: ImageVersion(major: 1, minor: 0, revision: 0))),
                             at: start, unixTime: 2)
         _ = recorder.record(.stageStarted(.transfer), at: start, unixTime: 3)
-        func progress(_ bytes: Int) -> UpdateEvent {
-            .progress(TransferProgress(acknowledged: bytes, total: 1000, elapsed: .zero, rate: 0))
-        }
-        _ = recorder.record(progress(100), at: start + .milliseconds(100), unixTime: 3)
-        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal?.offset == 0, "within a second of the last write")
-        _ = recorder.record(progress(600), at: start + .milliseconds(1100), unixTime: 4)
+        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal == nil, "nothing written before the device took a byte")
+        _ = recorder.record(Self.progress(100), at: start + .milliseconds(100), unixTime: 3)
+        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal?.offset == 100, "the first bytes are written at once")
+        _ = recorder.record(Self.progress(300), at: start + .milliseconds(600), unixTime: 3)
+        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal?.offset == 100, "within a second of the last write")
+        _ = recorder.record(Self.progress(600), at: start + .milliseconds(1100), unixTime: 4)
         let saved = try #require(store.journal(for: "AA:BB:CC:DD:EE:FF").journal)
         #expect(saved.stage == "transfer" && saved.offset == 600 && saved.versionBefore == "1.0.0+0")
         #expect(saved.status == .unfinished && saved.lastOutcome == nil)
@@ -91,6 +90,55 @@ import Testing
         _ = recorder.finish(exitCode: 0, message: "the device runs 1.1.0+0", at: start + .seconds(2), unixTime: 5)
         let done = try #require(store.journal(for: "AA:BB:CC:DD:EE:FF").journal)
         #expect(done.status == .done && done.stage == "done" && done.finishedAt == 5 && done.lastOutcome?.exitCode == 0)
+    }
+
+    static func progress(_ bytes: Int, startOffset: Int = 0) -> UpdateEvent {
+        .progress(TransferProgress(acknowledged: bytes, total: 1000, elapsed: .zero, rate: 0, startOffset: startOffset))
+    }
+
+    /// A run that ends before the device took a byte of its own (it failed to connect, a
+    /// precondition failed, the device refused the image at once, it was stopped) is no update
+    /// to resume: no journal, and an older one of another update is left as it was.
+    @Test func aRunThatChangedNothingOnTheDeviceLeavesNoJournal() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var other = journal()
+        other.imageSHA256 = "cd34"
+        other.offset = 400
+        try store.save(other)
+        var recorder = JournalRecorder(journal(), store: store, previous: other)
+        for stage in [UpdateStage.verifyImage, .connect, .readDeviceState, .checkPreconditions, .transfer] {
+            #expect(recorder.record(.stageStarted(stage), at: .now, unixTime: 2) == nil)
+        }
+        // The device's first answer says it already held 200 bytes (an earlier run's): none of them this run's.
+        _ = recorder.record(Self.progress(200, startOffset: 200), at: .now, unixTime: 3)
+        _ = recorder.finish(exitCode: 7, message: "the device refused the image", at: .now, unixTime: 4)
+        #expect(!recorder.isKept)
+        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal == other)
+    }
+
+    /// Activating changes the device even when nothing is sent (it already held the image).
+    @Test func anActivationIsKeptEvenWithoutATransfer() {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var recorder = JournalRecorder(journal(), store: store, previous: nil)
+        _ = recorder.record(.stageStarted(.checkPreconditions), at: .now, unixTime: 2)
+        _ = recorder.record(.stageStarted(.activate), at: .now, unixTime: 3)
+        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal?.stage == "activate")
+    }
+
+    /// Another attempt at an unfinished update that fails before sending anything still says how it
+    /// ended, and keeps the progress the earlier attempt saw.
+    @Test func anAttemptAtAnUnfinishedUpdateIsRecordedHoweverItEnds() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var earlier = journal()
+        earlier.stage = "transfer"
+        earlier.offset = 600
+        try store.save(earlier)
+        var recorder = JournalRecorder(journal(), store: store, previous: earlier)
+        _ = recorder.record(.stageStarted(.connect), at: .now, unixTime: 2)
+        _ = recorder.finish(exitCode: 5, message: "the device cannot be reached", at: .now, unixTime: 3)
+        let saved = try #require(store.journal(for: "AA:BB:CC:DD:EE:FF").journal)
+        #expect(saved.attempts == 2 && saved.offset == 600 && saved.stage == "connect" && saved.lastOutcome?.exitCode == 5)
+        #expect(saved.status == .unfinished)
     }
 
     @Test func aRunOfTheSameUpdateCountsAsAnotherAttempt() throws {
@@ -109,7 +157,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: directory + "/state"))  // a file where the directory should be
         var recorder = JournalRecorder(journal(), store: store, previous: nil)
-        #expect(recorder.record(.stageStarted(.connect), at: .now, unixTime: 1) != nil)
-        #expect(recorder.record(.stageStarted(.transfer), at: .now, unixTime: 1) == nil, "reported once")
+        #expect(recorder.record(Self.progress(100), at: .now, unixTime: 1) != nil)
+        #expect(recorder.record(.stageStarted(.activate), at: .now, unixTime: 1) == nil, "reported once")
     }
 }

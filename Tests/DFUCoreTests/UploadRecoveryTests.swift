@@ -102,6 +102,25 @@ import Testing
         #expect(pair.progress.contains(ImageUploadProgress(acknowledged: 0, total: 60_000)))
     }
 
+    /// A new upload of an image the device already holds part of (an earlier run's session with the
+    /// same sha): its first answer is beyond what the first packet carried, and progress says where
+    /// it started, so a report counts only what this upload sent. A link loss later changes nothing.
+    @Test func anUploadTheDeviceResumesSaysWhereItStarted() throws {
+        let image = uploadTestImage(60_000)
+        var pair = try UploadTestPair(image: image, window: 3)
+        pair.device.session = .init(length: 60_000, sha: try SHA256.hash(image), offset: 30_000)
+        pair.device.slot = Array(image.prefix(30_000))
+        pair.linkDrops = [.init(atRequest: 6)]
+        #expect(pair.run() == .completed(match: nil))
+        #expect(pair.device.completedImage == image)
+        #expect(pair.progress.dropFirst().allSatisfy { $0.startOffset == 30_000 }, "\(pair.progress)")
+
+        var fresh = try UploadTestPair(image: image, window: 3)
+        fresh.linkDrops = [.init(atRequest: 6)]
+        #expect(fresh.run() == .completed(match: nil))
+        #expect(fresh.progress.allSatisfy { $0.startOffset == 0 }, "every byte sent by this upload")
+    }
+
     @Test func uploadResumesFromDeviceOffsetAfterLinkLoss() throws {
         let image = uploadTestImage(100_000)
         let sha = try SHA256.hash(image)

@@ -37,7 +37,8 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
                     }
                     let rate = meter.withLock { $0.record(acknowledged: count.acknowledged, at: now) }
                     emit(.progress(TransferProgress(acknowledged: count.acknowledged, total: count.total,
-                                                    elapsed: now - start, rate: rate, part: shownPart)))
+                                                    elapsed: now - start, rate: rate, part: shownPart,
+                                                    startOffset: count.startOffset)))
                 }
                 return .success(transferred)
             } catch {

@@ -62,8 +62,12 @@ public struct ImageSummary: Sendable, Equatable {
 }
 
 public struct ConnectionSummary: Sendable, Equatable {
-    /// The device's identity, shortened unless the user asked for full detail.
+    /// The device's identity, shortened unless the user asked for full detail: for people.
     public var device: String
+    /// The device in full, as the user can name it again (`AA:BB:CC:DD:EE:FF`, `name:NAME`,
+    /// `udp:HOST:PORT`, the virtual device's address): for records, where two devices whose
+    /// shortened names agree must stay apart.
+    public var identity: String
     public var attMTU: Int
     public var maxWrite: Int
     public var phy: String?
@@ -75,10 +79,12 @@ public struct ConnectionSummary: Sendable, Equatable {
     /// Pairing and encryption, where the transport has them (BlueZ).
     public var security: LinkSecurity?
 
-    public init(device: String, attMTU: Int, maxWrite: Int, phy: String?, connectionInterval: Duration?,
-                window: Int, ceiling: Double?, security: LinkSecurity? = nil) {
+    /// `identity` nil: `device` is already the full identity.
+    public init(device: String, identity: String? = nil, attMTU: Int, maxWrite: Int, phy: String?,
+                connectionInterval: Duration?, window: Int, ceiling: Double?, security: LinkSecurity? = nil) {
         self.security = security
         self.device = device
+        self.identity = identity ?? device
         self.attMTU = attMTU
         self.maxWrite = maxWrite
         self.phy = phy
@@ -92,18 +98,28 @@ public struct TransferProgress: Sendable, Equatable {
     /// Bytes the device has acknowledged (its `off`).
     public var acknowledged: Int
     public var total: Int
-    /// Seconds since the transfer started (first chunk sent).
+    /// Time since the transfer started (first chunk sent), in the engine's clock (model time for a
+    /// virtual device with a time scale).
     public var elapsed: Duration
-    /// Goodput so far, bytes/s, measured from the first acknowledged chunk (the erase excluded).
+    /// Goodput so far, bytes/s: the bytes acknowledged after the device's first answer, over the
+    /// time since that answer (whose wait, the erase, is excluded).
     public var rate: Double
     /// The part being sent (bytes and total are the part's), when the update has more than one.
     public var part: UpdatePart?
+    /// What the device already held when this transfer began: where it resumed an upload an
+    /// earlier run left (its first answer said so); 0 for a transfer from the start.
+    public var startOffset: Int
 
-    public init(acknowledged: Int, total: Int, elapsed: Duration, rate: Double, part: UpdatePart? = nil) {
+    public init(acknowledged: Int, total: Int, elapsed: Duration, rate: Double, part: UpdatePart? = nil,
+                startOffset: Int = 0) {
         self.acknowledged = acknowledged
         self.total = total
         self.elapsed = elapsed
         self.rate = rate
         self.part = part
+        self.startOffset = startOffset
     }
+
+    /// Bytes this transfer sent that the device acknowledged: not what it held before.
+    public var sent: Int { max(0, acknowledged - startOffset) }
 }

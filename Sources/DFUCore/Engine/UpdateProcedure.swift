@@ -36,7 +36,8 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
     private var deadlines: UpdateOptions.Deadlines { engine.options.deadlines }
     private var device: String { engine.target.label ?? engine.target.peer.redacted }
     private var context: SessionContext {
-        SessionContext(clock: engine.clock, options: options, device: device, emit: emit)
+        SessionContext(clock: engine.clock, options: options, device: device, identity: engine.target.peer.rawValue,
+                       emit: emit)
     }
 
     mutating func run() async -> Result<ImageVersion, DFUError> {
@@ -226,6 +227,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
 
     /// What `.connected` and `.reconnected` say about `link`.
     private func summary(_ link: any Link, window: Int) -> ConnectionSummary {
-        ConnectionSummary(link: link, device: device, window: window, flashRate: engine.target.flashRate)
+        ConnectionSummary(link: link, device: device, identity: engine.target.peer.rawValue, window: window,
+                          flashRate: engine.target.flashRate)
     }
 }

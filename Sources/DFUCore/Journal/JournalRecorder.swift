@@ -1,7 +1,11 @@
-/// Keeps one update's journal in step with its events: written when each stage starts, at most once
-/// a second while the transfer progresses (the device keeps the real offset, so a journal a second
-/// behind loses nothing), and when the run ends. A journal that cannot be written does not stop
-/// the update: the first failure is returned once, for the caller to warn about.
+/// Keeps one update's journal in step with its events: first written when the run changes the
+/// device (the first bytes of its own the device acknowledges, a Nordic application restarted into
+/// a bootloader it named, or the activation), then when each stage starts, at most once a second
+/// while the transfer progresses (the device keeps the real offset, so a journal a second behind
+/// loses nothing), and when the run ends. A run that ends before that (the file, the connection, a
+/// precondition, an image the device refuses at once) left nothing to finish, so it writes no
+/// journal. A journal that cannot be written does not stop the update: the first failure is
+/// returned once, for the caller to warn about.
 ///
 ///     var recorder = JournalRecorder(journal, store: store, previous: store.journal(for: device).journal)
 ///     for await event in run.events { if let failure = recorder.record(event, at: .now, unixTime: time()) { warn(failure) } }
@@ -9,27 +13,34 @@
 public struct JournalRecorder: Sendable {
     public private(set) var journal: UpdateJournal
     public let store: JournalStore
+    /// Whether the journal is kept: the run changed the device, or carries on an unfinished update.
+    public var isKept: Bool { started }
     /// How often a progressing transfer rewrites the journal.
     public static let progressInterval: Duration = .seconds(1)
 
     private var lastSave: ContinuousClock.Instant?
-    /// A journal is first written when the image has been checked: a file that fails the check
-    /// is no update to resume.
-    private var started = false
+    /// Whether the journal is kept: the run changed the device, or it carries on an unfinished
+    /// update (whose journal then says how this attempt ended, whatever it did).
+    private var started: Bool
     private var warned = false
 
     /// Starts `journal` for a run. An unfinished journal of the same update (same device, same file
-    /// content) is carried on: its attempt count goes up and its first start and version are kept.
-    /// The bootloader name of any unfinished update of the device is kept: that bootloader may
-    /// still wait under it, whichever file comes next.
+    /// content) is carried on: its attempt count goes up, and its first start, version and the
+    /// progress it last saw are kept until this run sees more. The bootloader name of any
+    /// unfinished update of the device is kept: that bootloader may still wait under it, whichever
+    /// file comes next.
     public init(_ journal: UpdateJournal, store: JournalStore, previous: UpdateJournal?) {
         var journal = journal
+        started = false
         if let previous, previous.status == .unfinished { journal.bootloaderName = previous.bootloaderName }
         if let previous, previous.status == .unfinished,
            previous.isSameUpdate(device: journal.device, imageSHA256: journal.imageSHA256) {
             journal.attempts = previous.attempts + 1
             journal.startedAt = previous.startedAt
             journal.versionBefore = previous.versionBefore
+            journal.offset = previous.offset
+            journal.part = previous.part
+            started = true
         }
         self.journal = journal
         self.store = store
@@ -40,6 +51,8 @@ public struct JournalRecorder: Sendable {
         case .stageStarted(let stage):
             journal.stage = stage.rawValue
             if stage == .verifyImage { return nil }
+            // Marking, resetting or confirming changes the device even when nothing was sent.
+            if stage == .activate || stage == .confirmVersion { started = true }
         case .imageChecked(let summary):
             if journal.imageVersion == nil { journal.imageVersion = summary.versionText }
             return nil
@@ -53,17 +66,25 @@ public struct JournalRecorder: Sendable {
             journal.offset = 0
         case .progress(let progress):
             journal.offset = progress.acknowledged
-            if let lastSave, now - lastSave < Self.progressInterval { return nil }
+            if !started && progress.sent > 0 {
+                started = true  // the device holds bytes of this run's: written at once
+            } else if let lastSave, now - lastSave < Self.progressInterval {
+                return nil
+            }
         case .resumed(let offset, _):
             journal.offset = offset
         case .bootloaderNamed(let name):
+            // The application restarted into its bootloader under this name: a later run must
+            // know it, whether or not any byte follows.
             journal.bootloaderName = name
+            started = true
         case .versionConfirmed(let version, _, _):
             journal.versionAfter = version.description
             return nil
         default:
             return nil
         }
+        guard started else { return nil }
         journal.updatedAt = unixTime
         return save(at: now)
     }
@@ -83,7 +104,6 @@ public struct JournalRecorder: Sendable {
     }
 
     private mutating func save(at now: ContinuousClock.Instant) -> JournalError? {
-        started = true
         lastSave = now
         do throws(JournalError) {
             try store.save(journal)

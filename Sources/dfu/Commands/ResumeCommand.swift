@@ -4,25 +4,32 @@ import ExitCodes
 /// `dfu resume [--device DEVICE]`: finish the updates that a run of `dfu flash` (or `dfu batch`)
 /// did not, from their journals (`JournalStore`): the file is checked again (and refused if it
 /// changed), the device is asked where it is, and the update carries on from there, the later
-/// stages included. `--list` shows what is unfinished; `--forget` drops a journal.
+/// stages included. `--list` shows what is unfinished; `--forget` drops journals. A summary line
+/// (with `--json` the one `result` line) ends the runs: how each ended.
 struct ResumeCommand: ParsableCommand {
     static let name = "resume"
     static let abstract = "Finish updates that were cut off (from the journal dfu keeps)."
     static let discussion = """
-        Every 'dfu flash' keeps a journal of its update in $XDG_STATE_HOME/dfu/ (by default \
+        Every 'dfu flash' that changed the device (it took bytes of the update, or was reset or \
+        marked) keeps a journal of its update in $XDG_STATE_HOME/dfu/ (by default \
         ~/.local/state/dfu/): the device, the file with its SHA-256, the options, the stage it \
-        reached. 'dfu resume' runs each unfinished update again with the same options, one after \
-        another: the file must still be the same (else exit 3: run 'dfu flash' to start over), the \
-        device says how much it holds and the upload continues from there; an update cut off after \
-        the reset only reconnects, checks the version and confirms. Timeouts, --passkey, --adapter \
-        and the output flags given here apply to the resumed runs. A journal file that cannot be \
-        read is moved aside with a warning, never used.
+        reached; a run that ended before (the file, the connection, a precondition, an image the \
+        device refused) left nothing to finish. 'dfu resume' runs each unfinished update again with \
+        the same options, one after another: the file must still be the same (else exit 3: run \
+        'dfu flash' to start over), the device says how much it holds and the upload continues \
+        from there; an update cut off after the reset only reconnects, checks the version and \
+        confirms. Timeouts, --passkey, --adapter and the output flags given here apply to the \
+        resumed runs; one line at the end says how each ended. --list names each device in full, \
+        as --device takes it; --forget drops unfinished updates (a finished one's journal stays). \
+        A journal file that cannot be read is moved aside with a warning, never used.
 
         Examples:
           dfu resume
           dfu resume --device C2:11:40:55:7A:01 --passkey 123456
           dfu resume --list
           dfu resume --forget --device udp:192.0.2.7:1337
+          dfu resume --forget --older-than 7
+          dfu resume --forget --all
 
         Exit status:
           0    every update resumed is finished, or there was nothing to resume
@@ -39,8 +46,14 @@ struct ResumeCommand: ParsableCommand {
     @Flag(help: "List the unfinished updates instead of resuming them.")
     var list = false
 
-    @Flag(help: "Forget the unfinished update of --device (its journal); the device keeps what it holds.")
+    @Flag(help: "Forget unfinished updates (their journals): of --device, --older-than DAYS or --all; the devices keep what they hold.")
     var forget = false
+
+    @Flag(help: "With --forget: every unfinished update.")
+    var all = false
+
+    @Option(valueName: "DAYS", help: "With --list or --forget: only updates whose journal was last written more than DAYS days ago.")
+    var olderThan: Int?
 
     var common = CommonOptions(json: .eventLines)
 
@@ -56,7 +69,20 @@ struct ResumeCommand: ParsableCommand {
     func validate() throws(UsageError) {
         if let device { _ = try DeviceSpec(parsing: device) }
         if list && forget { throw UsageError("--list and --forget contradict each other; give one") }
-        if forget && device == nil { throw UsageError("--forget needs --device: the update to forget") }
+        if all && !forget {
+            throw UsageError("--all goes with --forget: 'dfu resume --forget --all' forgets every unfinished update")
+        }
+        if all && device != nil { throw UsageError("--all and --device contradict each other; give one") }
+        if all && olderThan != nil { throw UsageError("--all and --older-than contradict each other; give one") }
+        if let olderThan {
+            guard (0 ... Self.maximumDays).contains(olderThan) else {
+                throw UsageError("--older-than must be a number of days from 0 to \(Self.maximumDays)")
+            }
+            if !list && !forget { throw UsageError("--older-than picks the updates to --list or --forget; give one of them") }
+        }
+        if forget && device == nil && !all && olderThan == nil {
+            throw UsageError("--forget needs the updates to forget: --device DEVICE, --older-than DAYS or --all")
+        }
         try bluetooth.validate()
         try timeouts.validate()
     }
@@ -69,49 +95,65 @@ struct ResumeCommand: ParsableCommand {
         for setAside in found.setAside where !common.json {
             console.error("dfu: warning: " + FlashJournal.setAsideWarning(setAside))
         }
-        var unfinished = found.journals.filter { $0.status == .unfinished }
-        if let spec = deviceSpec { unfinished = unfinished.filter { $0.device == spec.description } }
+        let selection = ResumeSelection(device: deviceSpec?.description, olderThanDays: olderThan)
+        let now = FlashJournal.unixTime()
+        let unfinished = found.journals.filter { $0.status == .unfinished && selection.picks($0, now: now) }
         let output = ResumeOutput(json: common.json, fullAddresses: bluetooth.fullAddresses, console: console)
         if list {
             output.list(unfinished, setAside: found.setAside)
             return .success
         }
-        if forget, let spec = deviceSpec {
-            do throws(JournalError) { try store.remove(device: spec.description) } catch {
-                throw .internalError(error.description)
+        if forget {
+            // Only unfinished updates: a finished one's journal is the record `dfu batch` reads.
+            for journal in unfinished {
+                do throws(JournalError) { try store.remove(device: journal.device) } catch {
+                    throw .internalError(error.description)
+                }
             }
-            output.forgot(spec.description, hadJournal: !unfinished.isEmpty)
+            output.forgot(unfinished, selection: selection)
             return .success
         }
         guard !unfinished.isEmpty else {
             output.nothingToResume(device: deviceSpec?.description)
             return .success
         }
-        var statuses: [ExitStatus] = []
+        var updates: [ResumedUpdate] = []
         for journal in unfinished {
             output.resuming(journal)
-            statuses.append(await resume(journal, store: store, console))
+            // Interrupted: the run said how to carry on; the others wait for the next 'dfu resume'.
+            guard let update = await resume(journal, store: store, output, console) else { return .interrupted }
+            updates.append(update)
         }
-        return ExitStatus.mostSevere(statuses)
+        return output.summary(updates)
     }
+
+    /// The event of each resumed run's last JSON line: the `result` is the summary.
+    static let runResultEvent = "update-result"
+    /// `--older-than`'s largest value: a century.
+    static let maximumDays = 36_500
 
     private var deviceSpec: DeviceSpec? { device.flatMap { try? DeviceSpec(parsing: $0) } }
 
-    /// One journal's update, run again as `dfu flash` with its arguments and this command's overrides.
-    private func resume(_ journal: UpdateJournal, store: JournalStore, _ console: Console) async -> ExitStatus {
+    /// One journal's update, run again as `dfu flash` with its arguments and this command's
+    /// overrides; nil when a signal interrupted it.
+    private func resume(_ journal: UpdateJournal, store: JournalStore, _ output: ResumeOutput,
+                        _ console: Console) async -> ResumedUpdate? {
         let words = journal.arguments + overrides(for: journal)
         let command: FlashCommand
         do {
             command = try FlashCommand.parse(words)
         } catch {
             let reason = (error as? UsageError)?.message ?? "\(error)"
-            let output = ResumeOutput(json: common.json, fullAddresses: bluetooth.fullAddresses, console: console)
-            return output.refused(.usage("the journal of \(journal.device) cannot be resumed (\(reason)); "
-                + "run 'dfu flash' again, or 'dfu resume --forget --device \(journal.device)'"))
+            let refusal = DFUError.usage("the journal of \(journal.device) cannot be resumed (\(reason)); "
+                + "run 'dfu flash' again, or 'dfu resume --forget --device \(journal.device)'")
+            return ResumedUpdate(journal: journal, status: output.refused(refusal), result: .failure(refusal))
         }
-        let run = FlashRun(command: command, journal: store, commandName: Self.name)
-        if let changed = ResumeFileCheck.problem(journal) { return run.refuse(changed, console) }
-        return await run.run(console)
+        let run = FlashRun(command: command, journal: store, commandName: Self.name, resultEvent: Self.runResultEvent)
+        if let changed = ResumeFileCheck.problem(journal) {
+            return ResumedUpdate(journal: journal, status: run.refuse(changed, console), result: .failure(changed))
+        }
+        let (status, result) = await run.report(console)
+        return result.map { ResumedUpdate(journal: journal, status: status, result: $0) }
     }
 
     /// Words appended to the journal's arguments (the parser keeps an option's last value): the

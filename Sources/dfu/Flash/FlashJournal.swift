@@ -88,8 +88,10 @@ enum FlashJournal {
     }
 
     /// The end of the interrupted line: how to carry on. Spelled with the device only where that
-    /// shows no full Bluetooth address the user did not ask to see.
-    static func resumeHint(for command: FlashCommand, journaled: Bool) -> String {
+    /// shows no full Bluetooth address the user did not ask to see. `tookNothing`: the run kept no
+    /// journal because the device had not taken any of the update yet (nothing to resume).
+    static func resumeHint(for command: FlashCommand, journaled: Bool, tookNothing: Bool = false) -> String {
+        if tookNothing { return "; the device had taken none of the update: run the same command again" }
         guard journaled, let spec = try? command.spec() else { return "; run the same command again to resume" }
         if case .address = spec, !command.target.bluetooth.fullAddresses { return "; 'dfu resume' finishes the update" }
         return "; 'dfu resume --device \(spec)' finishes the update"

@@ -13,6 +13,9 @@ struct FlashRun {
     var journal: JournalStore?
     /// The command the JSON lines name (`flash`, `resume`).
     var commandName = FlashCommand.name
+    /// The event of the JSON line that ends the run: `result`, or `update-result` for one of the
+    /// runs of `dfu resume`, whose own summary is the `result`.
+    var resultEvent = "result"
     /// Connect through this gate (one connection set up at a time per adapter, `dfu batch`).
     var connectGate: BlueZConnectGate?
 
@@ -21,6 +24,9 @@ struct FlashRun {
         var result: UpdateResult
         /// The task running `execute` was cancelled (SIGINT): the device stays resumable.
         var cancelled: Bool
+        /// A journal says what this update is (`dfu resume` knows of it); false when the run ended
+        /// before the device took any of it, or no journal was kept.
+        var journaled = false
         var exitStatus: ExitStatus { cancelled ? .interrupted : result.exitStatus }
     }
 
@@ -63,7 +69,7 @@ struct FlashRun {
         let result = await run.result.value
         await deviceTarget.close()
         let cancelled = Task.isCancelled
-        let outcome = Outcome(result: result, cancelled: cancelled)
+        let outcome = Outcome(result: result, cancelled: cancelled, journaled: recorder?.isKept ?? false)
         // Interrupted: the device keeps what it acknowledged, and the journal says which update
         // this was, so `dfu resume` (or the same command again) carries on.
         _ = recorder?.finish(exitCode: outcome.exitStatus.rawValue,
@@ -74,6 +80,11 @@ struct FlashRun {
 
     /// `dfu flash` and `dfu resume`: the update rendered on the console, its exit status returned.
     func run(_ console: Console) async -> ExitStatus {
+        await report(console).status
+    }
+
+    /// As `run`, with how the update ended (nil: interrupted by a signal).
+    func report(_ console: Console) async -> (status: ExitStatus, result: UpdateResult?) {
         // The BlueZ connector's own lines (retries, rediscovery, pairing) are not engine events:
         // with --verbose they go to stderr, also with --json (whose stdout stays JSON lines only).
         let logConsole = console.verbose(command.common.verbose)
@@ -93,10 +104,12 @@ struct FlashRun {
         let (outcome, status) = await work.value
         interruption.finish()
         if outcome.cancelled {
+            let tookNothing = journal != nil && !command.dryRun && !outcome.journaled
             console.error(GracefulInterruption.message
-                          + FlashJournal.resumeHint(for: command, journaled: journal != nil && !command.dryRun))
+                          + FlashJournal.resumeHint(for: command, journaled: outcome.journaled, tookNothing: tookNothing))
+            return (status, nil)
         }
-        return status
+        return (status, outcome.result)
     }
 
     /// Reports a failure found before the update could start, as the run would have: a result
@@ -108,12 +121,13 @@ struct FlashRun {
 
     private func makeRenderer(_ console: Console) -> any EventRenderer {
         if command.common.json {
-            return NDJSONRenderer(sink: console, configuration: .init(command: commandName,
-                                                                      verbose: command.common.verbose))
+            return NDJSONRenderer(sink: console, configuration: .init(command: commandName, verbose: command.common.verbose,
+                                                                      resultEvent: resultEvent))
         }
         return TerminalRenderer(sink: console, configuration: .init(
             imageName: FlashCommand.fileName(command.image), minimumBattery: command.minBattery,
             isTerminal: Console.isTerminal(.standardOutput), verbose: command.common.verbose,
-            requireNewer: command.requireNewer, keyGiven: command.key != nil))
+            requireNewer: command.requireNewer, keyGiven: command.key != nil,
+            modelTimeScale: (try? command.spec())?.modelTimeScale))
     }
 }

@@ -14,10 +14,13 @@ struct NDJSONRenderer<Sink: TextSink>: EventRenderer {
         var command: String
         /// `--verbose`: include the engine's `log` events.
         var verbose: Bool
+        /// The event of the last line (`result`; `update-result` for each run of `dfu resume`).
+        var resultEvent: String
 
-        init(command: String, verbose: Bool) {
+        init(command: String, verbose: Bool, resultEvent: String = "result") {
             self.command = command
             self.verbose = verbose
+            self.resultEvent = resultEvent
         }
     }
 
@@ -52,7 +55,8 @@ struct NDJSONRenderer<Sink: TextSink>: EventRenderer {
 
     mutating func finish(_ result: UpdateResult, at now: ContinuousClock.Instant) -> ExitStatus {
         flushHeldBack(at: now)
-        write(UpdateEventJSON.result(command: configuration.command, result, dryRun: dryRun))
+        write(UpdateEventJSON.result(command: configuration.command, result, dryRun: dryRun,
+                                     event: configuration.resultEvent))
         return result.exitStatus
     }
 

@@ -47,6 +47,7 @@ enum UpdateEventJSON {
                 ("rate", .number(progress.rate, maximumFractionDigits: 1)),
                 ("elapsed", seconds(progress.elapsed)),
                 ("part", progress.part.map { .string($0.label) } ?? .null),
+                ("resumed_from", .int(progress.startOffset)),
             ])
         case .dryRunPassed(let verdict):
             let plan: (String, Int)
@@ -79,8 +80,10 @@ enum UpdateEventJSON {
 
     /// The last line of every run: `ok`, the exit code scripts branch on, the version now on the
     /// device (null on failure) and the error sentence (null on success). A precondition failure also
-    /// lists each failed check, since several can fail at once.
-    static func result(command: String, _ result: UpdateResult, dryRun: Bool = false) -> JSONValue {
+    /// lists each failed check, since several can fail at once. `event`: `update-result` for one
+    /// run of `dfu resume` (its summary is the `result`).
+    static func result(command: String, _ result: UpdateResult, dryRun: Bool = false,
+                       event: String = "result") -> JSONValue {
         let status = result.exitStatus
         var fields: [(String, JSONValue)] = [
             ("command", .string(command)),
@@ -100,7 +103,7 @@ enum UpdateEventJSON {
             }
         }
         if dryRun { fields.append(("dry_run", .bool(true))) }
-        return object("result", fields)
+        return object(event, fields)
     }
 
     /// `image_index` and `role` of an event about one image of an update with several; nothing
@@ -123,9 +126,10 @@ enum UpdateEventJSON {
         }
     }
 
+    /// The device in full: a record, where two devices whose shortened names agree stay apart.
     private static func connectionFields(_ summary: ConnectionSummary) -> [(String, JSONValue)] {
         [
-            ("device", .string(summary.device)),
+            ("device", .string(summary.identity)),
             ("mtu", .int(summary.attMTU)),
             ("max_write", .int(summary.maxWrite)),
             ("phy", summary.phy.map { .string($0) } ?? .null),

@@ -4,6 +4,10 @@ import ExitCodes
 /// What `dfu resume` prints around the resumed runs (whose own lines are `dfu flash`'s): the list of
 /// unfinished updates, one line before each resumed run, and the results that are not a run's.
 /// Text on a terminal, or JSON lines (`docs/json-events.md`, "dfu resume --json").
+///
+/// Records name devices in full, so that what they print can be given to `--device` again: the
+/// list, and every JSON line. Lines that narrate a run ("resuming …", the summary) are for people
+/// and shorten a Bluetooth address unless `--full-addresses`, as `dfu flash` does.
 struct ResumeOutput {
     var json: Bool
     var fullAddresses: Bool
@@ -25,7 +29,7 @@ struct ResumeOutput {
         }
         var rows = [["DEVICE", "IMAGE", "STAGE", "PROGRESS", "ATTEMPTS", "LAST RESULT", "UPDATED"]]
         for journal in journals {
-            rows.append([name(journal.device), FlashCommand.fileName(journal.imagePath), journal.stage,
+            rows.append([journal.device, FlashCommand.fileName(journal.imagePath), journal.stage,
                          progress(journal), String(journal.attempts), lastResult(journal),
                          UTCTimestamp.text(journal.updatedAt)])
         }
@@ -44,33 +48,24 @@ struct ResumeOutput {
 
     func nothingToResume(device: String?) {
         if json {
-            line(result([("resumed", .int(0))]))
+            line(summaryResult([], status: .success))
         } else {
             console.out(device.map { "no unfinished update for \(name($0))" } ?? "nothing to resume")
         }
     }
 
-    func forgot(_ device: String, hadJournal: Bool) {
-        if json {
-            line(result([("forgot", .bool(hadJournal))]))
-        } else {
-            console.out(hadJournal ? "forgot the unfinished update of \(name(device)); the device keeps what it holds"
-                                   : "no unfinished update for \(name(device))")
-        }
-    }
-
-    /// A journal that cannot become a run: reported as the run's result would be.
+    /// A journal that cannot become a run: reported as the run's last line would be.
     func refused(_ error: DFUError) -> ExitStatus {
         if json {
-            line(UpdateEventJSON.result(command: ResumeCommand.name, .failure(error)))
+            line(UpdateEventJSON.result(command: ResumeCommand.name, .failure(error), event: ResumeCommand.runResultEvent))
         } else {
             console.error("dfu: error: \(error.description)")
         }
         return error.exitStatus
     }
 
-    private func fields(of journal: UpdateJournal) -> [(String, JSONValue)] {
-        [("device", .string(name(journal.device))), ("image", .string(journal.imagePath)),
+    func fields(of journal: UpdateJournal) -> [(String, JSONValue)] {
+        [("device", .string(journal.device)), ("image", .string(journal.imagePath)),
          ("image_sha256", .string(journal.imageSHA256)), ("protocol", .string(journal.protocolName)),
          ("mode", .string(journal.mode)), ("stage", .string(journal.stage)), ("part", journal.part.map { .string($0) } ?? .null),
          ("offset", .int(journal.offset)), ("size", .int(journal.imageSize)), ("attempts", .int(journal.attempts)),
@@ -79,7 +74,8 @@ struct ResumeOutput {
          ("updated_at", .int(journal.updatedAt))]
     }
 
-    private func result(_ fields: [(String, JSONValue)]) -> JSONValue {
+    /// A `result` line of `dfu resume` that ends well: `fields` between `exit_code` and `error`.
+    func result(_ fields: [(String, JSONValue)]) -> JSONValue {
         UpdateEventJSON.object("result", [("command", .string(ResumeCommand.name)), ("ok", .bool(true)),
                                           ("exit_code", .int(0))] + fields + [("error", .null)])
     }
@@ -95,13 +91,13 @@ struct ResumeOutput {
         return outcome.exitCode == ExitStatus.interrupted.rawValue ? "interrupted" : "exit \(outcome.exitCode)"
     }
 
-    /// A journal names devices in full; output shortens addresses unless asked not to.
-    private func name(_ device: String) -> String {
+    /// A journal names devices in full; lines for people shorten addresses unless asked not to.
+    func name(_ device: String) -> String {
         guard let spec = try? DeviceSpec(parsing: device) else { return device }
         return spec.displayName(fullAddresses: fullAddresses)
     }
 
-    private func line(_ value: JSONValue) {
+    func line(_ value: JSONValue) {
         console.out(value.encoded)
     }
 }

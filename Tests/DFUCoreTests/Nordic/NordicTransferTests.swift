@@ -111,6 +111,24 @@ import Testing
         }
     }
 
+    /// A second transfer (another run) to a bootloader that kept part of the firmware: progress says
+    /// where it started, so a report counts only what that transfer sent; the first transfer's, cut
+    /// off, started from 0.
+    @Test func aTransferThatResumesAnEarlierOneSaysWhereItStarted() {
+        var first = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        first.dropLinkAtPacket = [3 + 64 + 10] // 10 packets into data object 1
+        first.reconnects = false
+        #expect(first.run() != .completed(.validated))
+        #expect(first.progress.allSatisfy { $0.startOffset == 0 })
+        var second = NordicTestPair(initPacket: Self.dat, image: Self.image, packetSize: 64)
+        second.device = first.device
+        #expect(second.run() == .completed(.validated))
+        #expect(second.deviceHoldsImage)
+        let held = second.progress.first { $0.acknowledged > 0 }?.startOffset ?? 0
+        #expect(held >= 4096, "at least object 0 was kept: \(second.progress)")
+        #expect(second.progress.allSatisfy { $0.startOffset == held || $0.acknowledged == 0 })
+    }
+
     @Test func resumesOnAnObjectBoundaryByExecutingThatObject() {
         var pair = NordicTestPair(initPacket: Self.dat, image: Self.image)
         // CP writes: 0 select, 1 prn, 2 create, 3 crc, 4 exec, 5 select data, 6 create, 7 crc, 8 exec.

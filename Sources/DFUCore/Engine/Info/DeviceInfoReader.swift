@@ -57,7 +57,7 @@ public struct DeviceInfoReader: Sendable {
         var options = UpdateOptions()
         options.deadlines.connect = connectTimeout
         options.deadlines.request = requestTimeout
-        let context = SessionContext(clock: clock, options: options, device: device, emit: { event in
+        let context = SessionContext(clock: clock, options: options, device: device, identity: target.peer.rawValue, emit: { event in
             switch event {
             case .warning(let text): warn(text)
             case .log(let text): log(text)
@@ -101,7 +101,8 @@ struct InfoRead: Sendable {
     }
 
     func summary(_ link: any Link, window: Int) -> ConnectionSummary {
-        ConnectionSummary(link: link, device: context.device, window: window, flashRate: target.flashRate)
+        ConnectionSummary(link: link, device: context.device, identity: context.identity, window: window,
+                          flashRate: target.flashRate)
     }
 
     func standardFacts(_ link: any Link, _ facts: DeviceFacts) async -> DeviceFacts {

@@ -3,7 +3,10 @@
 struct SessionContext: Sendable {
     let clock: EngineClock
     let options: UpdateOptions
+    /// How messages name the device (shortened unless the user asked otherwise).
     let device: String
+    /// The device in full, for records (`ConnectionSummary.identity`).
+    let identity: String
     let emit: @Sendable (UpdateEvent) -> Void
 
     var deadlines: UpdateOptions.Deadlines { options.deadlines }

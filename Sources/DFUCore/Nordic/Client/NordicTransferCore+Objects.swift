@@ -73,10 +73,12 @@ extension NordicTransferCore {
             // Drop the partial object: an exact boundary means the previous one was not executed.
             statistics.crcMismatches += 1
             let object = dataObject(offset == 0 ? 0 : (offset - 1) / dataObjectSize)
+            noteStartOffset(object.start)
             acknowledge(object.start, into: &actions)
             recreate(object, now: now, into: &actions)
             return
         }
+        noteStartOffset(offset)
         acknowledge(offset, into: &actions)
         if offset == length {
             send(.executeData(dataObject((length - 1) / dataObjectSize), resumed: false), now: now, into: &actions)
@@ -87,6 +89,14 @@ extension NordicTransferCore {
         } else {
             send(.createData(dataObject(0)), now: now, into: &actions)
         }
+    }
+
+    /// The first Select of the data object says what the bootloader kept from an earlier run;
+    /// later ones (after a link loss) say what this transfer sent.
+    mutating func noteStartOffset(_ held: Int) {
+        guard !dataSelected else { return }
+        dataSelected = true
+        progress.startOffset = UInt64(held)
     }
 
     /// A PRN or the answer to Calculate Checksum, for `object`.

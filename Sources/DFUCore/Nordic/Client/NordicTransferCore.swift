@@ -88,6 +88,8 @@ public struct NordicTransferCore: Sendable {
     /// offset, packets that were late (overtaken by the checksum request over several ATT bearers)
     /// may still arrive, and a checksum up to here with our CRC is theirs, not a lie.
     var sentHighWater = 0
+    /// Whether the data object was selected before (`progress.startOffset` is set at the first).
+    var dataSelected = false
     /// `writePackets` actions whose acceptance the driver has not reported yet.
     var unacceptedBatches = 0
     /// The object a lost link counts against.

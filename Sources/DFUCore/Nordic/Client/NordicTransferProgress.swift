@@ -3,10 +3,14 @@
 public struct NordicTransferProgress: Sendable, Hashable, CustomStringConvertible {
     public var acknowledged: UInt64
     public var total: UInt64
+    /// Firmware bytes the bootloader already held (and kept) when this transfer first selected the
+    /// data object: an earlier run's, that this one resumes from; 0 for a transfer from the start.
+    public var startOffset: UInt64
 
-    public init(acknowledged: UInt64, total: UInt64) {
+    public init(acknowledged: UInt64, total: UInt64, startOffset: UInt64 = 0) {
         self.acknowledged = acknowledged
         self.total = total
+        self.startOffset = startOffset
     }
 
     public var fraction: Double { total == 0 ? 1 : Double(acknowledged) / Double(total) }

@@ -59,7 +59,8 @@ extension NordicUpdateSession {
                                      + "waits in DFU mode for 2 minutes.", cause: failure.cause)
         }
         // The bootloader's link is another link (its own MTU): what rates are held against from now on.
-        context.emit(.reconnected(ConnectionSummary(link: connection.link, device: device, window: window, flashRate: nil)))
+        context.emit(.reconnected(ConnectionSummary(link: connection.link, device: device, identity: context.identity,
+                                                    window: window, flashRate: nil)))
     }
 
     /// The third place to look for the bootloader: by the name it is given now (buttonless set-name,

@@ -77,7 +77,8 @@ struct NordicUpdateSession: UpdateSession {
                 initPacket: image.initPacket.bytes, firmware: image.firmware, configuration: configuration) { step in
                     if step.acknowledged == 0, leading.withLock({ $0 }) { return }
                     leading.withLock { $0 = false }
-                    progress(TransferCount(acknowledged: Int(clamping: step.acknowledged), total: Int(clamping: step.total)))
+                    progress(TransferCount(acknowledged: Int(clamping: step.acknowledged), total: Int(clamping: step.total),
+                                           startOffset: Int(clamping: step.startOffset)))
                 }
             if completion == .unconfirmed {
                 context.log("the link dropped while the final Execute was outstanding; the new version decides")

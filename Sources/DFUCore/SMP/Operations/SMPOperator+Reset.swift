@@ -31,7 +31,7 @@ extension SMPOperator {
             let session = SMPUpdateSession(connection: connection, context: link.context, negotiated: link.negotiated)
             _ = try await RebootWait(connection: connection, session: session, context: link.context)
                 .run(lossesBefore: lossesBefore, deadline: clock.reachableBy(deadlines.reboot))
-            emit(.reconnected(ConnectionSummary(link: connection.link, device: device, window: link.negotiated.window,
+            emit(.reconnected(ConnectionSummary(link: connection.link, device: device, identity: target.peer.rawValue, window: link.negotiated.window,
                                                 flashRate: target.flashRate)))
         }
     }

@@ -38,7 +38,7 @@ public struct SMPOperator: Sendable {
                           _ body: (SMPOperationLink) async throws(DFUError) -> T) async throws(DFUError) -> T {
         var options = UpdateOptions()
         options.deadlines = deadlines
-        let context = SessionContext(clock: clock, options: options, device: device, emit: emit)
+        let context = SessionContext(clock: clock, options: options, device: device, identity: target.peer.rawValue, emit: emit)
         context.log("connecting to \(device)")
         let deadline = clock.reachableBy(deadlines.connect)
         // Any update layout, so a Nordic device is told apart from one that is not there at all.
@@ -61,7 +61,7 @@ public struct SMPOperator: Sendable {
             adopting: first, log: context.log)
         do throws(DFUError) {
             let negotiated = try await SMPDeviceStateReader(connection: connection, context: context).negotiate()
-            emit(.connected(ConnectionSummary(link: connection.link, device: device, window: negotiated.window,
+            emit(.connected(ConnectionSummary(link: connection.link, device: device, identity: target.peer.rawValue, window: negotiated.window,
                                               flashRate: target.flashRate)))
             let result = try await body(SMPOperationLink(connection: connection, context: context, negotiated: negotiated))
             await connection.close()

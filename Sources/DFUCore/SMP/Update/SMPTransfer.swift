@@ -25,7 +25,8 @@ struct SMPTransfer: Sendable {
                 // is the device's first answer, so its time measures the erase wait.
                 if !anyAcknowledged && acknowledged == 0 { continue }
                 anyAcknowledged = true
-                progress(TransferCount(acknowledged: acknowledged, total: Int(clamping: step.total)))
+                progress(TransferCount(acknowledged: acknowledged, total: Int(clamping: step.total),
+                                       startOffset: Int(clamping: step.startOffset)))
             }
         } catch let upload as ImageUploadError {
             throw SMPFailure.upload(upload)

@@ -189,6 +189,11 @@ public struct ImageUploadCore: Sendable {
             fail(.remoteProtocolViolation(.offsetBeyondSent(offset: offset, sent: highestSent)), into: &actions)
             return
         }
+        // The upload's first packet answered with more than it carried: the device held that much
+        // already (an earlier upload of this image), which this one did not send.
+        if case .opening(let firstID, .start) = state, id == firstID, offset > highestSent {
+            progress.startOffset = offset
+        }
         if offset == length {
             guard reply.match != false else {
                 fail(.imageMismatch, into: &actions)
