@@ -45,7 +45,7 @@ public struct JournalRecorder: Sendable {
             return nil
         case .deviceState(let facts):
             if journal.versionBefore == nil {
-                journal.versionBefore = facts.runningVersion?.description ?? facts.firmwareRevision
+                journal.versionBefore = facts.statedVersion ?? facts.firmwareRevision
             }
             return nil
         case .partStarted(let part):
@@ -60,6 +60,9 @@ public struct JournalRecorder: Sendable {
             journal.bootloaderName = name
         case .versionConfirmed(let version, _, _):
             journal.versionAfter = version.description
+            return nil
+        case .firmwareReported(let update, _, _):
+            journal.versionAfter = update
             return nil
         default:
             return nil
