@@ -61,8 +61,10 @@ public struct JournalRecorder: Sendable {
         case .versionConfirmed(let version, _, _):
             journal.versionAfter = version.description
             return nil
-        case .firmwareReported(let update, _, _):
-            journal.versionAfter = update
+        case .firmwareReported(let update, let revision, _):
+            // What the device itself says (its firmware revision), as `versionBefore` does: what a
+            // later run reads from it is compared with this (`dfu batch` asks before it skips).
+            journal.versionAfter = revision ?? update
             return nil
         default:
             return nil
