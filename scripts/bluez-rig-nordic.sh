@@ -44,8 +44,8 @@ nordic_ok() {
     if hung; then nordic_ok_why="no result within ${GUARD}s (hang guard)"
     elif [ "$rc" -ne 0 ]; then nordic_ok_why="exit $rc: ${fl_result_error:-no result line}"
     elif [ "$fl_bad_lines" -ne 0 ]; then nordic_ok_why="$fl_bad_lines lines of --json output are not JSON"
-    # the version event's text is MCUboot-shaped: 0.0.3+0
-    elif [ "${fl_version%+0}" != "$NORDIC_VERSION" ]; then
+    # the firmware event's firmware_revision, as the application reports it
+    elif [ "$fl_version" != "$NORDIC_VERSION" ]; then
         nordic_ok_why="after the update the device reports '${fl_version}', expected $NORDIC_VERSION"
     elif ! grep -q 'in its bootloader as Dfu' "$sim_log"; then nordic_ok_why="the sim never ran its bootloader"
     elif ! grep -q "running application $NORDIC_VERSION" "$sim_log"; then

@@ -153,6 +153,8 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     elif kind == "version":
         facts["version"] = e.get("version") or ""
         facts["confirmed"] = 1 if e.get("confirmed") else 0
+    elif kind == "firmware":  # Nordic: what the bootloader activated, the revision the app reports
+        facts["version"] = e.get("firmware_revision") or ""
     elif kind == "stage" and e.get("stage") == "transfer" and e.get("status") == "started":
         facts["transfer_started"] = 1
 for k, v in facts.items():

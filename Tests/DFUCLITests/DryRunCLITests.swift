@@ -16,7 +16,7 @@ import Testing
                 + "then test-confirm. Nothing was sent.", "\(run.stdout)")
         #expect(!run.stdout.contains("uploading"))
         let info = try DFURun.run(["info", "--device", device], timeout: 30)
-        #expect(info.stdout.contains("slot 0             1.0.0: running, confirmed"), "\(info.stdout)")
+        #expect(info.stdout.contains("slot 0             1.0.0+0: running, confirmed"), "\(info.stdout)")
         #expect(info.stdout.contains("slot 1             empty"), "the device holds nothing new: \(info.stdout)")
         #expect(!FileManager.default.fileExists(atPath: state + "/dfu"), "a dry run is no update to resume")
 

@@ -31,9 +31,9 @@ import Testing
         let run = try DFURun.run(["info", "--device", "sim:images=2,timescale=0"], timeout: 30)
         #expect(run.exitCode == 0, "\(run.output)")
         let lines = run.stdoutLines
-        #expect(lines.contains("image 0 slot 0       1.0.0: running, confirmed"), "\(lines)")
+        #expect(lines.contains("image 0 slot 0       1.0.0+0: running, confirmed"), "\(lines)")
         #expect(lines.contains("image 0 slot 1       empty"))
-        #expect(lines.contains("image 1 slot 0       1.0.0: running, confirmed"))
+        #expect(lines.contains("image 1 slot 0       1.0.0+0: running, confirmed"))
         #expect(lines.last == "image 1 slot 1       empty")
     }
 

@@ -154,10 +154,12 @@ import Testing
                                       checked.
               --allow-unsigned        Accept a Nordic package whose images are not signed
                                       although --key is given.
-              --expect-version <TEXT>
-                                      The firmware revision the device must report
-                                      afterwards (a Nordic application's Device
-                                      Information).
+              --expect-version <VERSION>
+                                      The version the device must report after the reboot,
+                                      or exit 8: an MCUboot image's M.m.r (with +BUILD to
+                                      compare the build), or a Nordic application's firmware
+                                      revision (Device Information). Not with --mode
+                                      upload-only.
               --prn <N>               Nordic DFU: a packet receipt every N packets (0: none;
                                       the link paces the writes). (default: 0)
               --bootloader-name <NAME>
@@ -233,6 +235,9 @@ import Testing
             that slot 0 runs it and confirms it; confirm-only makes it permanent before the
             reset; test-only leaves it unconfirmed (the device reverts on its next reset);
             upload-only stops after the upload. An interrupted run resumes when run again.
+            --expect-version is held to the image's own version before anything is
+            connected, and to the version the device reports after the reboot (exit 8),
+            before anything is confirmed.
 
             An nRF Connect SDK dfu_application.zip is verified whole, then each image goes
             to its image index (an nRF5340's network core is image 1) and one reset installs
@@ -245,11 +250,12 @@ import Testing
             asked to restart into it (the bootloader then answers at the address + 1); the
             init packet and the firmware are sent in objects checked by CRC (--prn N asks
             for a receipt every N packets), the bootloader validates and starts the new
-            application, whose firmware revision must equal --expect-version when given. A
-            transfer cut off continues from the bootloader's offset. A package with a system
-            part (SoftDevice and/or bootloader) and an application sends the system part
-            first and the application after the device restarts; a system part the
-            bootloader declines as not newer is skipped with a warning.
+            application (activated: there is nothing to confirm, so --mode test-only and
+            upload-only do not apply), whose firmware revision must equal --expect-version
+            when given. A transfer cut off continues from the bootloader's offset. A package
+            with a system part (SoftDevice and/or bootloader) and an application sends the
+            system part first and the application after the device restarts; a system part
+            the bootloader declines as not newer is skipped with a warning.
 
             --dry-run stops once every check before the transfer has passed and says what
             the real run would do (upload, only activate, only confirm, or nothing); no byte
@@ -288,7 +294,7 @@ import Testing
               5    the device cannot be reached, or BlueZ or the adapter cannot be used
               6    transfer interrupted: run the same command again to resume
               7    the device rejected the update or broke the protocol
-              8    the device does not run the new image after the reboot (rolled back)
+              8    the device runs another image or version after the reboot (rolled back)
               9    the device requires an authenticated link that could not be set up
               130  interrupted by SIGINT or SIGTERM
 

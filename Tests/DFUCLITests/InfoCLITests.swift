@@ -19,7 +19,7 @@ import Testing
         #expect(lines.contains("slot size          385.0 kB (385024 bytes)"))
         #expect(lines.contains("battery            55 %"))
         #expect(lines.contains("firmware revision  1.2.3"))
-        #expect(lines.contains("slot 0             1.2.3: running, confirmed"))
+        #expect(lines.contains("slot 0             1.2.3+0: running, confirmed"))
         #expect(lines.contains { $0.wholeMatch(of: /slot 0 hash        [0-9a-f]{64}/) != nil })
         #expect(lines.last == "slot 1             empty")
     }
@@ -44,7 +44,7 @@ import Testing
         #expect(info["bootloader_mode"] as? String == "swap without scratch")
         let slots = try #require(info["slots"] as? [[String: Any]])
         #expect(slots.count == 1)
-        #expect(slots.first?["slot"] as? Int == 0 && slots.first?["version"] as? String == "1.2.3")
+        #expect(slots.first?["slot"] as? Int == 0 && slots.first?["version"] as? String == "1.2.3+0")
         #expect(slots.first?["active"] as? Bool == true && slots.first?["confirmed"] as? Bool == true)
         #expect(slots.first?["pending"] as? Bool == false)
         #expect(slots.first?["sha256"] as? String == info["running_sha256"] as? String)
@@ -62,7 +62,7 @@ import Testing
         let before = try DFURun.run(["info", "--device", device], timeout: 30)
         #expect(before.exitCode == 0, "\(before.output)")
         #expect(before.stdoutLines.first == "device             \(device)")
-        #expect(before.stdout.contains("slot 0             1.0.0: running, confirmed"))
+        #expect(before.stdout.contains("slot 0             1.0.0+0: running, confirmed"))
         #expect(before.stdout.contains("battery            not reported (no Battery Service)"))
         #expect(before.stdout.contains("slot 1             empty"))
 
@@ -76,7 +76,7 @@ import Testing
         #expect(info["battery"] is NSNull && info["phy"] is NSNull)
         let slots = try #require(info["slots"] as? [[String: Any]])
         let second = try #require(slots.first { $0["slot"] as? Int == 1 })
-        #expect(second["version"] as? String == "1.1.0")
+        #expect(second["version"] as? String == "1.1.0+0")
         #expect(second["active"] as? Bool == false && second["pending"] as? Bool == false)
         #expect(sim.stop().exitCode == 0)
     }

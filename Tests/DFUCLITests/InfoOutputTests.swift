@@ -30,9 +30,9 @@ import Testing
             slot size          not reported
             battery            not reported (no Battery Service)
             firmware revision  not reported
-            slot 0             2.0.0: running, confirmed
+            slot 0             2.0.0+0: running, confirmed
             slot 0 hash        \(String(repeating: "ab", count: 32))
-            slot 1             2.1.0: pending: test at the next reset
+            slot 1             2.1.0+0: pending: test at the next reset
             slot 1 hash        \(String(repeating: "01", count: 32))
             """)
     }
@@ -42,10 +42,10 @@ import Testing
             ImageSlotState(slot: 0, version: "1.0.0", hash: Self.hashA, active: true),
             ImageSlotState(slot: 1, version: "1.1.0", hash: Self.hashB, bootable: false, pending: true, permanent: true),
         ]))
-        #expect(table.contains("slot 0             1.0.0: running\n"))
-        #expect(table.contains("slot 1             1.1.0: pending: permanent at the next reset, not bootable\n"))
+        #expect(table.contains("slot 0             1.0.0+0: running\n"))
+        #expect(table.contains("slot 1             1.1.0+0: pending: permanent at the next reset, not bootable\n"))
         let uploaded = InfoOutput.table(Self.info(slots: [ImageSlotState(slot: 1, version: "1.1.0", hash: Self.hashB)]))
-        #expect(uploaded.contains("slot 1             1.1.0: inactive"))
+        #expect(uploaded.contains("slot 1             1.1.0+0: inactive"))
     }
 
     @Test func twoImagesAreNumbered() {
@@ -53,10 +53,22 @@ import Testing
             ImageSlotState(image: 0, slot: 0, version: "1.0.0", hash: Self.hashA, confirmed: true, active: true),
             ImageSlotState(image: 1, slot: 0, version: "3.0.0", hash: Self.hashB, confirmed: true, active: true),
         ]))
-        #expect(table.contains("image 0 slot 0       1.0.0: running, confirmed"))
+        #expect(table.contains("image 0 slot 0       1.0.0+0: running, confirmed"))
         #expect(table.contains("image 1 slot 0 hash  " + String(repeating: "01", count: 32)))
         #expect(table.contains("image 0 slot 1       empty\nimage 1 slot 0 "), "each image's empty slot after its own")
         #expect(table.hasSuffix("image 1 slot 1       empty"))
+    }
+
+    /// Zephyr's image list writes a build as a fourth number (`1.2.3.45`); dfu writes `1.2.3+45`
+    /// everywhere. A text that is no version is shown as the device sent it.
+    @Test func slotVersionsAreWrittenAsDfuWritesVersions() {
+        let slots = [ImageSlotState(slot: 0, version: "1.2.3.45", hash: Self.hashA, confirmed: true, active: true),
+                     ImageSlotState(slot: 1, version: "nightly", hash: Self.hashB)]
+        let table = InfoOutput.table(Self.info(slots: slots))
+        #expect(table.contains("slot 0             1.2.3+45: running, confirmed\n"), "\(table)")
+        #expect(table.contains("slot 1             nightly: inactive\n"), "\(table)")
+        let json = InfoOutput.json(device: "…:7A:01", .success(Self.info(slots: slots)), warnings: []).encoded
+        #expect(json.contains(#""version":"1.2.3+45""#) && json.contains(#""version":"nightly""#), "\(json)")
     }
 
     @Test func textFromTheDeviceCannotReachTheTerminalRaw() {
@@ -81,7 +93,7 @@ import Testing
         ])), warnings: ["the device's battery level reads 200, not a percentage; battery not checked"]).encoded
         #expect(json.contains(#""mtu":517,"max_write":510,"phy":null,"interval_ms":null,"window":1,"security":null,"buf_size":null"#))
         #expect(json.contains(#""battery":null"#))
-        #expect(json.contains(#""slots":[{"image":0,"slot":0,"version":"2.0.0","sha256":"abab"#))
+        #expect(json.contains(#""slots":[{"image":0,"slot":0,"version":"2.0.0+0","sha256":"abab"#))
         #expect(json.hasSuffix(#""warnings":["the device's battery level reads 200, not a percentage; battery not checked"],"#
             + #""error":null}"#))
     }

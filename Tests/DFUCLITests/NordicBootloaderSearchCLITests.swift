@@ -22,7 +22,7 @@ import Testing
         #expect(run.exitCode == 0, "\(run.output)")
         let name = try #require(Self.bootloaderName(in: run.stderr), "\(run.stderr)")
         #expect(run.stderr.contains("the name \(name)"), "\(run.stderr)")
-        #expect(run.stdoutLines.last?.hasPrefix("OK: 0.0.3+0 is running") == true, "\(run.stdout)")
+        #expect(run.stdoutLines.last?.hasPrefix("OK: application fw_version 3 activated on ") == true, "\(run.stdout)")
     }
 
     @Test func eachRunGivesTheBootloaderAnotherName() throws {
@@ -89,5 +89,23 @@ import Testing
         #expect(journals.count == 1)
         let text = try String(contentsOfFile: state + "/dfu/" + (journals.first ?? ""), encoding: .utf8)
         #expect(text.contains(#""bootloader_name":"\#(name)""#) || text.contains(#""bootloader_name" : "\#(name)""#), "\(text)")
+    }
+
+    /// A virtual device named by an id that is no address, as a factory plan names its units
+    /// (issue 19, item 12): no "+ 1" can be derived, so its bootloader answers under the id itself
+    /// and is found there, even where no name helps (set-name unsupported, another DfuTarg near).
+    @Test func aDeviceNamedByAnIdThatIsNoAddressIsFlashed() throws {
+        let run = try Self.flash(sim: "id=unit-01,set_name=off,bootloaders_nearby=1")
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.stdoutLines.last?.hasPrefix("OK: application fw_version 3 activated on ") == true, "\(run.stdout)")
+    }
+
+    /// A bootloader that is not found says why in words, not as a Swift value ("link(…)").
+    @Test func aBootloaderNotFoundInTimeIsSaidInWords() throws {
+        let run = try Self.flash(sim: "bl_address=random,set_name=off", ["--connect-timeout", "3"])
+        #expect(run.exitCode == 5, "\(run.output)")
+        #expect(run.stderr.contains("the bootloader was not found at "), "\(run.stderr)")
+        #expect(run.stderr.contains(" within 3.0 seconds (nothing answered in time). Retry: "), "\(run.stderr)")
+        #expect(!run.stderr.contains("link("), "\(run.stderr)")
     }
 }

@@ -21,7 +21,7 @@ import Testing
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stderr.contains("was lost"), "the drop is reported as a link loss: \(run.stderr)")
         #expect(!run.output.contains("refused a Control Point write"), "\(run.output)")
-        #expect(run.stdoutLines.last?.hasPrefix("OK: 0.0.3+0 is running") == true, "\(run.stdout)")
+        #expect(run.stdoutLines.last?.hasPrefix("OK: application fw_version 3 activated on ") == true, "\(run.stdout)")
     }
 
     /// SDK 17 keeps data progress only in the settings page, which it writes at object boundaries:

@@ -208,7 +208,7 @@ import Glibc
         let info = try DFURun.run(["info", "--device", device, "--json"], timeout: 30)
         let slots = try FlashCLITests.object(try #require(info.stdoutLines.first))["slots"] as? [[String: Any]] ?? []
         let primary = slots.first { $0["image"] as? Int == 0 && $0["slot"] as? Int == 0 }
-        #expect(primary?["version"] as? String == "1.1.0" && primary?["confirmed"] as? Bool == true
+        #expect(primary?["version"] as? String == "1.1.0+0" && primary?["confirmed"] as? Bool == true
                 && primary?["active"] as? Bool == true, "\(info.stdout)")
         let after = try DFURun.run(["resume", "--list"], timeout: 30, environment: environment)
         #expect(after.stdout == "no unfinished updates\n", "\(after.output)")

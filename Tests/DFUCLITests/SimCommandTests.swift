@@ -12,7 +12,7 @@ import Testing
         let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
         #expect(ready.port != 0)
-        #expect(ready.line.range(of: #"^dfu sim: serving SMP over UDP on 127\.0\.0\.1:\d+ \(device [0-9A-F:]{17}, version 1\.0\.0\)$"#,
+        #expect(ready.line.range(of: #"^dfu sim: serving SMP over UDP on 127\.0\.0\.1:\d+ \(device [0-9A-F:]{17}, version 1\.0\.0\+0\)$"#,
                                  options: .regularExpression) != nil, "\(ready.line)")
         #expect(try SimUDPProbe.call(OSEchoRequest(text: "ping"), port: ready.port).get().text == "ping")
 
@@ -28,7 +28,7 @@ import Testing
         let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0", "--version", "2.3.4", "--buf-size", "1024",
                                         "--buf-count", "6", "--id", "C0:FF:EE:00:00:01", "--verbose"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")
-        #expect(ready.line.hasSuffix("(device C0:FF:EE:00:00:01, version 2.3.4)"))
+        #expect(ready.line.hasSuffix("(device C0:FF:EE:00:00:01, version 2.3.4+0)"))
         let parameters = try SimUDPProbe.call(MCUmgrParametersRequest(), port: ready.port).get()
         #expect(parameters.bufferSize == 1024 && parameters.bufferCount == 6)
         let state = try SimUDPProbe.call(ImageStateReadRequest(), port: ready.port).get()

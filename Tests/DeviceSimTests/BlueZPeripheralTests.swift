@@ -179,7 +179,7 @@ struct BlueZPeripheralTests {
         }
         let lines = events.lines
         for line in ["dropping the link to …:55:66 (the device resets)", "central …:55:66 disconnected",
-                     "up again (boot 2), running 1.0.0"] {
+                     "up again (boot 2), running 1.0.0+0"] {
             #expect(lines.contains(line), "\(lines)")
         }
         #expect(lines.contains { $0.hasPrefix("resetting: ") }, "\(lines)")

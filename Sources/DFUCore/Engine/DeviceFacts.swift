@@ -1,6 +1,11 @@
 /// What the engine learned about the device before the transfer; nil where the device did not say.
 public struct DeviceFacts: Sendable, Equatable {
+    /// The running version as an MCUboot version: slot 0's; for a Nordic application, its firmware
+    /// revision read as nrfutil writes a version into fw_version (for the downgrade check).
     public var runningVersion: ImageVersion?
+    /// The running version in the device's own words where they are not MCUboot's: a Nordic
+    /// application's firmware revision, as it reports it. Nil: `runningVersion` says it.
+    public var runningVersionText: String?
     /// SHA256 TLV of the image in slot 0, as the device reports it.
     public var runningHash: [UInt8]?
     public var batteryLevel: Int?
@@ -28,4 +33,10 @@ public struct DeviceFacts: Sendable, Equatable {
         self.bufferCount = bufferCount
         self.bootloaderMode = bootloaderMode
     }
+}
+
+extension DeviceFacts {
+    /// The running version as the device states it, for people and records: `1.0.0+0` for an
+    /// MCUboot image, a Nordic application's firmware revision as it reports it (`0.0.1`).
+    public var statedVersion: String? { runningVersionText ?? runningVersion?.description }
 }

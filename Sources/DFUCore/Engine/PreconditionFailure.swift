@@ -1,7 +1,9 @@
 /// A reason not to start the transfer, found before the first byte is sent. Exit 4.
 public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case batteryLow(level: Int, minimum: Int)
-    case notNewer(image: ImageVersion, running: ImageVersion)
+    /// `imageText` and `runningText` say the versions in the protocol's own words when they are not
+    /// MCUboot's (a Nordic package's fw_version, its application's firmware revision).
+    case notNewer(image: ImageVersion, running: ImageVersion, imageText: String? = nil, runningText: String? = nil)
     case imageTooLarge(size: Int, slotSize: Int)
     case hostOnBattery(level: Int?)
     /// The device updates in a way dfu does not support (`DeviceFacts.unsupported`).
@@ -22,8 +24,9 @@ public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvert
         switch self {
         case .batteryLow(let level, let minimum):
             return "device battery is at \(level) %, below the required \(minimum) %. Charge the device, or lower the limit with --min-battery."
-        case .notNewer(let image, let running):
-            return "image version \(image) is not newer than the running \(running). Pass --allow-downgrade to flash it anyway."
+        case .notNewer(let image, let running, let imageText, let runningText):
+            return "\(imageText ?? "image version \(image)") is not newer than the running \(runningText ?? running.description). "
+                + "Pass --allow-downgrade to flash it anyway."
         case .imageTooLarge(let size, let slotSize):
             return "image is \(size) bytes but the device's slot holds \(slotSize). Build a smaller image or check the device's partition layout."
         case .hostOnBattery(let level):

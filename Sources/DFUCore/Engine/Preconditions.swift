@@ -16,14 +16,20 @@ public enum Preconditions {
         public var size: Int
         public var runningVersion: ImageVersion?
         public var slotSize: Int?
+        /// The two versions in the protocol's own words where they are not MCUboot's (a Nordic
+        /// package's `application fw_version 3`, its application's firmware revision), for messages.
+        public var versionText: String?
+        public var runningVersionText: String?
 
         public init(name: UpdateImageName? = nil, version: ImageVersion, size: Int, runningVersion: ImageVersion?,
-                    slotSize: Int?) {
+                    slotSize: Int?, versionText: String? = nil, runningVersionText: String? = nil) {
             self.name = name
             self.version = version
             self.size = size
             self.runningVersion = runningVersion
             self.slotSize = slotSize
+            self.versionText = versionText
+            self.runningVersionText = runningVersionText
         }
     }
 
@@ -62,7 +68,8 @@ public enum Preconditions {
             if !options.requireNewer {
                 if let running = image.runningVersion {
                     if !options.allowDowngrade && image.version <= running {
-                        failures.append(named(.notNewer(image: image.version, running: running)))
+                        failures.append(named(.notNewer(image: image.version, running: running, imageText: image.versionText,
+                                                        runningText: image.runningVersionText)))
                     }
                 } else {
                     warnings.append((image.name.map { "\($0): " } ?? "")

@@ -28,3 +28,17 @@ extension ReconnectFailure {
         }
     }
 }
+
+extension ReconnectFailure: CustomStringConvertible {
+    /// The reason in a few words, for a message that gives it in parentheses after saying what
+    /// could not be reached ("… not found at …:EE:FF within 20 s (nothing answered in time)").
+    var description: String {
+        switch self {
+        case .link(.timeout): return "nothing answered in time"
+        case .link(let error):
+            let text = error.description
+            return text.hasSuffix(".") ? String(text.dropLast()) : text
+        case .layoutMissing(let problem): return problem
+        }
+    }
+}

@@ -28,12 +28,18 @@ public struct UpdateEngine: Sendable {
         /// The device's flash write rate in bytes/s, when known (the virtual device knows it): the
         /// reported ceiling is the lower of it and the link's radio ceiling.
         public var flashRate: Double?
+        /// The protocol the device is known to speak before anything is connected (the virtual
+        /// device's `protocol=`; a UDP endpoint speaks SMP); nil: its services tell once connected.
+        /// An update file for another protocol is then refused before connecting.
+        public var speaks: UpdateProtocolName?
 
-        public init(connector: any Connector, peer: PeerIdentity, label: String? = nil, flashRate: Double? = nil) {
+        public init(connector: any Connector, peer: PeerIdentity, label: String? = nil, flashRate: Double? = nil,
+                    speaks: UpdateProtocolName? = nil) {
             self.connector = connector
             self.peer = peer
             self.label = label
             self.flashRate = flashRate
+            self.speaks = speaks
         }
     }
 

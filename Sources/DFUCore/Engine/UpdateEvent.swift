@@ -29,6 +29,13 @@ public enum UpdateEvent: Sendable, Equatable {
     /// The device reports the new image running (and confirmed, when the mode confirms). `image`
     /// names it in an update of several images (one event each, the first image's last).
     case versionConfirmed(version: ImageVersion, confirmed: Bool, image: UpdateImageName? = nil)
+    /// An update without a confirm step (Nordic Secure DFU): the device's bootloader activated it
+    /// when the transfer ended (the final Execute: it validates the firmware, resets and starts it)
+    /// and the device came back. `update` names what was activated as the update file does
+    /// (`application fw_version 3`); `firmwareRevision` is what the application reports (Device
+    /// Information; nil: nothing). `activated` is false when nothing was sent: the device already
+    /// reported the expected version.
+    case firmwareReported(update: String, firmwareRevision: String?, activated: Bool)
     case warning(String)
     /// A diagnostic line for `--verbose`.
     case log(String)

@@ -56,6 +56,10 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         var started = try begin(.verifyImage)
         var update = try updateProtocol.prepare(engine.image, key: engine.key, options: options)
         for summary in update.summaries { emit(.imageChecked(summary)) }
+        if let speaks = engine.target.speaks, speaks != updateProtocol.name {
+            throw .usage("wrong file for this device: \(engine.imageName) is an update for \(updateProtocol.name), but "
+                         + "\(device) speaks \(speaks); it takes \(speaks.files). Nothing was sent.")
+        }
         if let warning = update.signatureWarning { emit(.warning(warning)) }
         try end(.verifyImage, started)
 
@@ -73,7 +77,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         try end(.readDeviceState, started)
 
         if case .alreadyRunning(let confirmed) = state.plan {
-            emit(.warning("\(device) already runs this image (\(update.version)); nothing to upload"))
+            emit(.warning("\(device) already runs this image (\(update.summary.versionText)); nothing to upload"))
             if options.dryRun {
                 emit(.dryRunPassed(DryRunVerdict(plan: confirmed ? .nothing : .confirmOnly, mode: options.mode)))
                 return update.version

@@ -58,7 +58,7 @@ public struct JournalRecorder: Sendable {
             return nil
         case .deviceState(let facts):
             if journal.versionBefore == nil {
-                journal.versionBefore = facts.runningVersion?.description ?? facts.firmwareRevision
+                journal.versionBefore = facts.statedVersion ?? facts.firmwareRevision
             }
             return nil
         case .partStarted(let part):
@@ -80,6 +80,11 @@ public struct JournalRecorder: Sendable {
             started = true
         case .versionConfirmed(let version, _, _):
             journal.versionAfter = version.description
+            return nil
+        case .firmwareReported(let update, let revision, _):
+            // What the device itself says (its firmware revision), as `versionBefore` does: what a
+            // later run reads from it is compared with this (`dfu batch` asks before it skips).
+            journal.versionAfter = revision ?? update
             return nil
         default:
             return nil

@@ -60,9 +60,11 @@ public struct UpdateJournal: Codable, Sendable, Equatable {
     /// after it leaves the bootloader advertising it, maybe at an address no rule predicts; the
     /// next run for this device looks for it by this name.
     public var bootloaderName: String?
-    /// The version the device ran before the update, when a run read it.
+    /// The version the device ran before the update, when a run read it, as the device states it
+    /// (`1.0.0+0`; a Nordic application's firmware revision).
     public var versionBefore: String?
-    /// The version the device reports after it, once confirmed.
+    /// The version the device reports after it, once confirmed (a Nordic application's firmware
+    /// revision once the bootloader activated the update), stated the same way.
     public var versionAfter: String?
     /// Runs that have worked on this update, this one included.
     public var attempts: Int

@@ -92,14 +92,14 @@ public enum BlueZPeripheralEvent: Sendable, Hashable, CustomStringConvertible {
         case .uploadStarted(let length):
             return "upload started: \(length) bytes"
         case .uploadCompleted(let length, let image):
-            let holds = image.map { ", slot 1 holds \($0.versionString) (hash \(UDPServerEvent.shortHex($0.hash)))" } ?? ""
+            let holds = image.map { ", slot 1 holds \($0.version) (hash \(UDPServerEvent.shortHex($0.hash)))" } ?? ""
             return "upload complete: \(length) bytes\(holds)"
         case .uploadLost(let offset, let length):
             return "upload session lost at \(offset) of \(length) bytes"
         case .rebooting(let report):
             return "resetting: \(report)"
         case .online(let running, let boot):
-            return "up again (boot \(boot)), running \(running?.versionString ?? "no valid image")"
+            return "up again (boot \(boot)), running \(running.map(\.version.description) ?? "no valid image")"
         case .faultInjected(let fault):
             return "fault injected: \(fault)"
         case .disconnecting(let central, let reason):

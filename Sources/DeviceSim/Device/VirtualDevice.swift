@@ -114,6 +114,9 @@ public struct VirtualDevice: Sendable {
     /// Device Information firmware revision (0x2A26): the running version, Zephyr-style.
     public var firmwareRevision: String { runningImage?.versionString ?? "" }
 
+    /// The running version as dfu writes versions everywhere (`1.1.0+0`), for the sim's own lines.
+    public var runningVersionText: String { runningImage?.version.description ?? "no valid image" }
+
     /// The earliest instant at which `handle(.tick, now:)` has something to do.
     public var nextDeadline: LinkInstant? {
         switch power {

@@ -33,7 +33,7 @@ public struct BootReport: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let version = running.map { " → running \($0.versionString)" } ?? ""
+        let version = running.map { " → running \($0.version)" } ?? ""
         let others = otherImages.enumerated().filter { $0.element != .normal }
             .map { "; image \($0.offset + 1): \(Self.words($0.element))" }.joined()
         return "MCUboot \(Self.words(outcome)) in \(duration)\(version)\(others)"

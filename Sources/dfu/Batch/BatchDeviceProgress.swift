@@ -28,7 +28,7 @@ struct BatchDeviceProgress: Sendable {
             stagesStarted.insert(stage)
         case .deviceState(let facts):
             deviceStateRead = true
-            versionBefore = versionBefore ?? facts.runningVersion?.description ?? facts.firmwareRevision
+            versionBefore = versionBefore ?? facts.statedVersion ?? facts.firmwareRevision
         case .dryRunPassed(let verdict):
             dryRunPlan = verdict.plan
         case .partStarted(let part):
@@ -41,6 +41,8 @@ struct BatchDeviceProgress: Sendable {
             rate = progress.rate
         case .versionConfirmed(let version, _, _):
             versionAfter = version.description
+        case .firmwareReported(let update, _, _):
+            versionAfter = update
         case .warning(let warning):
             warnings.append(warning)
         default:

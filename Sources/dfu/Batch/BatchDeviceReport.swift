@@ -58,7 +58,7 @@ struct BatchDeviceReport: Sendable {
         ])
     }
 
-    /// `OK          …:7A:01  app.signed.bin  1.0.0+0 -> 1.1.0+0  6.2 s`, the device padded to `width`.
+    /// `OK          …:7A:01  app.signed.bin  1.0.0+0 → 1.1.0+0  6.2 s`, the device padded to `width`.
     func terminalLine(deviceWidth width: Int) -> String {
         let name = TerminalText.sanitized(device)
         let padded = name + String(repeating: " ", count: max(0, width - name.count))
@@ -68,7 +68,7 @@ struct BatchDeviceReport: Sendable {
         let seconds = (FixedPoint.compact(HumanUnits.seconds(duration), maximumFractionDigits: 1) ?? "?") + " s"
         switch result {
         case .ok:
-            return head + "\(versionBefore ?? "?") -> \(versionAfter ?? "?")  " + seconds
+            return head + "\(versionBefore ?? "?") → \(versionAfter ?? "?")  " + seconds
         case .checked:
             return head + "\(versionBefore ?? "?"): every check passed, nothing sent  " + seconds
         case .skipped:

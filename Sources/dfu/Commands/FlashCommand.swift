@@ -16,7 +16,9 @@ struct FlashCommand: ParsableCommand {
         device's offset) and activates as --mode says: test-confirm marks the image for test, resets, \
         reconnects, checks that slot 0 runs it and confirms it; confirm-only makes it permanent before \
         the reset; test-only leaves it unconfirmed (the device reverts on its next reset); \
-        upload-only stops after the upload. An interrupted run resumes when run again.
+        upload-only stops after the upload. An interrupted run resumes when run again. \
+        --expect-version is held to the image's own version before anything is connected, and to \
+        the version the device reports after the reboot (exit 8), before anything is confirmed.
 
         An nRF Connect SDK dfu_application.zip is verified whole, then each image goes to its image \
         index (an nRF5340's network core is image 1) and one reset installs them all; each image is \
@@ -27,7 +29,8 @@ struct FlashCommand: ParsableCommand {
         nRF5 SDK secure bootloader: an application with buttonless DFU is asked to restart into it \
         (the bootloader then answers at the address + 1); the init packet and the firmware are sent \
         in objects checked by CRC (--prn N asks for a receipt every N packets), the bootloader \
-        validates and starts the new application, whose firmware revision must equal \
+        validates and starts the new application (activated: there is nothing to confirm, so \
+        --mode test-only and upload-only do not apply), whose firmware revision must equal \
         --expect-version when given. A transfer cut off continues from the bootloader's offset. \
         A package with a system part (SoftDevice and/or bootloader) and an application sends the \
         system part first and the application after the device restarts; a system part the \
@@ -68,7 +71,7 @@ struct FlashCommand: ParsableCommand {
           5    the device cannot be reached, or BlueZ or the adapter cannot be used
           6    transfer interrupted: run the same command again to resume
           7    the device rejected the update or broke the protocol
-          8    the device does not run the new image after the reboot (rolled back)
+          8    the device runs another image or version after the reboot (rolled back)
           9    the device requires an authenticated link that could not be set up
           130  interrupted by SIGINT or SIGTERM
         """
@@ -82,7 +85,7 @@ struct FlashCommand: ParsableCommand {
     @Flag(help: "Accept a Nordic package whose images are not signed although --key is given.")
     var allowUnsigned = false
 
-    @Option(valueName: "TEXT", help: "The firmware revision the device must report afterwards (a Nordic application's Device Information).")
+    @Option(valueName: "VERSION", help: "The version the device must report after the reboot, or exit 8: an MCUboot image's M.m.r (with +BUILD to compare the build), or a Nordic application's firmware revision (Device Information). Not with --mode upload-only.")
     var expectVersion: String?
 
     @Option(valueName: "N", help: "Nordic DFU: a packet receipt every N packets (0: none; the link paces the writes).")
@@ -131,6 +134,10 @@ struct FlashCommand: ParsableCommand {
             throw UsageError("--bootloader-name must be 1 to 20 bytes")
         }
         if expectVersion?.isEmpty == true { throw UsageError("--expect-version needs the version text the device reports") }
+        if expectVersion != nil, mode == .uploadOnly {
+            throw UsageError("--expect-version cannot be checked with --mode upload-only: the device does not start the "
+                             + "new image, so it never reports its version. Leave one of them out.")
+        }
         guard (0 ... 100).contains(minBattery) else { throw UsageError("--min-battery must be a percentage from 0 to 100") }
         if requireNewer && allowDowngrade {
             throw UsageError("--require-newer and --allow-downgrade contradict each other; give one")

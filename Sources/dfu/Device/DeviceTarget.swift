@@ -42,7 +42,7 @@ struct DeviceTarget {
             return try await simulator(text.isEmpty ? "sim" : "sim:" + text, fullAddresses: fullAddresses)
         case .udp(let endpoint):
             let target = UpdateEngine.Target(connector: UDPConnector(presenting: .smp), peer: PeerIdentity("udp:" + endpoint.description),
-                                             label: "udp:" + endpoint.description)
+                                             label: "udp:" + endpoint.description, speaks: .smp)
             return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .none)
         case .address, .name:
             return try await bluetooth(spec, adapter: adapter, fullAddresses: fullAddresses, pairing: pairing,
@@ -95,7 +95,7 @@ struct DeviceTarget {
         let identity = peripheral.identity
         let target = UpdateEngine.Target(connector: connector, peer: identity,
                                          label: fullAddresses ? identity.rawValue : identity.redacted,
-                                         flashRate: flashRate.isFinite ? flashRate : nil)
+                                         flashRate: flashRate.isFinite ? flashRate : nil, speaks: .smp)
         return DeviceTarget(target: target, clock: clock, checksHostPower: false, resource: .simulator(peripheral))
     }
 
@@ -111,7 +111,7 @@ struct DeviceTarget {
         }
         let identity = peripheral.applicationIdentity
         let target = UpdateEngine.Target(connector: connector, peer: identity,
-                                         label: fullAddresses ? identity.rawValue : identity.redacted)
+                                         label: fullAddresses ? identity.rawValue : identity.redacted, speaks: .nordic)
         return DeviceTarget(target: target, clock: clock, checksHostPower: false, resource: .nordicSimulator(peripheral))
     }
 }

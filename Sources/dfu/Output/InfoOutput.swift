@@ -48,7 +48,7 @@ enum InfoOutput {
             if let core = info.imageCores[index] { table.add("image \(index)", core) }
             for slot in slots {
                 let label = slotLabel(slot.image, slot.slot, numbered: numbered)
-                table.add(label, TerminalText.sanitized(slot.version) + ": " + flags(slot))
+                table.add(label, TerminalText.sanitized(versionText(slot)) + ": " + flags(slot))
                 table.add(label + " hash", hex(slot.hash))
             }
             // MCUboot has two slots per image; Zephyr lists only those holding an image.
@@ -108,11 +108,17 @@ enum InfoOutput {
         return .object(fields)
     }
 
+    /// A slot's version as dfu writes versions everywhere (`1.2.3+45`; Zephyr's image list says
+    /// `1.2.3.45`); a text that is no version is shown as the device sent it.
+    static func versionText(_ slot: ImageSlotState) -> String {
+        slot.imageVersion?.description ?? slot.version
+    }
+
     static func slotJSON(_ slot: ImageSlotState, core: String?) -> JSONValue {
         .object([
             JSONField("image", .int(Int(clamping: slot.image ?? 0))),
             JSONField("slot", .int(Int(clamping: slot.slot))),
-            JSONField("version", .string(slot.version)),
+            JSONField("version", .string(versionText(slot))),
             JSONField("sha256", .string(hex(slot.hash))),
             JSONField("active", .bool(slot.active)),
             JSONField("pending", .bool(slot.pending)),

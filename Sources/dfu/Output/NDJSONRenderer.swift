@@ -31,6 +31,10 @@ struct NDJSONRenderer<Sink: TextSink>: EventRenderer {
     private var heldBack: TransferProgress?
     /// A dry run ended: the result line says so.
     private var dryRun = false
+    /// The version in the update file's own words (a Nordic package's `application fw_version 3`),
+    /// and what a Nordic bootloader activated: the result's `version` then.
+    private var imageVersionText: String?
+    private var activatedText: String?
 
     init(sink: Sink, configuration: Configuration) {
         self.sink = sink
@@ -48,7 +52,12 @@ struct NDJSONRenderer<Sink: TextSink>: EventRenderer {
             return
         }
         if case .log = event, !configuration.verbose { return }
-        if case .dryRunPassed = event { dryRun = true }
+        switch event {
+        case .dryRunPassed: dryRun = true
+        case .imageChecked(let summary): imageVersionText = imageVersionText ?? summary.versionText
+        case .firmwareReported(let update, _, _): activatedText = update
+        default: break
+        }
         flushHeldBack(at: now)
         write(UpdateEventJSON.object(for: event))
     }
@@ -56,6 +65,7 @@ struct NDJSONRenderer<Sink: TextSink>: EventRenderer {
     mutating func finish(_ result: UpdateResult, at now: ContinuousClock.Instant) -> ExitStatus {
         flushHeldBack(at: now)
         write(UpdateEventJSON.result(command: configuration.command, result, dryRun: dryRun,
+                                     versionText: activatedText ?? (dryRun ? imageVersionText : nil),
                                      event: configuration.resultEvent))
         return result.exitStatus
     }

@@ -15,6 +15,16 @@ import ExitCodes
 ///     …
 ///     OK: 1.1.0+0 is running and confirmed on …:EE:FF (update took 9.80 s)
 ///
+/// A Nordic update is said in Nordic's words: versions as the package writes them (`application
+/// fw_version 3`) and the device reports them (its firmware revision), and "activated" where SMP
+/// says "confirmed" (the bootloader activates the firmware itself; nothing is confirmed):
+///
+///     version 0.0.1 → application fw_version 3
+///     …
+///     device reports firmware revision 0.0.3
+///     activated
+///     OK: application fw_version 3 activated on …:AA:94, which reports firmware revision 0.0.3 (update took 1.59 s)
+///
 /// While uploading, a terminal shows a bar redrawn in place (`\r`, at most ten times a second);
 /// while the device reboots, the reboot's seconds counted in place (`rebooting… 3 s`,
 /// `RebootCounter`, redrawn by `tick`), which stay on screen when it is back;
@@ -82,7 +92,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     private var rebootCounter = RebootCounter()
     /// The reboot count now on screen (nil: none), drawn in place as the bar is.
     private var rebootOnScreen: String?
-    private var reportedVersion: (version: ImageVersion, confirmed: Bool)?
+    private var reported: ReportedAfterUpdate?
     /// Set when a dry run ended: what the real run would have done.
     private var dryRun: DryRunVerdict?
     /// The engine may pass a precondition warning both in the verdict and as a `.warning`.
@@ -150,9 +160,13 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             line("reconnected")
         case .versionConfirmed(let version, let confirmed, let which):
             // With several images the first image's comes last: it is the one the result names.
-            reportedVersion = (version, confirmed)
+            reported = .image(confirmed: confirmed)
             line("device reports \(which.map { "\($0) " } ?? "")\(version), active")
             line(confirmed ? "confirmed" : "not confirmed: the device goes back to its previous image on the next reset")
+        case .firmwareReported(let update, let revision, let activated):
+            reported = .firmware(update: update, revision: revision, activated: activated)
+            line("device reports " + (revision.map { "firmware revision \($0)" } ?? "no firmware revision (Device Information)"))
+            if activated { line("activated") }
         case .warning(let message):
             warn(message)
         case .log(let message):
@@ -257,7 +271,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             let note = image.version > running ? ""
                 : configuration.requireNewer ? " (not newer; the device decides, --require-newer)"
                 : " (not newer; allowed by --allow-downgrade)"
-            line("version \(running) → \(image.version)\(note)")
+            line("version \(device?.statedVersion ?? running.description) → \(image.versionText)\(note)")
         }
         for warning in verdict.warnings { warn(warning) }
     }
@@ -377,17 +391,21 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
 
     private func successLine(_ version: ImageVersion, took elapsed: Duration?) -> String {
         let device = connection?.device ?? "the device"
-        let state: String
-        switch reportedVersion {
-        case .some((_, true)): state = "is running and confirmed on \(device)"
-        case .some((_, false)): state = "is running on \(device), not confirmed"
-        case .none: state = "is uploaded to \(device), not activated"
+        let took = elapsed.map { " (update took \(HumanUnits.duration($0)))" } ?? ""
+        switch reported {
+        case .image(true)?: return "OK: \(version) is running and confirmed on \(device)" + took
+        case .image(false)?: return "OK: \(version) is running on \(device), not confirmed" + took
+        case .firmware(let update, let revision, let activated)?:
+            let reports = revision.map { "which reports firmware revision \($0)" } ?? "which reports no firmware revision"
+            return "OK: \(update) \(activated ? "activated" : "already runs") on \(device), \(reports)" + took
+        case nil: return "OK: \(version) is uploaded to \(device), not activated" + took
         }
-        return "OK: \(version) \(state)" + (elapsed.map { " (update took \(HumanUnits.duration($0)))" } ?? "")
     }
 
     /// `dry run OK: …:EE:FF would get 49.8 kB (1.1.0+0), then test-confirm; nothing was sent`.
-    private func dryRunLine(_ verdict: DryRunVerdict, _ version: ImageVersion) -> String {
+    private func dryRunLine(_ verdict: DryRunVerdict, _ imageVersion: ImageVersion) -> String {
+        // The version as the file states it (a Nordic package's fw_version).
+        let version = image?.versionText ?? imageVersion.description
         let device = connection?.device ?? "the device"
         let would: String
         switch verdict.plan {
@@ -415,7 +433,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
 
     private static func deviceDescription(_ facts: DeviceFacts) -> String {
         var parts: [String] = []
-        if let version = facts.runningVersion { parts.append("running \(version)") }
+        if let version = facts.statedVersion { parts.append("running \(version)") }
         if let level = facts.batteryLevel { parts.append("battery \(level) %") }
         if let revision = facts.firmwareRevision { parts.append("firmware revision '\(revision)'") }
         if let slot = facts.slotSize { parts.append("slot \(HumanUnits.bytes(slot))") }
@@ -431,4 +449,12 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         case .uploadOnly: return "upload only: the device keeps running its current image"
         }
     }
+}
+
+/// What the device reported after the update, for the result line.
+private enum ReportedAfterUpdate {
+    /// An MCUboot image runs (`versionConfirmed`), confirmed or not.
+    case image(confirmed: Bool)
+    /// A Nordic bootloader activated `update` (`firmwareReported`), or found it already running.
+    case firmware(update: String, revision: String?, activated: Bool)
 }

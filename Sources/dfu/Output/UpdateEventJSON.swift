@@ -25,7 +25,9 @@ enum UpdateEventJSON {
             return object("connected", connectionFields(summary))
         case .deviceState(let facts):
             return object("device", [
-                ("running_version", facts.runningVersion.map { .string($0.description) } ?? .null),
+                // A Nordic application's revision is its own text (`firmware_revision`), no MCUboot version.
+                ("running_version", facts.runningVersionText == nil ? facts.runningVersion.map { .string($0.description) } ?? .null
+                    : .null),
                 ("running_sha256", facts.runningHash.map { .string(hex($0)) } ?? .null),
                 ("battery", facts.batteryLevel.map { .int($0) } ?? .null),
                 ("firmware_revision", facts.firmwareRevision.map { .string($0) } ?? .null),
@@ -71,6 +73,9 @@ enum UpdateEventJSON {
         case .versionConfirmed(let version, let confirmed, let image):
             return object("version", [("version", .string(version.description)), ("confirmed", .bool(confirmed))]
                           + imageFields(image))
+        case .firmwareReported(let update, let revision, let activated):
+            return object("firmware", [("update", .string(update)), ("activated", .bool(activated)),
+                                       ("firmware_revision", revision.map { .string($0) } ?? .null)])
         case .warning(let message):
             return object("warning", [("message", .string(message))])
         case .log(let message):
@@ -80,9 +85,11 @@ enum UpdateEventJSON {
 
     /// The last line of every run: `ok`, the exit code scripts branch on, the version now on the
     /// device (null on failure) and the error sentence (null on success). A precondition failure also
-    /// lists each failed check, since several can fail at once. `event`: `update-result` for one
-    /// run of `dfu resume` (its summary is the `result`).
-    static func result(command: String, _ result: UpdateResult, dryRun: Bool = false,
+    /// lists each failed check, since several can fail at once.
+    /// `versionText`: the version in the protocol's own words where they are not MCUboot's (what a
+    /// Nordic bootloader activated, `application fw_version 3`); nil: the result's version.
+    /// `event`: `update-result` for one run of `dfu resume` (its summary is the `result`).
+    static func result(command: String, _ result: UpdateResult, dryRun: Bool = false, versionText: String? = nil,
                        event: String = "result") -> JSONValue {
         let status = result.exitStatus
         var fields: [(String, JSONValue)] = [
@@ -92,7 +99,7 @@ enum UpdateEventJSON {
         ]
         switch result {
         case .success(let version):
-            fields += [("version", .string(version.description)), ("error", .null)]
+            fields += [("version", .string(versionText ?? version.description)), ("error", .null)]
         case .failure(let error):
             fields += [("version", .null), ("error", .string(error.description))]
             if case .precondition(let failures) = error {

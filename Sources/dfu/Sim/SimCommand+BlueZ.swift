@@ -13,7 +13,7 @@ extension SimCommand {
         } ready: { peripheral, address in
             let device = await peripheral.snapshot
             return "SMP over BLE on \(adapter) as \(peripheral.name) (address \(address), device \(device.identity), "
-                + "version \(device.firmwareRevision); " + pairing.security.describe(passkey: pairing.passkey) + ")"
+                + "version \(device.runningVersionText); " + pairing.security.describe(passkey: pairing.passkey) + ")"
         }
     }
 

@@ -24,7 +24,7 @@ extension SimCommand {
         }
         let device = await server.snapshot
         console.out("dfu sim: serving SMP over UDP on \(HostAndPort(server.localAddress)) "
-            + "(device \(device.identity), version \(device.firmwareRevision))")
+            + "(device \(device.identity), version \(device.runningVersionText))")
         if await server.serveUntilStopped(options: options, console: console, signals: signals) { return .success }
         let reason = server.failure.map { "\($0)" } ?? "the socket closed"
         throw .internalError("the UDP server stopped by itself: \(reason)")

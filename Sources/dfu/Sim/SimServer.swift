@@ -12,7 +12,7 @@ protocol SimServer: Actor {
 
 extension VirtualDeviceUDPServer: SimServer {
     var resets: Int { snapshot.boots.count }
-    var running: String { snapshot.firmwareRevision }
+    var running: String { snapshot.runningVersionText }
 }
 
 extension BlueZPeripheral: SimServer {

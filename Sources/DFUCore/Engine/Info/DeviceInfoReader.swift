@@ -36,23 +36,23 @@ public struct DeviceInfoReader: Sendable {
                      warn: @escaping @Sendable (String) -> Void = { _ in }) async throws(DFUError) -> DeviceInfo {
         let device = target.label ?? target.peer.redacted
         log("connecting to \(device)")
-        let layout: any GATTLayout
-        switch updateProtocol {
-        case .smp?: layout = SMPGATT.layout
-        case .nordic?: layout = NordicGATT.bootloaderOrButtonless
-        case nil: layout = AnyUpdateLayout.all
-        }
         let deadline = clock.reachableBy(connectTimeout)
         // Where a Nordic device left in DFU mode waits is worth a look too, unless SMP was asked for.
         let peers = updateProtocol == .smp ? [target.peer] : NordicUpdateProtocol().peers(for: target.peer, options: UpdateOptions())
+        // Any update service will do for the link: a device that offers another protocol than the
+        // one asked for is then told by what it offers.
         let first = await LinkAttempts.run(target.connector, peers: peers, until: deadline, clock: clock,
-                                           layout: layout, verb: "connect", log: log) { _, peer, link async throws(LinkError) in
+                                           layout: AnyUpdateLayout.all, verb: "connect", log: log) { _, peer, link async throws(LinkError) in
             (peer, link)
         }
         let link: (PeerIdentity, any Link)
         switch first {
         case .success(let made): link = made
-        case .failure(let failure): throw failure.connectError(label: device, layout: layout)
+        case .failure(let failure): throw failure.connectError(label: device, layout: updateProtocol.map(Self.layout) ?? AnyUpdateLayout.all)
+        }
+        if let asked = updateProtocol, let problem = Self.layout(asked).problem(in: link.1.services) {
+            await link.1.disconnect()
+            throw Self.offersAnother(device: device, asked: asked, problem: problem, services: link.1.services)
         }
         var options = UpdateOptions()
         options.deadlines.connect = connectTimeout
@@ -69,6 +69,30 @@ public struct DeviceInfoReader: Sendable {
             return try await reading.smp()
         }
         return try await reading.nordic()
+    }
+}
+
+extension DeviceInfoReader {
+    static func layout(_ name: UpdateProtocolName) -> any GATTLayout {
+        switch name {
+        case .smp: return SMPGATT.layout
+        case .nordic: return NordicGATT.bootloaderOrButtonless
+        }
+    }
+
+    /// `--protocol` named one the device does not offer: say which it offers instead (exit 5, as
+    /// for a device without the asked protocol's service).
+    static func offersAnother(device: String, asked: UpdateProtocolName, problem: String,
+                              services: [GATTService]) -> DFUError {
+        let offered = UpdateProtocolName.allCases.filter { $0 != asked && layout($0).problem(in: services) == nil }
+        guard !offered.isEmpty else {
+            return .deviceUnreachable("\(device) cannot be read: \(problem). \(layout(asked).missingHint)",
+                                      cause: .layoutMissing(problem))
+        }
+        let instead = offered.map(\.description).joined(separator: " and ")
+        return .deviceUnreachable("\(device) does not speak \(asked): \(problem). It offers \(instead) instead: run "
+                                  + "without --protocol, or with --protocol \(offered.map(\.rawValue).joined(separator: " or ")).",
+                                  cause: .layoutMissing(problem))
     }
 }
 

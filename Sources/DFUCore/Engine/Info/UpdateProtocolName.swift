@@ -11,4 +11,12 @@ public enum UpdateProtocolName: String, Sendable, Equatable, CaseIterable, Custo
         case .nordic: return "Nordic Secure DFU"
         }
     }
+
+    /// The update files a device of this protocol takes, for a message about the wrong one.
+    public var files: String {
+        switch self {
+        case .smp: return "a signed MCUboot image or an nRF Connect SDK dfu_application.zip"
+        case .nordic: return "a Nordic DFU package (nrfutil pkg generate)"
+        }
+    }
 }

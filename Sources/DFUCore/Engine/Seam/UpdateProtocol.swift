@@ -14,6 +14,8 @@ protocol UpdateProtocol: Sendable {
     /// The protocol on one device, for the rest of the run.
     associatedtype Session: UpdateSession where Session.Update == Update
 
+    /// Which protocol this is, as `--protocol` and the JSON name it.
+    var name: UpdateProtocolName { get }
     /// The verify-image stage: parse and check `bytes` as `dfu verify` does; `DFUError.image`
     /// (exit 3) when the file is not acceptable.
     func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> Update

@@ -52,8 +52,7 @@ struct NordicPreparedPackage: PreparedUpdate {
             ? (key == nil ? "the package's signature was not checked (no --key); the device's bootloader will check it"
                           : "the package is not signed (--allow-unsigned); only a bootloader built without signature checks accepts it")
             : nil
-        let versionText = images.map { "\($0.kind) fw_version \($0.initPacket.initCommand.fwVersion ?? 0)" }
-            .joined(separator: " + ")
+        let versionText = images.map(Self.words).joined(separator: " + ")
         summary = ImageSummary(version: version, versionText: versionText, size: images.reduce(0) { $0 + $1.firmware.count },
                                sha256: report.images.last?.sha256 ?? [], signatureChecked: signed)
     }
@@ -62,6 +61,31 @@ struct NordicPreparedPackage: PreparedUpdate {
     static func version(fromNrfutil value: UInt32) -> ImageVersion {
         ImageVersion(major: UInt8(clamping: value / 10_000), minor: UInt8(clamping: value / 100 % 100),
                      revision: UInt16(value % 100))
+    }
+
+    /// The inverse, for a version read from a firmware revision: 2.7.31 → 20731; nil when it has
+    /// no such encoding (a minor or revision of 100 or more).
+    static func nrfutilValue(of version: ImageVersion) -> UInt32? {
+        guard version.minor < 100, version.revision < 100 else { return nil }
+        return UInt32(version.major) * 10_000 + UInt32(version.minor) * 100 + UInt32(version.revision)
+    }
+
+    /// An image as the package names it: `application fw_version 3`.
+    static func words(_ image: NordicPackage.Image) -> String {
+        "\(image.kind) fw_version \(image.initPacket.initCommand.fwVersion ?? 0)"
+    }
+
+    /// The package's application, which the device reports a version for afterwards; nil for a
+    /// package of a system part alone (whose version the bootloader checks itself).
+    var application: NordicPackage.Image? {
+        package.images.last.flatMap { $0.kind == .application ? $0 : nil }
+    }
+
+    /// What the parts numbered other than `skipped` update, as the package names them:
+    /// `softdevice_bootloader fw_version 2 + application fw_version 3`.
+    func words(skipping skipped: Set<Int>) -> String {
+        package.images.enumerated().filter { !skipped.contains($0.offset + 1) }.map { Self.words($0.element) }
+            .joined(separator: " + ")
     }
 
     /// The image, init packet and firmware, that `part` sends.

@@ -9,6 +9,7 @@ import Transport
 ///   (`NordicGATT`); a `NordicSession` on the link.
 /// - the rest is `NordicUpdateSession`.
 struct NordicUpdateProtocol: UpdateProtocol {
+    var name: UpdateProtocolName { .nordic }
     var layout: any GATTLayout { NordicGATT.bootloaderOrButtonless }
 
     /// The application, or its bootloader when an earlier run left the device in DFU mode: at the
@@ -22,8 +23,19 @@ struct NordicUpdateProtocol: UpdateProtocol {
         return peers
     }
 
+    /// The package, checked. `--mode test-only` and `upload-only` promise what an nRF5 bootloader
+    /// cannot do: it activates the firmware when the transfer ends, with no test boot and nothing
+    /// left to confirm (test-confirm and confirm-only both end with it activated).
     func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> NordicPreparedPackage {
-        try NordicPreparedPackage(bytes: bytes, key: key, allowUnsigned: options.allowUnsigned)
+        let package = try NordicPreparedPackage(bytes: bytes, key: key, allowUnsigned: options.allowUnsigned)
+        switch options.mode {
+        case .testConfirm, .confirmOnly:
+            return package
+        case .testOnly, .uploadOnly:
+            throw .usage("--mode \(options.mode.rawValue) does not apply to a Nordic DFU package: the nRF5 bootloader "
+                         + "activates the new firmware as soon as the transfer ends; it has no test boot and no confirm "
+                         + "step. Leave --mode out.")
+        }
     }
 
     func client(on link: any Link, context: SessionContext) async throws(LinkError) -> NordicSession {
@@ -36,7 +48,8 @@ struct NordicUpdateProtocol: UpdateProtocol {
         if NordicGATT.isBootloader(connection.link.services) {
             connection.retarget(to: [connection.peer], layout: NordicGATT.bootloader)
         }
-        return NordicUpdateSession(connection: connection, context: context, applicationPeers: applicationPeers)
+        return NordicUpdateSession(connection: connection, context: context, applicationPeers: applicationPeers,
+                                   declinedParts: Locked([]))
     }
 
     /// Where the application answers after the update: where it was found, or, when the device was

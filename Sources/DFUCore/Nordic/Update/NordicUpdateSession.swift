@@ -12,6 +12,8 @@ struct NordicUpdateSession: UpdateSession {
     /// Where the application answers after the update (where it was found; or, when the device was
     /// found in its bootloader, where its application would be).
     let applicationPeers: [PeerIdentity]
+    /// The numbers of the parts the bootloader declined as not newer (skipped): not activated.
+    let declinedParts: Locked<Set<Int>>
 
     /// One Control Point request at a time.
     var window: Int { 1 }
@@ -21,17 +23,30 @@ struct NordicUpdateSession: UpdateSession {
     /// The bootloader reports no versions over BLE (§2, BLE-transport caveat): what is known comes
     /// from the application's Device Information firmware revision. Read as a version (nrfutil's
     /// `M.m.p` for fw_version M·10000 + m·100 + p), it is the running version the downgrade check
-    /// compares with the package's. An application that reports the expected version already runs
-    /// the update.
+    /// compares with the package's application (a package of a system part alone is not compared:
+    /// the bootloader checks a system part's version itself). An application that reports the
+    /// expected version already runs the update.
     func readState(for update: inout NordicPreparedPackage) async throws(DFUError) -> SessionState {
         let revision = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).firmwareRevision()
+        let reading = revision.flatMap { ImageVersion(parsing: $0) }
         var facts = DeviceFacts()
-        facts.runningVersion = revision.flatMap { ImageVersion(parsing: $0) }
+        facts.runningVersionText = revision
         if let expected = context.options.expectedVersion, let revision, revision == expected,
            !NordicGATT.isBootloader(connection.link.services) {
             return SessionState(facts: facts, plan: .alreadyRunning(confirmed: true))
         }
-        return SessionState(facts: facts, plan: .upload, firstPart: await resumePoint(for: update))
+        var state = SessionState(facts: facts, plan: .upload, firstPart: await resumePoint(for: update))
+        if let application = update.application {
+            state.facts.runningVersion = reading
+            let value = reading.flatMap(NordicPreparedPackage.nrfutilValue)
+            let running = revision.map { "firmware revision \($0)" + (value.map { " (fw_version \($0))" } ?? "") }
+            state.imageChecks = [Preconditions.ImageCheck(version: update.version, size: update.size, runningVersion: reading,
+                                                          slotSize: nil, versionText: NordicPreparedPackage.words(application),
+                                                          runningVersionText: running)]
+        } else {
+            state.imageChecks = []
+        }
+        return state
     }
 
     /// A bootloader found in DFU mode with a package of several parts: the part whose init packet
@@ -87,6 +102,7 @@ struct NordicUpdateSession: UpdateSession {
             return .sent
         } catch {
             if !part.isLast, let remote = NordicFailure.declinedAsInstalled(error) {
+                declinedParts.withLock { _ = $0.insert(part.number) }
                 return .skipped("\(device) declined \(part.label) as not newer than what it runs (\(remote)); "
                                 + "skipping to the application")
             }
@@ -141,7 +157,8 @@ struct NordicUpdateSession: UpdateSession {
 
     /// The new application's Device Information firmware revision, checked against
     /// `--expect-version` when given (the init packet's fw_version is an integer an application
-    /// need not report, §6 of the issue).
+    /// need not report, §6 of the issue). Said in Nordic's words: what the bootloader activated, as
+    /// the package names it, and the revision as the application reports it; nothing is confirmed.
     func confirm(_ update: NordicPreparedPackage, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
         let revision = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).firmwareRevision()
@@ -151,12 +168,14 @@ struct NordicUpdateSession: UpdateSession {
                                              + "so --expect-version \(expected) cannot be checked.")
             }
             guard revision == expected else {
-                throw .postRebootCheckFailed("\(device) came back reporting firmware \(revision), not \(expected): the "
-                                             + "bootloader did not start the new application, or it reports another version.")
+                throw .postRebootCheckFailed("\(device) came back reporting firmware revision \(revision), not \(expected) "
+                                             + "(--expect-version): the bootloader did not start the new application, or it "
+                                             + "reports another version.")
             }
         }
-        let version = revision.flatMap { ImageVersion(parsing: $0) } ?? update.version
-        context.emit(.versionConfirmed(version: version, confirmed: true))
-        return version
+        let activated = before.plan != .alreadyRunning(confirmed: true)
+        let words = activated ? update.words(skipping: declinedParts.withLock { $0 }) : update.summary.versionText
+        context.emit(.firmwareReported(update: words, firmwareRevision: revision, activated: activated))
+        return update.version
     }
 }

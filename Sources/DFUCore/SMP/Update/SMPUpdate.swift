@@ -8,6 +8,8 @@ struct SMPUpdate: Sendable {
     var images: [SMPUpdateImage]
     /// The bootloader's mode, as the read-device-state stage found it.
     var bootloaderMode: MCUbootMode?
+    /// `--expect-version`: what the first image must report after the reboot.
+    var expected: ExpectedImageVersion?
 
     /// A single image file, to image index `index` (`--image N`; 0 by default).
     init(image: PreparedImage, index: UInt64) {

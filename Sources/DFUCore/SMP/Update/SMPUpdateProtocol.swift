@@ -13,17 +13,25 @@ struct SMPUpdateProtocol: UpdateProtocol {
 
     func peers(for peer: PeerIdentity, options: UpdateOptions) -> [PeerIdentity] { [peer] }
 
+    var name: UpdateProtocolName { .smp }
+
     /// An MCUboot image to `--image N` (0 by default), or an nRF Connect SDK zip's images each to
-    /// the index its manifest gives.
+    /// the index its manifest gives. `--expect-version` is held to the first image's version here
+    /// (`ExpectedImageVersion.checked`) and to what the device reports after the reboot.
     func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> SMPUpdate {
-        guard UpdateFileKind(of: bytes) == .ncsPackage else {
-            return SMPUpdate(image: try PreparedImage(bytes: bytes, key: key), index: options.imageIndex ?? 0)
+        var update: SMPUpdate
+        if UpdateFileKind(of: bytes) == .ncsPackage {
+            if options.imageIndex != nil {
+                throw .usage("--image is for a single MCUboot image; an nRF Connect SDK zip gives each image's index in its "
+                             + "manifest. Leave --image out.")
+            }
+            update = try SMPUpdate(ncsZip: bytes, key: key)
+        } else {
+            update = SMPUpdate(image: try PreparedImage(bytes: bytes, key: key), index: options.imageIndex ?? 0)
         }
-        if options.imageIndex != nil {
-            throw .usage("--image is for a single MCUboot image; an nRF Connect SDK zip gives each image's index in its "
-                         + "manifest. Leave --image out.")
-        }
-        return try SMPUpdate(ncsZip: bytes, key: key)
+        update.expected = try ExpectedImageVersion.checked(options.expectedVersion, against: update.main.image,
+                                                           name: update.hasSeveralImages ? update.main.name : nil)
+        return update
     }
 
     func client(on link: any Link, context: SessionContext) async throws(LinkError) -> SMPSession {

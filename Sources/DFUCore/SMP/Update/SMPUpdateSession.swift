@@ -167,7 +167,8 @@ struct SMPUpdateSession: UpdateSession {
                 previousHash: entry.runningBefore?.hash, previousVersion: entry.runningBefore?.imageVersion,
                 mayBeUnlisted: update.hasSeveralImages && entry.index > 0,
                 runsFromEitherSlot: entry.isDirectXIP || update.bootloaderMode.map(Self.equalSlotModes.contains) == true,
-                device: context.device, requestTimeout: deadlines.request, emit: context.emit, warn: context.warn)
+                device: context.device, requestTimeout: deadlines.request, emit: context.emit, warn: context.warn,
+                expected: entry.index == update.main.index ? update.expected : nil)
             version = try await checking(check, resetting: activation(of: entry, mode: mode), readUntil: &readUntil)
         }
         return version

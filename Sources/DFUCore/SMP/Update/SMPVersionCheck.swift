@@ -36,6 +36,9 @@ struct SMPVersionCheck: Sendable {
     let requestTimeout: Duration
     let emit: @Sendable (UpdateEvent) -> Void
     var warn: @Sendable (String) -> Void = { _ in }
+    /// `--expect-version`, for the image the run's result is about: the version the device reports
+    /// must match it, or the image is left unconfirmed.
+    var expected: ExpectedImageVersion? = nil
 
     /// Checks, confirms when the mode wants it, and returns the version the device reports.
     /// `readUntil` (real time) bounds the retries of the first read: a device that just rebooted
@@ -52,6 +55,7 @@ struct SMPVersionCheck: Sendable {
         if awaitsReset(state) { return .awaitingReset }
         let running = try runningNewImage(in: state)
         let version = running.imageVersion ?? image.version
+        try checkExpected(running)
         switch mode {
         case .testConfirm:
             if !running.confirmed { try await confirm() }
@@ -76,6 +80,23 @@ struct SMPVersionCheck: Sendable {
         guard !runsFromEitherSlot, let running = state.running(image: imageIndex),
               running.hash != image.installedHash else { return false }
         return state.images.contains { ($0.image ?? 0) == imageIndex && $0.hash == image.slotHash && $0.pending && !$0.active }
+    }
+
+    /// The version the device reports for the new image, against `--expect-version`: checked before
+    /// a confirmation, so that an image that fails it is not made permanent (exit 8).
+    private func checkExpected(_ running: ImageSlotState) throws(DFUError) {
+        guard let expected else { return }
+        let reported = running.imageVersion
+        if let reported, expected.matches(reported) { return }
+        let said = reported.map { "reports \($0)" } ?? "reports its version as '\(running.version)'"
+        let left: String
+        switch mode {
+        case .testConfirm, .testOnly:
+            left = running.confirmed ? "" : " It was not confirmed: it goes back to its previous image on the next reset."
+        case .confirmOnly, .uploadOnly:
+            left = ""
+        }
+        throw .postRebootCheckFailed("\(who) runs the new image\(inImage) but \(said), not \(expected) (--expect-version).\(left)")
     }
 
     /// "the new image", or "image 1 (network core)".

@@ -20,7 +20,7 @@ public struct SMPPeripheralModel: PeripheralModel {
     public var identity: PeerIdentity { device.identity }
     public var nextDeadline: LinkInstant? { device.nextDeadline }
     public var bootCount: Int { device.boots.count }
-    public var runningVersion: String { device.firmwareRevision }
+    public var runningVersion: String { device.runningVersionText }
 
     public func read(_ characteristic: CharacteristicID) -> [UInt8]? { device.read(characteristic) }
 
