@@ -12,7 +12,7 @@ import Testing
         let info = try DFURun.run(["info", "--device", device], timeout: 30)
         #expect(info.exitCode == 0, "\(info.output)")
         #expect(info.stdoutLines.first == "device             \(device)")
-        #expect(info.stdout.contains("slot 0             1.0.0: running, confirmed"), "\(info.stdout)")
+        #expect(info.stdout.contains("slot 0             1.0.0+0: running, confirmed"), "\(info.stdout)")
 
         // The same name in another case is the same device, written one way.
         let upper = try DFURun.run(["info", "--device", "udp:LocalHost:\(ready.port)", "--json"], timeout: 30)
