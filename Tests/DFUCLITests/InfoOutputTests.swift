@@ -81,7 +81,7 @@ import Testing
 
     @Test func jsonOfAFailureCarriesOnlyTheDeviceAndTheError() {
         let failure = InfoOutput.json(device: "…:7A:01", .failure(.deviceUnreachable("could not connect")), warnings: [])
-        #expect(failure.encoded == #"{"event":"result","schema":1,"command":"info","device":"…:7A:01","ok":false,"exit_code":5,"#
+        #expect(failure.encoded == #"{"event":"result","schema":2,"command":"info","device":"…:7A:01","ok":false,"exit_code":5,"#
             + #""error":"could not connect"}"#)
         let refused = InfoOutput.json(device: "x", .failure(.deviceRejected("refused")), warnings: [])
         #expect(refused.encoded.contains(#""exit_code":7"#))

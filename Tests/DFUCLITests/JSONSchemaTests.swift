@@ -9,7 +9,7 @@ import Glibc
 
 /// Every `--json` line of every command, on its success and failure paths, against
 /// `docs/json-events.schema.json`: each line must be exactly one of its definitions, start with
-/// `"event"` and `"schema":1`, and the run must end with the command's `result` line. Unpaced
+/// `"event"` and `"schema":2`, and the run must end with the command's `result` line. Unpaced
 /// virtual devices (`timescale=0`), a closed UDP port, and private buses keep it fast and offline.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct JSONSchemaTests {
     static let image = FlashCLITests.image
@@ -192,7 +192,7 @@ import Glibc
 
     // MARK: - The documents
 
-    /// The examples in docs/json-events.md and the README are lines of schema 1 too.
+    /// The examples in docs/json-events.md and the README are lines of schema 2 too.
     @Test(arguments: ["docs/json-events.md", "README.md"])
     func documentedExamplesMatchTheSchema(document: String) throws {
         let validator = try Self.validator()
@@ -222,8 +222,8 @@ import Glibc
         #expect(!run.stdoutLines.isEmpty, "no output", sourceLocation: sourceLocation)
         var events: [String] = []
         for line in run.stdoutLines {
-            #expect(line.wholeMatch(of: /\{"event":"[a-z-]+","schema":1[,}].*/) != nil,
-                    "\"event\" then \"schema\":1 first: \(line)", sourceLocation: sourceLocation)
+            #expect(line.wholeMatch(of: /\{"event":"[a-z-]+","schema":2[,}].*/) != nil,
+                    "\"event\" then \"schema\":2 first: \(line)", sourceLocation: sourceLocation)
             let node = try JSONNode.parse(line)
             let problems = validator.problems(node)
             #expect(problems.isEmpty, "\(problems.map(\.description).joined(separator: "; ")) in \(line)",

@@ -27,15 +27,15 @@ import Testing
         var renderer = Fixture.json()
         #expect(ScriptedRun.fullFlash.play(into: &renderer) == .success)
         let lines = renderer.sink.stdoutLines
-        #expect(lines.first == #"{"event":"stage","schema":1,"stage":"verify-image","status":"started"}"#)
-        #expect(lines.contains(#"{"event":"stage","schema":1,"stage":"connect","status":"finished","duration":0.84}"#))
-        #expect(lines.contains(#"{"event":"connected","schema":1,"device":"AA:BB:CC:DD:EE:FF","mtu":498,"max_write":495,"phy":"2M","interval_ms":7.5,"window":3,"ceiling":60000}"#))
-        #expect(lines.contains(#"{"event":"stage","schema":1,"stage":"transfer","status":"started"}"#))
-        #expect(lines.contains(#"{"event":"progress","schema":1,"bytes":1024,"total":49152,"rate":51200,"elapsed":1.2,"part":null,"resumed_from":0}"#))
-        #expect(lines.contains(#"{"event":"activated","schema":1,"mode":"test-confirm"}"#))
-        #expect(lines.contains(#"{"event":"rebooting","schema":1}"#))
-        #expect(lines.contains(#"{"event":"version","schema":1,"version":"1.1.0+0","confirmed":true}"#))
-        #expect(lines.last == #"{"event":"result","schema":1,"command":"flash","ok":true,"exit_code":0,"version":"1.1.0+0","error":null}"#)
+        #expect(lines.first == #"{"event":"stage","schema":2,"stage":"verify-image","status":"started"}"#)
+        #expect(lines.contains(#"{"event":"stage","schema":2,"stage":"connect","status":"finished","duration":0.84}"#))
+        #expect(lines.contains(#"{"event":"connected","schema":2,"device":"AA:BB:CC:DD:EE:FF","mtu":498,"max_write":495,"phy":"2M","interval_ms":7.5,"window":3,"ceiling":60000}"#))
+        #expect(lines.contains(#"{"event":"stage","schema":2,"stage":"transfer","status":"started"}"#))
+        #expect(lines.contains(#"{"event":"progress","schema":2,"bytes":1024,"total":49152,"rate":51200,"elapsed":1.2,"part":null,"resumed_from":0}"#))
+        #expect(lines.contains(#"{"event":"activated","schema":2,"mode":"test-confirm"}"#))
+        #expect(lines.contains(#"{"event":"rebooting","schema":2}"#))
+        #expect(lines.contains(#"{"event":"version","schema":2,"version":"1.1.0+0","confirmed":true}"#))
+        #expect(lines.last == #"{"event":"result","schema":2,"command":"flash","ok":true,"exit_code":0,"version":"1.1.0+0","error":null}"#)
 
         let objects = try Fixture.objects(renderer.sink)
         let image = try #require(objects.first { $0["event"] as? String == "image" })
@@ -57,8 +57,8 @@ import Testing
         renderer.render(.connected(ConnectionSummary(device: "sim", attMTU: 23, maxWrite: 20, phy: nil,
                                                      connectionInterval: nil, window: 1, ceiling: nil)), at: .now)
         #expect(renderer.sink.stdoutLines == [
-            #"{"event":"device","schema":1,"running_version":null,"running_sha256":null,"battery":null,"firmware_revision":null,"slot_size":null,"buf_size":null,"buf_count":null,"bootloader_mode":null}"#,
-            #"{"event":"connected","schema":1,"device":"sim","mtu":23,"max_write":20,"phy":null,"interval_ms":null,"window":1,"ceiling":null}"#,
+            #"{"event":"device","schema":2,"running_version":null,"running_sha256":null,"battery":null,"firmware_revision":null,"slot_size":null,"buf_size":null,"buf_count":null,"bootloader_mode":null}"#,
+            #"{"event":"connected","schema":2,"device":"sim","mtu":23,"max_write":20,"phy":null,"interval_ms":null,"window":1,"ceiling":null}"#,
         ])
     }
 
@@ -142,9 +142,9 @@ import Testing
         #expect(lines.count == 5)
         #expect(lines[0].contains(#""bytes":10000"#))
         #expect(lines[1].contains(#""bytes":10500"#))
-        #expect(lines[2] == #"{"event":"warning","schema":1,"message":"link lost"}"#)
+        #expect(lines[2] == #"{"event":"warning","schema":2,"message":"link lost"}"#)
         #expect(lines[3].contains(#""bytes":10600"#))
-        #expect(lines[4].hasPrefix(#"{"event":"result","schema":1,"command":"flash","ok":false,"exit_code":6,"version":null,"error":"lost""#))
+        #expect(lines[4].hasPrefix(#"{"event":"result","schema":2,"command":"flash","ok":false,"exit_code":6,"version":null,"error":"lost""#))
     }
 
     @Test func interruptedTransferEndsWithTheLastAcknowledgedOffset() throws {

@@ -34,8 +34,8 @@ import Testing
         let run = try Self.flash([try .sampleBootloader(), try .sampleApplication()], ["--json"])
         #expect(run.exitCode == 0, "\(run.output)")
         let lines = run.stdoutLines
-        #expect(lines.contains(#"{"event":"part","schema":1,"part":"bootloader","number":1,"count":2,"size":24576}"#), "\(run.stdout)")
-        #expect(lines.contains { $0.hasPrefix(#"{"event":"part","schema":1,"part":"application","number":2,"count":2,"#) })
+        #expect(lines.contains(#"{"event":"part","schema":2,"part":"bootloader","number":1,"count":2,"size":24576}"#), "\(run.stdout)")
+        #expect(lines.contains { $0.hasPrefix(#"{"event":"part","schema":2,"part":"application","number":2,"count":2,"#) })
         #expect(lines.contains { $0.contains(#""event":"progress""#) && $0.contains(#""part":"bootloader 1/2""#) })
         #expect(lines.contains { $0.contains(#""event":"progress""#) && $0.contains(#""part":"application 2/2""#) })
         #expect(lines.last?.contains(#""exit_code":0"#) == true, "\(lines.last ?? "")")

@@ -25,12 +25,12 @@ import Testing
         let run = try NordicFlashCLITests.flash(["--json"])
         #expect(run.exitCode == 0, "\(run.output)")
         let lines = run.stdoutLines
-        #expect(lines.contains(#"{"event":"firmware","schema":1,"update":"application fw_version 3","activated":true,"firmware_revision":"0.0.3"}"#),
+        #expect(lines.contains(#"{"event":"firmware","schema":2,"update":"application fw_version 3","activated":true,"firmware_revision":"0.0.3"}"#),
                 "\(run.stdout)")
         #expect(!lines.contains { $0.hasPrefix(#"{"event":"version""#) }, "no confirmed version: \(run.stdout)")
-        #expect(lines.contains { $0.hasPrefix(#"{"event":"device","schema":1,"running_version":null,"#) && $0.contains(#""firmware_revision":"0.0.1""#) },
+        #expect(lines.contains { $0.hasPrefix(#"{"event":"device","schema":2,"running_version":null,"#) && $0.contains(#""firmware_revision":"0.0.1""#) },
                 "\(run.stdout)")
-        #expect(lines.last == #"{"event":"result","schema":1,"command":"flash","ok":true,"exit_code":0,"version":"application fw_version 3","error":null}"#,
+        #expect(lines.last == #"{"event":"result","schema":2,"command":"flash","ok":true,"exit_code":0,"version":"application fw_version 3","error":null}"#,
                 "\(run.stdout)")
     }
 

@@ -84,13 +84,13 @@ import Transport
     @Test func jsonLineNamesTheProtocolAndWhetherDfuSupportsIt() {
         let nordic = BlueZDiscoveredDevice(address: "E8:1F:22:90:0B:7C", addressType: "random", name: "DfuTarg",
                                            rssi: -71, services: [Self.nordic], connected: false)
-        #expect(ScanOutput.json(nordic).encoded == #"{"event":"device","schema":1,"address":"E8:1F:22:90:0B:7C","#
+        #expect(ScanOutput.json(nordic).encoded == #"{"event":"device","schema":2,"address":"E8:1F:22:90:0B:7C","#
             + #""address_type":"random","name":"DfuTarg","rssi":-71,"protocol":"nordic-secure-dfu","supported":true,"#
             + #""connected":false,"services":["0000fe59-0000-1000-8000-00805f9b34fb"]}"#)
         let plain = BlueZDiscoveredDevice(address: "00:11:22:33:44:55")
         #expect(ScanOutput.json(plain).encoded.contains(#""name":null,"rssi":null,"protocol":null,"supported":false"#))
         #expect(ScanOutput.jsonResult(adapter: "hci0", count: 2, error: nil).encoded
-            == #"{"event":"result","schema":1,"command":"scan","ok":true,"exit_code":0,"adapter":"hci0","devices":2,"error":null}"#)
+            == #"{"event":"result","schema":2,"command":"scan","ok":true,"exit_code":0,"adapter":"hci0","devices":2,"error":null}"#)
     }
 
     @Test func summaryCountsEachProtocolOrSaysWhatToCheck() {

@@ -74,8 +74,9 @@ struct InfoCommand: ParsableCommand {
             return .interrupted
         }
         if common.json {
-            // The engine's name for the device once connected (the virtual device's identity), else --device.
-            let device = (try? result.get().connection.device) ?? target.displayName
+            // A record names the device in full: the engine's identity once connected (the virtual
+            // device's address), else --device as given.
+            let device = (try? result.get().connection.identity) ?? spec.description
             console.out(InfoOutput.json(device: device, result, warnings: warnings).encoded)
             if case .failure(let error) = result { return error.exitStatus }
             return .success

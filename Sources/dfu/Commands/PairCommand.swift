@@ -53,7 +53,7 @@ struct PairCommand: ParsableCommand {
             return .interrupted
         }
         return try BondOutput.finish(result, json: common.json, console: console,
-                                     jsonLine: { BondOutput.pairJSON(device: label, $0) },
+                                     jsonLine: { BondOutput.pairJSON(device: target.recordName, $0) },
                                      text: { BondOutput.pairText(device: label, $0) })
     }
 

@@ -48,7 +48,7 @@ struct UnpairCommand: ParsableCommand {
             result = .failure(.deviceUnreachable(error.description))
         }
         return try BondOutput.finish(result, json: common.json, console: console,
-                                     jsonLine: { BondOutput.unpairJSON(device: label, $0) },
+                                     jsonLine: { BondOutput.unpairJSON(device: target.recordName, $0) },
                                      text: { BondOutput.unpairText(device: label, $0) })
     }
 }

@@ -41,4 +41,7 @@ struct DeviceOptions: ParsableArguments {
         guard let spec = try? spec else { return device }
         return spec.displayName(fullAddresses: bluetooth.fullAddresses)
     }
+
+    /// The device in full, as `--device` takes it: how JSON records name it (never shortened).
+    var recordName: String { (try? spec)?.description ?? device }
 }

@@ -35,7 +35,7 @@ enum SMPOperationOutput {
         }
         var all = JSONEvent.head("result") + [
             JSONField("command", .string(command)),
-            JSONField("device", .string(outcome.device)),
+            JSONField("device", .string(outcome.identity)),
             JSONField("ok", .bool(status == .success)),
             JSONField("exit_code", .int(Int(status.rawValue))),
         ]

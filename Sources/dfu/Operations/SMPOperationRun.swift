@@ -16,6 +16,8 @@ struct SMPOperationRun {
     struct Outcome<Value: Sendable>: Sendable {
         var result: Result<Value, DFUError>
         var device: String
+        /// The device in full, as `--device` takes it (the virtual device's full address): JSON records.
+        var identity: String
         /// A SIGINT or SIGTERM cancelled it; the connection was closed first.
         var interrupted: Bool
     }
@@ -27,7 +29,8 @@ struct SMPOperationRun {
         let json = common.json
         let spec: DeviceSpec
         do throws(UsageError) { spec = try target.spec } catch {
-            return Outcome(result: .failure(.usage(error.message)), device: target.displayName, interrupted: false)
+            return Outcome(result: .failure(.usage(error.message)), device: target.displayName, identity: target.recordName,
+                           interrupted: false)
         }
         let deviceTarget: DeviceTarget
         do throws(DFUError) {
@@ -35,7 +38,7 @@ struct SMPOperationRun {
                                                        fullAddresses: target.bluetooth.fullAddresses,
                                                        pairing: security.pairing(), log: { console.log($0) })
         } catch {
-            return Outcome(result: .failure(error), device: target.displayName, interrupted: false)
+            return Outcome(result: .failure(error), device: target.displayName, identity: spec.description, interrupted: false)
         }
         let device = SMPOperator(target: deviceTarget.target, deadlines: deadlines, clock: deviceTarget.clock) { event in
             switch event {
@@ -56,6 +59,7 @@ struct SMPOperationRun {
         let result = await work.value
         await deviceTarget.close()
         interruption.finish()
-        return Outcome(result: result, device: device.device, interrupted: interruption.wasInterrupted)
+        return Outcome(result: result, device: device.device, identity: deviceTarget.target.peer.rawValue,
+                       interrupted: interruption.wasInterrupted)
     }
 }

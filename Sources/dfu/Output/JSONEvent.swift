@@ -4,7 +4,7 @@
 enum JSONEvent {
     /// Bumped only on an incompatible change (a field renamed, retyped or removed, a meaning
     /// changed); fields and event types added within a version keep it.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     static func head(_ event: String) -> [JSONField] {
         [JSONField("event", .string(event)), JSONField("schema", .int(schemaVersion))]
