@@ -80,4 +80,23 @@ import Testing
         #expect(run.stderr.contains("It offers Nordic Secure DFU instead: run without --protocol, or with --protocol nordic."),
                 "\(run.stderr)")
     }
+
+    /// A dry run names what follows the upload in Nordic's terms: the bootloader activates it, there
+    /// is no test-confirm step.
+    @Test func aDryRunSaysTheBootloaderActivatesNotTestConfirm() throws {
+        let run = try NordicFlashCLITests.flash(["--dry-run"])
+        #expect(run.exitCode == 0, "\(run.output)")
+        let last = try #require(run.stdoutLines.last)
+        #expect(last.contains("would get 49.2 kB (application fw_version 3), then activated by its bootloader."), "\(last)")
+        #expect(!run.stdout.contains("test-confirm"), "\(run.stdout)")
+    }
+
+    /// On an unpaced clock (`timescale=0`) the bootloader's inactivity timer is off unless given:
+    /// an idle wait jumps to its deadline there, which ended DFU mode at once.
+    @Test func anUnpacedNordicSimIsFlashedWithoutInactivityOff() throws {
+        let run = try DFURun.run(["flash", NordicFlashCLITests.package, "--device", "sim:protocol=nordic,timescale=0",
+                                  "--key", NordicFlashCLITests.key], timeout: 30)
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.stdoutLines.last?.hasPrefix("OK: application fw_version 3 activated") == true, "\(run.stdout)")
+    }
 }

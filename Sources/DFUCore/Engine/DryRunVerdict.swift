@@ -14,9 +14,13 @@ public struct DryRunVerdict: Sendable, Equatable {
 
     public var plan: Plan
     public var mode: ActivationMode
+    /// The protocol has no test or confirm step: the device activates what it received itself (a
+    /// Nordic bootloader, with its last Execute), whatever `mode` says.
+    public var activatesItself: Bool
 
-    public init(plan: Plan, mode: ActivationMode) {
+    public init(plan: Plan, mode: ActivationMode, activatesItself: Bool = false) {
         self.plan = plan
         self.mode = mode
+        self.activatesItself = activatesItself
     }
 }

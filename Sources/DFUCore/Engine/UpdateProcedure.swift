@@ -102,7 +102,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         try end(.checkPreconditions, started)
         if options.dryRun {
             let plan: DryRunVerdict.Plan = state.plan == .alreadyUploaded ? .activateOnly : .upload(bytes: update.size)
-            emit(.dryRunPassed(DryRunVerdict(plan: plan, mode: options.mode)))
+            emit(.dryRunPassed(DryRunVerdict(plan: plan, mode: options.mode, activatesItself: updateProtocol.activatesItself)))
             return update.version
         }
 

@@ -12,7 +12,7 @@ import Transport
 /// | `hw` | `NRF_DFU_HW_VERSION` | 52 |
 /// | `sd` | installed SoftDevice FWID, decimal or `0x` hex (16 bits) | the chip's: 0x0101 (S132 7.2.0) on nrf52832, 0x0100 (S140 7.2.0) on nrf52833 and nrf52840 |
 /// | `bl_version` | installed bootloader_version (an update's must be greater) | 1 |
-/// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` (use `off` on an unpaced link clock: an idle link jumps to the deadline) | 120 |
+/// | `inactivity` | seconds (1…3600) until the bootloader leaves DFU mode, or `off` | 120; off with `timescale=0` (an unpaced clock jumps an idle wait to its deadline) |
 /// | `buttonless` | `plain` (8EC90003, bootloader at address + 1), `bonds` (8EC90004, the central counts as bonded, bootloader at the same address) or `bonds-unpaired` (8EC90004, answers "not bonded") | plain |
 /// | `prn_drop` | Packet write numbers (1-based) to drop as if buffers were full, joined with `+` | none |
 /// | `set_name` | how the application answers buttonless set-name: `on` (SDK 14+), `off` (SDK 13: op code not supported) or `resets` (no async SVCI: it resets instead of answering) | on |
@@ -120,6 +120,12 @@ extension SimOptions {
         }
     }
 
+    /// The bootloader's inactivity timeout: off by default on an unpaced clock (`timescale=0`),
+    /// where an idle wait jumps to its deadline, so the timer would end DFU mode at once.
+    var effectiveInactivityTimeout: Duration? {
+        timeScale == 0 && !nordic.given.contains("inactivity") ? nil : nordic.inactivityTimeout
+    }
+
     /// The Nordic device these options describe. Reads the `key` file, if one was given.
     public func nordicDeviceConfiguration() throws(SimOptionsError) -> NordicDeviceConfiguration {
         guard simProtocol == .nordic else { throw .inconsistent("a Nordic device needs protocol=nordic") }
@@ -136,7 +142,7 @@ extension SimOptions {
             softDeviceFWID: nordic.softDeviceFWID,
             appVersion: nordic.appVersion ?? NordicSimOptions.defaultAppVersion, bootloaderVersion: nordic.bootloaderVersion,
             droppedPacketWrites: nordic.droppedPacketWrites,
-            inactivityTimeout: nordic.inactivityTimeout)
+            inactivityTimeout: effectiveInactivityTimeout)
         bootloader.linkDrops = nordic.linkDrops
         var device = NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery,
                                                buttonless: nordic.buttonless)

@@ -409,7 +409,9 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         let device = connection?.device ?? "the device"
         let would: String
         switch verdict.plan {
-        case .upload(let bytes): would = "would get \(HumanUnits.bytes(bytes)) (\(version)), then \(verdict.mode.rawValue)"
+        case .upload(let bytes):
+            let then = verdict.activatesItself ? "activated by its bootloader" : verdict.mode.rawValue
+            would = "would get \(HumanUnits.bytes(bytes)) (\(version)), then \(then)"
         case .activateOnly: would = "already holds \(version): it would only be activated (\(verdict.mode.rawValue))"
         case .confirmOnly: would = "already runs \(version): it would only be confirmed"
         case .nothing: would = "already runs \(version), confirmed: nothing to do"

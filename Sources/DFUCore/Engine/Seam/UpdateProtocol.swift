@@ -19,6 +19,9 @@ protocol UpdateProtocol: Sendable {
     /// The verify-image stage: parse and check `bytes` as `dfu verify` does; `DFUError.image`
     /// (exit 3) when the file is not acceptable.
     func prepare(_ bytes: [UInt8], key: PublicKey?, options: UpdateOptions) throws(DFUError) -> Update
+    /// The device activates what it received by itself (Nordic: the bootloader, with its last
+    /// Execute): there is no test or confirm step for `--mode` to choose.
+    var activatesItself: Bool { get }
     /// The services, characteristics and properties the protocol needs on a device.
     var layout: any GATTLayout { get }
     /// Where a device the user named `peer` may answer (SMP: there; Nordic: also where a device left

@@ -11,6 +11,7 @@ import Transport
 struct NordicUpdateProtocol: UpdateProtocol {
     var name: UpdateProtocolName { .nordic }
     var layout: any GATTLayout { NordicGATT.bootloaderOrButtonless }
+    var activatesItself: Bool { true }
 
     /// The application, or its bootloader when an earlier run left the device in DFU mode: at the
     /// address + 1 (§1.3), or under the name that run gave it (`--bootloader-name`, or the one the

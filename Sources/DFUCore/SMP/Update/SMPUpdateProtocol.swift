@@ -12,6 +12,7 @@ struct SMPUpdateProtocol: UpdateProtocol {
     var layout: any GATTLayout { SMPGATT.layout }
 
     func peers(for peer: PeerIdentity, options: UpdateOptions) -> [PeerIdentity] { [peer] }
+    var activatesItself: Bool { false }
 
     var name: UpdateProtocolName { .smp }
 
