@@ -33,38 +33,6 @@ import ExitCodes
 /// (already shortened unless the user asked otherwise), and all text from outside dfu passes
 /// through `TerminalText`. Events never carry image bytes or keys, so none can be printed.
 struct TerminalRenderer<Sink: TextSink>: EventRenderer {
-    struct Configuration: Sendable {
-        /// The image as the user named it (the file name), for "image checked: …".
-        var imageName: String
-        /// The battery floor the engine checks against (`--min-battery`), shown as "≥ 30 %".
-        var minimumBattery: Int
-        /// stdout is a terminal: draw the progress bar in place. Ask `Console.isTerminal`.
-        var isTerminal: Bool
-        /// `--verbose`: show the engine's log lines and the stage timings.
-        var verbose: Bool
-        /// `--require-newer`: the device, not dfu, judges the version.
-        var requireNewer: Bool
-
-        /// `--key` was given: a signature not checked is then not for want of a key.
-        var keyGiven: Bool
-
-        /// The engine's times are a model's, running at this scale of real time (a virtual device
-        /// with `timescale=`); nil: real time. Model times are labelled so: the run's own length
-        /// ("update took") is real time.
-        var modelTimeScale: Double?
-
-        init(imageName: String, minimumBattery: Int, isTerminal: Bool, verbose: Bool, requireNewer: Bool = false,
-             keyGiven: Bool = false, modelTimeScale: Double? = nil) {
-            self.modelTimeScale = modelTimeScale
-            self.keyGiven = keyGiven
-            self.imageName = imageName
-            self.minimumBattery = minimumBattery
-            self.isTerminal = isTerminal
-            self.verbose = verbose
-            self.requireNewer = requireNewer
-        }
-    }
-
     /// Where the upload stands. One enum, so the bar cannot be redrawn after the upload ended.
     private enum Transfer {
         case notStarted
@@ -121,15 +89,15 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             imagesChecked.append(summary)
             let which = summary.image.map { " \($0)" } ?? ""
             line("image checked: \(configuration.imageName)\(which) \(summary.versionText), \(HumanUnits.bytes(summary.size)), "
-                 + (summary.signatureChecked.map { Self.signatureWords($0, summary) }
-                    ?? Self.unsignedWords(summary, keyGiven: configuration.keyGiven)))
+                 + (summary.signatureChecked.map { UpdateLineWords.signatureWords($0, summary) }
+                    ?? UpdateLineWords.unsignedWords(summary, keyGiven: configuration.keyGiven)))
         case .connected(let summary):
             connection = summary
-            line("connected: " + Self.linkDescription(summary))
-            log(Self.linkDetails(summary))
+            line("connected: " + UpdateLineWords.linkDescription(summary))
+            log(UpdateLineWords.linkDetails(summary))
         case .deviceState(let facts):
             device = facts
-            log(Self.deviceDescription(facts))
+            log(UpdateLineWords.deviceDescription(facts))
         case .preconditionsPassed(let verdict):
             preconditionsPassed(verdict)
         case .dryRunPassed(let verdict):
@@ -141,7 +109,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         case .resumed(let offset, let attempt):
             resumed(at: offset, attempt: attempt)
         case .activated(let mode):
-            line(Self.activationDescription(mode))
+            line(UpdateLineWords.activationDescription(mode))
         case .rebooting:
             if configuration.isTerminal {
                 clearBar()
@@ -204,18 +172,6 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     }
 
     // MARK: - Steps
-
-    /// What was checked of an image whose signature was not: an encrypted image's hash covers the
-    /// plaintext, so only the device checks either (the warning that follows says so).
-    static func unsignedWords(_ summary: ImageSummary, keyGiven: Bool) -> String {
-        (summary.hashChecked ? "SHA-256 ok, " : "SHA-256 not checked (encrypted), ")
-            + (!summary.isSigned ? "not signed" : keyGiven ? "signature not checked" : "signature not checked (no --key)")
-    }
-
-    /// A checked signature; an encrypted image's covers the plaintext's hash, which the device checks.
-    static func signatureWords(_ algorithm: String, _ summary: ImageSummary) -> String {
-        "\(algorithm) signature ok" + (summary.hashChecked ? "" : " over the plaintext's hash (the device checks that hash)")
-    }
 
     private mutating func startTransfer() {
         transfer = .running(last: nil)
@@ -419,38 +375,6 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         return "dry run OK: every check passed; \(device) \(would). Nothing was sent."
     }
 
-    /// `…:EE:FF, MTU 498, 2M PHY, interval 7.5 ms, window 3`.
-    private static func linkDescription(_ summary: ConnectionSummary) -> String {
-        var parts = [summary.device, "MTU \(summary.attMTU)"]
-        if let phy = summary.phy { parts.append("\(phy) PHY") }
-        if let interval = summary.connectionInterval { parts.append("interval " + HumanUnits.milliseconds(interval)) }
-        parts.append("window \(summary.window)")
-        return parts.joined(separator: ", ")
-    }
-
-    private static func linkDetails(_ summary: ConnectionSummary) -> String {
-        "link: writes of up to \(summary.maxWrite) bytes"
-            + (summary.ceiling.map { ", ceiling " + HumanUnits.rate($0) } ?? ", no modelled ceiling")
-    }
-
-    private static func deviceDescription(_ facts: DeviceFacts) -> String {
-        var parts: [String] = []
-        if let version = facts.statedVersion { parts.append("running \(version)") }
-        if let level = facts.batteryLevel { parts.append("battery \(level) %") }
-        if let revision = facts.firmwareRevision { parts.append("firmware revision '\(revision)'") }
-        if let slot = facts.slotSize { parts.append("slot \(HumanUnits.bytes(slot))") }
-        if let size = facts.bufferSize, let count = facts.bufferCount { parts.append("buffers \(count) × \(size) B") }
-        if let mode = facts.bootloaderMode { parts.append("bootloader \(mode)") }
-        return "device: " + (parts.isEmpty ? "reported nothing" : parts.joined(separator: ", "))
-    }
-
-    private static func activationDescription(_ mode: ActivationMode) -> String {
-        switch mode {
-        case .testConfirm, .testOnly: return "marked for test"
-        case .confirmOnly: return "marked confirmed (permanent: no rollback)"
-        case .uploadOnly: return "upload only: the device keeps running its current image"
-        }
-    }
 }
 
 /// What the device reported after the update, for the result line.
