@@ -1,4 +1,5 @@
 import Foundation
+import ReportSupport
 
 /// What the batch part saw: the report lines `dfu batch --json` wrote and the wall time of the
 /// whole command. A device's report is lost when no `device` line names its plan line.
@@ -50,6 +51,6 @@ struct BatchMeasurement: Sendable, Encodable {
         summaryDevices = summary?["devices"] as? Int
         summarySucceeded = summary?["succeeded"] as? Int
         summaryFailed = summary?["failed"] as? Int
-        medianDeviceSeconds = ProfileSummary.median(durations)
+        medianDeviceSeconds = Median.of(durations) ?? 0
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 
 /// The batch part: the built `dfu` runs `dfu batch` over a generated plan of `devices` unpaced sim
 /// rows, `--parallel` at once, with `--json`; the run counts the report lines it gets back.
@@ -51,7 +52,7 @@ struct BatchRun {
         // Read to the end before waiting, so a full pipe cannot stall the child.
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let wall = DurationValue.seconds(ContinuousClock.now - start)
+        let wall = (ContinuousClock.now - start).seconds
         return BatchMeasurement(devices: devices, parallel: parallel, exitStatus: process.terminationStatus,
                                 wallSeconds: wall, output: String(decoding: data, as: UTF8.self))
     }

@@ -1,9 +1,5 @@
-/// Durations as the report computes with them and prints them.
+/// Durations as the report prints them.
 enum DurationValue {
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
-
     /// `7.5`, `30`: milliseconds without a needless `.0`.
     static func millisecondsText(_ duration: Duration) -> String {
         // Whole microseconds, so 7.5 ms prints as 7.5 and not as a binary fraction's digits.

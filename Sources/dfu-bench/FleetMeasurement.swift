@@ -45,7 +45,7 @@ struct FleetMeasurement: Sendable, Encodable {
         let airSeconds = runs.map { $0.radioCeiling > 0 ? Double($0.streamedBytes) / $0.radioCeiling : 0 }.reduce(0, +)
         capacity = airSeconds > 0 ? Double(streamedBytes) / airSeconds : 0
         if let first = transfers.map(\.firstReply).min(), let last = transfers.map(\.lastReply).max() {
-            wallSeconds = DurationValue.seconds(last - first)
+            wallSeconds = (last - first).seconds
         } else {
             wallSeconds = 0
         }

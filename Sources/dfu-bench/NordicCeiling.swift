@@ -31,7 +31,7 @@ struct NordicCeiling {
     /// The bursts of `exchanges` (which start with the first Create data); the last burst's
     /// measured time runs to the last notification.
     func bursts(_ exchanges: [NordicExchange]) -> [Burst] {
-        let interval = DurationValue.seconds(link.connectionInterval)
+        let interval = link.connectionInterval.seconds
         var bursts: [Burst] = []
         var index = exchanges.startIndex
         while index < exchanges.endIndex {
@@ -48,7 +48,7 @@ struct NordicCeiling {
             let end = next < exchanges.endIndex ? exchanges[next].at : (exchanges.last?.at ?? start.at)
             let events = Double(link.connectionEvents(carrying: sizes) + 1)
             bursts.append(Burst(kind: Self.kind(of: start), writes: sizes.count, modelSeconds: events * interval,
-                                measuredSeconds: DurationValue.seconds(end - start.at)))
+                                measuredSeconds: (end - start.at).seconds))
         }
         return bursts
     }

@@ -1,3 +1,5 @@
+import ReportSupport
+
 /// One Nordic profile's runs and their medians: the row of the Nordic table.
 struct NordicProfileSummary: Sendable, Encodable {
     let profile: String
@@ -17,12 +19,12 @@ struct NordicProfileSummary: Sendable, Encodable {
         link = profile.linkText
         summary = profile.summary
         packetReceiptNotification = profile.packetReceiptNotification
-        goodput = ProfileSummary.median(runs.map(\.goodput))
-        ceiling = ProfileSummary.median(runs.map(\.ceiling))
-        radioCeiling = ProfileSummary.median(runs.map(\.radioCeiling))
+        goodput = Median.of(runs.map(\.goodput)) ?? 0
+        ceiling = Median.of(runs.map(\.ceiling)) ?? 0
+        radioCeiling = Median.of(runs.map(\.radioCeiling)) ?? 0
         ratio = ceiling > 0 ? goodput / ceiling : 0
-        transferSeconds = ProfileSummary.median(runs.map(\.transferSeconds))
-        modelSeconds = ProfileSummary.median(runs.map(\.modelSeconds))
+        transferSeconds = Median.of(runs.map(\.transferSeconds)) ?? 0
+        modelSeconds = Median.of(runs.map(\.modelSeconds)) ?? 0
         self.runs = runs
     }
 

@@ -57,7 +57,7 @@ struct NordicRunMeasurement: Sendable, Encodable {
             if exchange.isCreateData { objects += 1 }
         }
         self.firmwareBytes = firmwareBytes
-        transferSeconds = DurationValue.seconds(data[data.count - 1].at - data[0].at)
+        transferSeconds = (data[data.count - 1].at - data[0].at).seconds
         self.modelSeconds = modelSeconds
         goodput = transferSeconds > 0 ? Double(firmwareBytes) / transferSeconds : 0
         ceiling = modelSeconds > 0 ? Double(firmwareBytes) / modelSeconds : 0

@@ -1,3 +1,5 @@
+import ReportSupport
+
 /// One profile's runs and their medians: the row the table prints. Each figure is the median of
 /// that figure over the runs; the ratio is the median goodput over the ceiling (the ceilings do not
 /// vary between runs: they depend only on the profile and the chunking).
@@ -27,37 +29,29 @@ struct ProfileSummary: Sendable, Encodable {
         self.profile = profile.name
         link = profile.linkText
         summary = profile.summary
-        goodput = Self.median(runs.map(\.goodput))
-        radioCeiling = Self.median(runs.map(\.radioCeiling))
-        flashCeiling = Self.median(runs.map(\.flashCeiling))
+        goodput = Median.of(runs.map(\.goodput)) ?? 0
+        radioCeiling = Median.of(runs.map(\.radioCeiling)) ?? 0
+        flashCeiling = Median.of(runs.map(\.flashCeiling)) ?? 0
         ceiling = min(radioCeiling, flashCeiling)
         limitedBy = radioCeiling <= flashCeiling ? "radio" : "flash"
         ratio = ceiling > 0 ? goodput / ceiling : 0
-        eraseWaitSeconds = Self.median(runs.map(\.eraseWaitSeconds))
-        transferSeconds = Self.median(runs.map(\.transferSeconds))
-        connectSeconds = Self.median(runs.map(\.connectSeconds))
-        cpuMillisecondsPerMiB = Self.median(runs.map(\.cpuMillisecondsPerMiB))
+        eraseWaitSeconds = Median.of(runs.map(\.eraseWaitSeconds)) ?? 0
+        transferSeconds = Median.of(runs.map(\.transferSeconds)) ?? 0
+        connectSeconds = Median.of(runs.map(\.connectSeconds)) ?? 0
+        cpuMillisecondsPerMiB = Median.of(runs.map(\.cpuMillisecondsPerMiB)) ?? 0
         window = runs.first?.window ?? 0
         chunkLayout = runs.first?.chunkLayout ?? "-"
         if wholeUpdates.isEmpty {
             wholeUpdateSeconds = nil
             wholeUpdateStageSeconds = nil
         } else {
-            wholeUpdateSeconds = Self.median(wholeUpdates.map(\.wallSeconds))
+            wholeUpdateSeconds = Median.of(wholeUpdates.map(\.wallSeconds)) ?? 0
             let stages = Set(wholeUpdates.flatMap(\.stageSeconds.keys))
             wholeUpdateStageSeconds = Dictionary(uniqueKeysWithValues: stages.map { stage in
-                (stage, Self.median(wholeUpdates.compactMap { $0.stageSeconds[stage] }))
+                (stage, Median.of(wholeUpdates.compactMap { $0.stageSeconds[stage] }) ?? 0)
             })
         }
         self.runs = runs
         self.wholeUpdates = wholeUpdates
-    }
-
-    /// The middle value; the mean of the two middle ones for an even count; 0 for none.
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

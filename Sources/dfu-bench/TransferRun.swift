@@ -48,7 +48,7 @@ struct TransferRun {
         // DeviceSim reassembles (Zephyr's CONFIG_MCUMGR_TRANSPORT_BT_REASSEMBLY, the sim's default).
         await session.setDeviceLimits(bufferSize: Int(parameters.bufferSize), reassembles: true)
         let window = ImageUploadConfiguration.window(bufferCount: parameters.bufferCount)
-        let connectSeconds = DurationValue.seconds(ContinuousClock.now - connectStart)
+        let connectSeconds = (ContinuousClock.now - connectStart).seconds
         tap.reset()
 
         let uploadStart = ContinuousClock.now
@@ -78,12 +78,12 @@ struct TransferRun {
         }
         let measurement = RunMeasurement(RunMeasurement.Observed(
             streamedBytes: image.bytes.count - Int(start.acknowledged),
-            transferSeconds: DurationValue.seconds(end - start.at),
-            eraseWaitSeconds: DurationValue.seconds(start.at - uploadStart),
+            transferSeconds: (end - start.at).seconds,
+            eraseWaitSeconds: (start.at - uploadStart).seconds,
             connectSeconds: connectSeconds,
             radioCeiling: radioCeiling,
             flashCeiling: profile.flash.writeBytesPerSecond,
-            cpuSeconds: DurationValue.seconds(cpuEnd - start.cpu),
+            cpuSeconds: (cpuEnd - start.cpu).seconds,
             window: window,
             deviceBufferSize: Int(parameters.bufferSize),
             deviceBufferCount: Int(parameters.bufferCount),

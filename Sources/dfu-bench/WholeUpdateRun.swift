@@ -1,5 +1,6 @@
 import DFUCore
 import DeviceSim
+import Transport
 
 /// One whole update as `dfu flash` runs it — `UpdateEngine` in its default test-confirm mode, from
 /// checking the image to the confirmed version — on a prepared `BenchDevice`. Its wall time includes
@@ -22,10 +23,10 @@ struct WholeUpdateRun {
         let run = engine.start()
         var stages: [String: Double] = [:]
         for await event in run.events {
-            if case .stageFinished(let stage, let duration) = event { stages[stage.rawValue] = DurationValue.seconds(duration) }
+            if case .stageFinished(let stage, let duration) = event { stages[stage.rawValue] = duration.seconds }
         }
         let version = try await run.result.value.get()
-        let wall = DurationValue.seconds(ContinuousClock.now - start)
+        let wall = (ContinuousClock.now - start).seconds
         guard version == expected else {
             throw BenchError.setup("the device runs \(version) after the update, not \(expected)")
         }

@@ -1,4 +1,5 @@
 import ReportSupport
+import Transport
 
 /// Parses the command line, runs every selected scenario `runs` times, and prints the report.
 /// Progress goes to stderr so stdout holds only the table or the JSON document.
@@ -52,7 +53,7 @@ enum FaultsMain {
             StandardError.print(TableReport.progress(summary))
             summaries.append(summary)
         }
-        let wall = DurationValue.seconds(ContinuousClock.now - start)
+        let wall = (ContinuousClock.now - start).seconds
 
         if options.json {
             do {

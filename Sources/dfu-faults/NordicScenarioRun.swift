@@ -96,8 +96,8 @@ struct NordicScenarioRun {
         return RunRecord(run: run, seed: seed, device: text, faults: drawn.isEmpty ? "none" : drawn.joined(separator: "+"),
                          attempts: attempts, uploadedBytes: counter.total,
                          imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
-                         modelSeconds: DurationValue.seconds(modelStart.duration(to: modelEnd)),
-                         wallSeconds: DurationValue.seconds(wallEnd - wallStart), outcome: outcome)
+                         modelSeconds: modelStart.duration(to: modelEnd).seconds,
+                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome)
     }
 
     /// The device once it has finished starting: an update that ends while it boots (the engine

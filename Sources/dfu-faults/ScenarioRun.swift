@@ -57,8 +57,8 @@ struct ScenarioRun {
         let faults = options.faults.map(\.description).joined(separator: "+")
         return RunRecord(run: run, seed: seed, device: text, faults: faults.isEmpty ? "none" : faults,
                          attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.image.count,
-                         modelSeconds: DurationValue.seconds(modelStart.duration(to: modelEnd)),
-                         wallSeconds: DurationValue.seconds(wallEnd - wallStart), outcome: outcome)
+                         modelSeconds: modelStart.duration(to: modelEnd).seconds,
+                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome)
     }
 
     private func attempt(_ engine: UpdateEngine, index: Int) async -> AttemptRecord {

@@ -1,3 +1,5 @@
+import ReportSupport
+
 /// One scenario's row of the report, from its runs.
 struct ScenarioSummary: Sendable {
     let scenario: Scenario

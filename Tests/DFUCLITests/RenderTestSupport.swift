@@ -150,7 +150,7 @@ struct ScriptedRun {
         let reconnected = run.steps.lastIndex { if case .reconnected = $0.event { true } else { false } } ?? 0
         let time = run.steps[reconnected].at
         run.steps = Array(run.steps[...reconnected])
-        run.add(.stageStarted(.confirmVersion), at: Int(HumanUnits.seconds(time) * 1000) + 5)
+        run.add(.stageStarted(.confirmVersion), at: Int(time.seconds * 1000) + 5)
         run.result = .failure(.postRebootCheckFailed(
             "the device runs 1.0.0+0 after the reboot: it rolled back the new image 1.1.0+0. Check the image boots, then flash again."))
         return run

@@ -1,3 +1,5 @@
+import Transport
+
 /// Goodput of an upload as the device acknowledges it, measured from the first acknowledged chunk:
 /// the first reply waits for the device to erase its slot, which says nothing about the link.
 /// Pure (times come in as arguments), so it is tested without a clock.
@@ -14,13 +16,8 @@ struct TransferRateMeter: Sendable {
             self.base = (now, acknowledged)
             return 0
         }
-        let seconds = Self.seconds(now - base.at)
+        let seconds = (now - base.at).seconds
         guard seconds > 0 else { return 0 }
         return Double(acknowledged - base.bytes) / seconds
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (whole, attoseconds) = duration.components
-        return Double(whole) + Double(attoseconds) * 1e-18
     }
 }

@@ -49,11 +49,11 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated(let what, let offset, let needed, let available):
             return "image is truncated: \(what) needs \(needed) bytes at offset \(offset) but the file has \(available). Re-download or rebuild the image."
         case .badMagic(let found):
-            return "not an MCUboot image: bad header magic 0x\(hex32(found)) (expected 0x96F3B83D). Sign the binary with imgtool first."
+            return "not an MCUboot image: bad header magic 0x\(hexDigits(found, width: 8)) (expected 0x96F3B83D). Sign the binary with imgtool first."
         case .invalidField(let field, let value, let reason):
             return "image header is inconsistent: \(field) = \(value) \(reason). The file is corrupt or not an MCUboot image."
         case .badTLVInfoMagic(let expected, let found, let offset):
-            return "image TLV area at offset \(offset) has magic 0x\(hex16(found)) (expected 0x\(hex16(expected))). The file is corrupt or was truncated."
+            return "image TLV area at offset \(offset) has magic 0x\(hexDigits(found, width: 4)) (expected 0x\(hexDigits(expected, width: 4))). The file is corrupt or was truncated."
         case .missingHash:
             return "image has no SHA256 TLV, so its integrity cannot be checked. Re-sign it with imgtool."
         case .hashMismatch:
@@ -84,14 +84,4 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "OpenSSL failed while \(operation): \(detail). Check the libcrypto installation (libssl3); this is not a problem with the image."
         }
     }
-}
-
-private func hex32(_ value: UInt32) -> String {
-    let s = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 8 - s.count)) + s
-}
-
-private func hex16(_ value: UInt16) -> String {
-    let s = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - s.count)) + s
 }

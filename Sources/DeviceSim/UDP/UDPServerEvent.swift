@@ -73,7 +73,7 @@ public enum UDPServerEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// The first 8 bytes in hex and an ellipsis: enough to tell images apart in a log.
     static func shortHex(_ bytes: [UInt8]) -> String {
-        let digits = bytes.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let digits = hexString(bytes.prefix(8))
         return bytes.count > 8 ? digits + "…" : digits
     }
 }

@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Transport
 
 /// How one device of a batch ended: one line of the report (`--json`, `--report FILE`) and one
 /// line on the terminal.
@@ -52,7 +53,7 @@ struct BatchDeviceReport: Sendable {
             ("exit_code", .int(Int(exitStatus.rawValue))), ("stage", .string(stage)),
             ("version_before", versionBefore.map { .string($0) } ?? .null),
             ("version_after", versionAfter.map { .string($0) } ?? .null),
-            ("duration", .number(HumanUnits.seconds(duration), maximumFractionDigits: 3)),
+            ("duration", .number(duration.seconds, maximumFractionDigits: 3)),
             ("bytes", .int(bytes)), ("error", error.map { .string($0) } ?? .null),
             ("extra", .object(extras.map { JSONField($0.name, .string($0.value)) })),
         ])
@@ -65,7 +66,7 @@ struct BatchDeviceReport: Sendable {
         let label = result.label
         let head = label + String(repeating: " ", count: max(1, Result.columnWidth - label.count)) + padded + "  "
             + TerminalText.sanitized(image) + "  "
-        let seconds = (FixedPoint.compact(HumanUnits.seconds(duration), maximumFractionDigits: 1) ?? "?") + " s"
+        let seconds = (FixedPoint.compact(duration.seconds, maximumFractionDigits: 1) ?? "?") + " s"
         switch result {
         case .ok:
             return head + "\(versionBefore ?? "?") → \(versionAfter ?? "?")  " + seconds

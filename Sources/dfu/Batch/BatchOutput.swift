@@ -1,6 +1,7 @@
 import DFUCore
 import ExitCodes
 import Synchronization
+import Transport
 
 /// What `dfu batch` prints. With `--json`, one JSON line per device as it ends, then a summary
 /// line (`docs/json-events.md`, "dfu batch"); `--report FILE` gets the same lines whatever the
@@ -79,7 +80,7 @@ final class BatchOutput: Sendable {
             ("exit_code", .int(Int(status.rawValue))), ("devices", .int(reports.count)), ("succeeded", .int(count(.ok) + count(.checked))),
             ("skipped", .int(count(.skipped))), ("failed", .int(count(.failed))), ("not_checked", .int(count(.notChecked))),
             ("interrupted", .int(count(.interrupted))),
-            ("duration", .number(HumanUnits.seconds(duration), maximumFractionDigits: 3)),
+            ("duration", .number(duration.seconds, maximumFractionDigits: 3)),
             ("error", error.map { .string($0) } ?? .null),
         ]).encoded
         writeReport(line)

@@ -116,22 +116,3 @@ final class BatchReportFile: Sendable {
         strerror(code).map { String(cString: $0) } ?? "error \(code)"
     }
 }
-
-/// Writes all of `text`; the errno of a write that failed, else nil.
-private func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
-    var text = text
-    return text.withUTF8 { bytes -> Int32? in
-        guard var pointer = bytes.baseAddress else { return nil }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = write(descriptor, pointer, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            pointer += written
-            remaining -= written
-        }
-        return nil
-    }
-}

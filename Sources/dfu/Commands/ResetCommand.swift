@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Transport
 
 /// `dfu reset --device DEVICE [--wait]`: resets the device (SMP OS reset), as `mcumgr reset` does;
 /// with `--wait`, until it answers again.
@@ -27,7 +28,7 @@ struct ResetCommand: SMPOperationCommand {
     var wait = false
 
     @Option(valueName: "SECONDS", help: "With --wait: seconds from the reset until the device answers again (MCUboot may swap meanwhile).")
-    var rebootTimeout = FlashTimeouts.seconds(UpdateOptions.Deadlines().reboot)
+    var rebootTimeout = UpdateOptions.Deadlines().reboot.seconds
 
     @Flag(help: "Reset even if the device's application refuses as busy (SMP force).")
     var force = false
@@ -63,7 +64,7 @@ struct ResetCommand: SMPOperationCommand {
             return "OK: \(outcome.device) is back after \(HumanUnits.duration(back))"
         }, fields: { _ in
             [JSONField("waited", .bool(wait)),
-             JSONField("reboot_duration", back.map { .number(HumanUnits.seconds($0), maximumFractionDigits: 3) } ?? .null)]
+             JSONField("reboot_duration", back.map { .number($0.seconds, maximumFractionDigits: 3) } ?? .null)]
         })
     }
 }

@@ -1,10 +1,11 @@
 import DFUCore
+import Transport
 
 /// `--connect-timeout SECONDS` for the commands that connect and read or pair (`info`, `pair`);
 /// `flash` has it among its other waits (`FlashTimeouts`).
 struct ConnectTimeoutOption: ParsableArguments {
     @Option(valueName: "SECONDS", help: "Seconds to connect, retries included.")
-    var connectTimeout = FlashTimeouts.seconds(UpdateOptions.Deadlines().connect)
+    var connectTimeout = UpdateOptions.Deadlines().connect.seconds
 
     init() {}
 

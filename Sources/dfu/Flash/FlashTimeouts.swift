@@ -1,4 +1,5 @@
 import DFUCore
+import Transport
 
 /// The waits of `dfu flash` a user may need to lengthen: a slow or busy radio (connect), a device
 /// that erases or swaps slowly (first chunk, reboot), a congested link (chunk). Defaults are
@@ -68,12 +69,8 @@ struct FlashTimeouts: ParsableArguments, Equatable {
         .milliseconds(Int((min(max(seconds, 0), Self.maximum) * 1000).rounded()))
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
-
     /// As help shows any other default seconds (`20.0`).
     private static func text(_ duration: Duration) -> String {
-        seconds(duration).helpDescription
+        duration.seconds.helpDescription
     }
 }

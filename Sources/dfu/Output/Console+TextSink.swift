@@ -8,7 +8,7 @@ import Musl
 /// `Console` line so that stdout and stderr stay in order on a shared terminal.
 extension Console: TextSink {
     func emit(_ text: String, to stream: ConsoleStream) {
-        Console.writeAll(text, to: stream.fileDescriptor)
+        writeAll(text, to: stream.fileDescriptor)
     }
 
     /// Whether `stream` is a terminal. Decides between a progress bar redrawn in place and plain

@@ -22,12 +22,12 @@ struct Console: Sendable {
 
     /// A result line (or lines) on stdout.
     func out(_ text: String) {
-        Self.writeAll(text + "\n", to: STDOUT_FILENO)
+        writeAll(text + "\n", to: STDOUT_FILENO)
     }
 
     /// An error or warning line on stderr.
     func error(_ text: String) {
-        Self.writeAll(text + "\n", to: STDERR_FILENO)
+        writeAll(text + "\n", to: STDERR_FILENO)
     }
 
     /// A progress note on stderr, only with `--verbose`; a note the layers below start with
@@ -37,23 +37,5 @@ struct Console: Sendable {
         let text = text()
         guard verbose || text.hasPrefix("warning: ") else { return }
         error("dfu: " + text)
-    }
-
-    /// Internal so `TextSink` output (progress redraws without a newline) shares this loop.
-    static func writeAll(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard var pointer = bytes.baseAddress else { return }
-            var remaining = bytes.count
-            while remaining > 0 {
-                let written = write(descriptor, pointer, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return  // EPIPE or a closed descriptor: nobody is reading any more.
-                }
-                pointer += written
-                remaining -= written
-            }
-        }
     }
 }

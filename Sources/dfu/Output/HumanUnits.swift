@@ -1,13 +1,9 @@
+import Transport
+
 /// How quantities are written for people: decimal kilobytes (1 kB = 1000 bytes, the unit BLE
 /// throughput is quoted in, so sizes and rates compare directly), seconds with two decimals,
 /// an ETA as minutes:seconds. Every number goes through `FixedPoint`, never the locale.
 enum HumanUnits {
-    /// A `Duration` as seconds (the JSON events and rate arithmetic use plain seconds).
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
-    }
-
     /// `512 B`, `49.2 kB`, `1.05 MB`.
     static func bytes(_ count: Int) -> String {
         if count.magnitude < 1000 { return "\(count) B" }
@@ -29,12 +25,12 @@ enum HumanUnits {
 
     /// `0.84 s`, `75.20 s`.
     static func duration(_ duration: Duration) -> String {
-        number(seconds(duration), 2) + " s"
+        number(duration.seconds, 2) + " s"
     }
 
     /// A connection interval in milliseconds without needless zeros: `7.5 ms`, `30 ms`.
     static func milliseconds(_ duration: Duration) -> String {
-        (FixedPoint.compact(seconds(duration) * 1000, maximumFractionDigits: 2) ?? "?") + " ms"
+        (FixedPoint.compact(duration.seconds * 1000, maximumFractionDigits: 2) ?? "?") + " ms"
     }
 
     /// Time left as `m:ss` (`0:03`, `12:40`); `--:--` when it cannot be estimated yet.

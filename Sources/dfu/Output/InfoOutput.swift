@@ -85,7 +85,7 @@ enum InfoOutput {
                 JSONField("max_write", .int(link.maxWrite)),
                 JSONField("phy", link.phy.map { .string($0) } ?? .null),
                 JSONField("interval_ms", link.connectionInterval.map {
-                    .number(HumanUnits.seconds($0) * 1000, maximumFractionDigits: 3)
+                    .number($0.seconds * 1000, maximumFractionDigits: 3)
                 } ?? .null),
                 JSONField("window", .int(link.window)),
                 JSONField("security", link.security.map(securityJSON) ?? .null),

@@ -1,3 +1,5 @@
+import Transport
+
 /// What a terminal shows while a device reboots: `rebooting… 3 s`, the whole seconds since the
 /// reset went out, redrawn in place as they pass (MCUboot may swap for tens of seconds, and a
 /// line that does not move looks hung). Reads no clock: the caller passes `now`.
@@ -19,7 +21,7 @@ struct RebootCounter: Sendable {
     /// The text to draw again when the whole seconds changed since the last draw; nil otherwise.
     mutating func redraw(at now: ContinuousClock.Instant) -> String? {
         guard let since else { return nil }
-        let seconds = Int(HumanUnits.seconds(now - since))
+        let seconds = Int((now - since).seconds)
         guard seconds != shown else { return nil }
         shown = seconds
         return Self.text(seconds: seconds)

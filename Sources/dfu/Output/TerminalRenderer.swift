@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Transport
 
 /// The human view of an update. One line per step on stdout:
 ///
@@ -210,7 +211,7 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
     }
 
     private static func centiseconds(_ duration: Duration) -> Int {
-        let hundredths = (HumanUnits.seconds(duration) * 100).rounded()
+        let hundredths = (duration.seconds * 100).rounded()
         return hundredths.isFinite && hundredths >= 0 && hundredths < 1e12 ? Int(hundredths) : 0
     }
 

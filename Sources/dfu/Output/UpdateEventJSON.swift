@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Transport
 
 /// The JSON object for each `UpdateEvent` and for the final result, as documented field by field in
 /// `docs/json-events.md`. Every object starts with `"event"` and `"schema"` (`JSONEvent`); names are
@@ -18,7 +19,7 @@ enum UpdateEventJSON {
             return object("image", [
                 ("version", .string(summary.versionText)),
                 ("size", .int(summary.size)),
-                ("sha256", .string(hex(summary.sha256))),
+                ("sha256", .string(hexString(summary.sha256))),
                 ("signature", summary.signatureChecked.map { .string($0) } ?? .null),
             ] + imageFields(summary.image))
         case .connected(let summary):
@@ -28,7 +29,7 @@ enum UpdateEventJSON {
                 // A Nordic application's revision is its own text (`firmware_revision`), no MCUboot version.
                 ("running_version", facts.runningVersionText == nil ? facts.runningVersion.map { .string($0.description) } ?? .null
                     : .null),
-                ("running_sha256", facts.runningHash.map { .string(hex($0)) } ?? .null),
+                ("running_sha256", facts.runningHash.map { .string(hexString($0)) } ?? .null),
                 ("battery", facts.batteryLevel.map { .int($0) } ?? .null),
                 ("firmware_revision", facts.firmwareRevision.map { .string($0) } ?? .null),
                 ("slot_size", facts.slotSize.map { .int($0) } ?? .null),
@@ -141,7 +142,7 @@ enum UpdateEventJSON {
             ("max_write", .int(summary.maxWrite)),
             ("phy", summary.phy.map { .string($0) } ?? .null),
             ("interval_ms", summary.connectionInterval.map {
-                .number(HumanUnits.seconds($0) * 1000, maximumFractionDigits: 3)
+                .number($0.seconds * 1000, maximumFractionDigits: 3)
             } ?? .null),
             ("window", .int(summary.window)),
             ("ceiling", summary.ceiling.map { .number($0, maximumFractionDigits: 1) } ?? .null),
@@ -154,13 +155,6 @@ enum UpdateEventJSON {
 
     /// Milliseconds are the finest step any stage or progress report is meaningful at.
     private static func seconds(_ duration: Duration) -> JSONValue {
-        .number(HumanUnits.seconds(duration), maximumFractionDigits: 3)
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        .number(duration.seconds, maximumFractionDigits: 3)
     }
 }

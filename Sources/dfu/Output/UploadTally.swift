@@ -1,4 +1,5 @@
 import DFUCore
+import Transport
 
 /// What an upload did, added up from its progress, for the line that ends it: the bytes this run
 /// sent (a resumed upload does not count what the device held already), the time from the first
@@ -47,7 +48,7 @@ struct UploadTally: Sendable {
 
     /// Bytes per second after the first replies; nil without two acknowledgements to measure by.
     var rate: Double? {
-        let seconds = HumanUnits.seconds(time - firstReplies)
+        let seconds = (time - firstReplies).seconds
         guard afterFirstReply > 0, seconds > 0 else { return nil }
         return Double(afterFirstReply) / seconds
     }

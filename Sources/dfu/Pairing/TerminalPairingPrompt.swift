@@ -50,7 +50,7 @@ final class TerminalPairingPrompt: BlueZPairingPrompt {
     }
 
     private func say(_ text: String) {
-        Console.writeAll(text + "\n", to: tty.fileDescriptor)
+        writeAll(text + "\n", to: tty.fileDescriptor)
     }
 
     /// Reads one line on a thread of its own: a blocking read must not hold a cooperative thread.
@@ -58,7 +58,7 @@ final class TerminalPairingPrompt: BlueZPairingPrompt {
         let descriptor = tty.fileDescriptor
         return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
             let thread = Thread {
-                Console.writeAll(question, to: descriptor)
+                writeAll(question, to: descriptor)
                 var saved = termios()
                 let hasTermios = tcgetattr(descriptor, &saved) == 0
                 if hasTermios, !echo {
@@ -69,7 +69,7 @@ final class TerminalPairingPrompt: BlueZPairingPrompt {
                 let line = Self.readLine(descriptor)
                 if hasTermios, !echo {
                     _ = tcsetattr(descriptor, TCSANOW, &saved)
-                    Console.writeAll("\n", to: descriptor)
+                    writeAll("\n", to: descriptor)
                 }
                 continuation.resume(returning: line)
             }

@@ -1,6 +1,7 @@
-/// The median the report prints: the middle value, or the mean of the two middle values.
-enum Median {
-    static func of(_ values: [Double]) -> Double? {
+/// The median the reports print (dfu-bench and dfu-faults alike): the middle value, or the mean of
+/// the two middle values; nil for none.
+public enum Median {
+    public static func of(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let middle = sorted.count / 2
