@@ -116,7 +116,12 @@ if [ "${DBUS_MONITOR:-0}" = 1 ]; then
     dbus-monitor --system > "$LOGS/dbus-monitor.log" 2>&1 &
     monitor_pid=$!
 fi
-keep_logs() { [ -z "$KEEP_LOGS" ] || { mkdir -p "$KEEP_LOGS" && cp -r "$LOGS"/. "$KEEP_LOGS"/; }; }
+# The kernel's whole log goes with them: the rig boots with `quiet`, so console.log lacks what a
+# process's crash prints (a segfault is KERN_INFO); test-bluez.sh reads it when a boot fails.
+keep_logs() {
+    dmesg > "$LOGS/dmesg.txt" 2>&1 || true
+    [ -z "$KEEP_LOGS" ] || { mkdir -p "$KEEP_LOGS" && cp -r "$LOGS"/. "$KEEP_LOGS"/; }
+}
 trap 'sim_stop; [ -z "$monitor_pid" ] || kill "$monitor_pid" 2>/dev/null; keep_logs' EXIT
 
 # flash_facts FILE: the facts of a `dfu flash --json` output as shell assignments (fl_*)

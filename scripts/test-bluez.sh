@@ -17,7 +17,9 @@
 # socket, as a failed pairing does: bluetoothd dies with it; console.log shows the trace), or when
 # bluetoothd aborted on libdbus's invalid-path assertion (5.66 gatt-database.c append_options: a
 # write for the sim's GATT application whose link is already gone, as link-kill makes, finds no
-# device and sends a NULL object path; still so upstream). The retry is said in the summary. Any
+# device and sends a NULL object path; still so upstream), or when bluetoothd died of a segfault or
+# trap (the guest's dmesg says so). The retry is said in the summary. A failed boot prints
+# bluetoothd's last lines and the kernel's crash lines, as CI keeps only the output. Any
 # other status is the verdict. Exit: 0 when every scenario
 # passed, else the first failing boot's status (1 a scenario failed, 124 the rig timed out, 125
 # the rig failed 3 times).
@@ -98,17 +100,57 @@ kernel_oops() {
 
 # bluetoothd_abort: why bluetoothd aborted in the last boot, if it was the known 5.66 one above;
 # fails otherwise.
+# Any other failed assertion in bluetoothd's log (glib's or libdbus's) is said with its own words.
 bluetoothd_abort() {
-    local log=$rig_logs/bluetoothd.log
-    [[ -f $log ]] && grep -q 'assertion "_dbus_check_is_valid_path' "$log" || return 1
-    echo "bluetoothd aborted on libdbus's invalid-path assertion (gatt-database.c append_options, a write after the link had gone)"
+    local log=$rig_logs/bluetoothd.log line
+    [[ -f $log ]] || return 1
+    if grep -q 'assertion "_dbus_check_is_valid_path' "$log"; then
+        echo "bluetoothd aborted on libdbus's invalid-path assertion (gatt-database.c append_options, a write after the link had gone)"
+        return 0
+    fi
+    line=$(grep -m 1 -iE 'assertion .*failed' "$log") || return 1
+    echo "bluetoothd aborted (${line:0:120})"
 }
 
-# stack_crash: a crash below dfu that ended the boot (kernel_oops, bluetoothd_abort); fails otherwise.
+# bluetoothd_signal LABEL: bluetoothd killed by a fault in the last boot (a segfault or trap: never
+# a daemon's answer to a D-Bus client, whatever the client sent); fails otherwise. The rig's init
+# reports its children's deaths on the console ("line N: PID Segmentation fault .../bluetoothd");
+# the kernel's own line is KERN_INFO, which the rig's `quiet` keeps off the console, so the scenario
+# script keeps the guest's dmesg (dmesg.txt) too.
+bluetoothd_signal() {
+    local line
+    line=$(grep -h -m 1 -E '(Segmentation fault|Aborted|Bus error|Illegal instruction).*bluetoothd|bluetoothd\[[0-9]+\]: segfault at|traps: bluetoothd\[[0-9]+\]' \
+               "$rig_logs/console.log" "$out/$1-scenarios/dmesg.txt" 2>/dev/null | head -n 1 \
+           | sed -E 's/^\[ *[0-9.]+\] //; s/ +/ /g') || return 1
+    [[ -n $line ]] || return 1
+    if [[ $line =~ (Segmentation fault|Aborted|Bus error|Illegal instruction) ]]; then
+        echo "bluetoothd died: ${BASH_REMATCH[1]}"
+    else
+        echo "bluetoothd crashed (${line:0:110})"
+    fi
+}
+
+# stack_crash LABEL: a crash below dfu that ended the boot (kernel_oops, bluetoothd_abort,
+# bluetoothd_signal); fails otherwise.
 stack_crash() {
     local oops
     if oops=$(kernel_oops); then echo "the guest kernel oopsed, $oops"; return 0; fi
-    bluetoothd_abort
+    bluetoothd_abort || bluetoothd_signal "$1"
+}
+
+# evidence LABEL: what the stack below dfu said in a failed boot, on standard output, because CI
+# keeps only that: bluetoothd's last lines, and the kernel's lines about crashes and Bluetooth.
+evidence() {
+    local label=$1 rig=$out/$1-rig dmesg=$out/$1-scenarios/dmesg.txt
+    if [[ -s $rig/bluetoothd.log ]]; then
+        echo "test-bluez: $label: bluetoothd.log, last lines:"
+        tail -n 12 "$rig/bluetoothd.log" | sed 's/^/    | /'
+    fi
+    if [[ -s $dmesg ]]; then
+        echo "test-bluez: $label: the guest kernel's lines on crashes and Bluetooth (dmesg):"
+        grep -E 'segfault|traps:|Oops|BUG|WARNING|general protection|corruption|Bluetooth: hci[0-9]+: |killed process' "$dmesg" \
+            | head -n 20 | sed 's/^/    | /'
+    fi
 }
 
 summaries=()
@@ -130,7 +172,8 @@ boot() {
         set -e
         rm -rf "${out:?}/$label-rig"
         [[ -d "$rig_logs" ]] && cp -r "$rig_logs" "$out/$label-rig"
-        if [[ $rc -ne 0 ]] && crash=$(stack_crash); then
+        [[ $rc -eq 0 ]] || evidence "$label"
+        if [[ $rc -ne 0 ]] && crash=$(stack_crash "$label"); then
             [[ $attempt -lt 3 ]] || break
             echo "test-bluez: $label: $crash: a bug below dfu that took bluetoothd with it; booting again (logs in $out/$label-rig-$attempt)"
             rm -rf "${out:?}/$label-rig-$attempt" && mv "$out/$label-rig" "$out/$label-rig-$attempt"
