@@ -23,13 +23,16 @@ let package = Package(
         .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
         // Exit codes: what the command-line tool and the fault campaign map a DFUError to.
         .target(name: "ExitCodes", dependencies: ["DFUCore"]),
-        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim", "ExitCodes"]),
+        // The argument parser of the three executables: declarations, parsing, help, man page, completions.
+        .target(name: "ArgumentParsing"),
+        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim", "ExitCodes", "ArgumentParsing"]),
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
         // What the two measuring tools below share: host facts, stderr lines, text columns.
         .target(name: "ReportSupport"),
-        .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport"]),
+        .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ArgumentParsing"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
-        .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes"]),
+        .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes",
+                                                             "ArgumentParsing"]),
         // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
         // without a rig (test support, not shipped).
         .target(name: "BlueZStandIn", dependencies: ["Transport"], path: "Tests/Support/BlueZStandIn"),
@@ -43,10 +46,13 @@ let package = Package(
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
         .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn", "ExitCodes",
-                                                         "NordicTestSupport"],
+                                                         "NordicTestSupport", "ArgumentParsing"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "BlueZStandIn"]),
         .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "BlueZStandIn", "NordicTestSupport"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        // The option declarations of `dfu-bench` and `dfu-faults`, in process.
+        .testTarget(name: "MeasuringToolsTests", dependencies: ["dfu-bench", "dfu-faults", "ArgumentParsing"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,8 @@ enum BenchError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .usage(let message):
-            return "\(message). Run `dfu-bench --help` for the options."
+            // Two lines, as dfu's usage errors.
+            return "\(message)\nsee 'dfu-bench --help'"
         case .imageUnreadable(let path, let reason):
             return "cannot read \(path): \(reason). Run from the repository root, or pass --image/--previous-image."
         case .setup(let message):

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import ReportSupport
 
 /// Parses the command line, runs every selected profile `runs` times, and prints the report.
@@ -14,10 +15,13 @@ enum BenchMain {
     }
 
     private static func runChecked(_ arguments: [String]) async throws(BenchError) {
-        let options = try BenchOptions.parse(arguments)
-        if options.help {
-            print(BenchOptions.usage)
+        let options: BenchOptions
+        switch try parse(arguments) {
+        case .help(let text):
+            print(text)
             return
+        case .run(let parsed):
+            options = parsed
         }
         let catalogue: [BenchProfile]
         let nordicCatalogue: [NordicBenchProfile]
@@ -126,5 +130,15 @@ enum BenchMain {
                 + "dfu exited \(batch.exitStatus)")
         }
         if !misses.isEmpty { throw .targetMissed(misses) }
+    }
+
+    private static func parse(_ arguments: [String]) throws(BenchError) -> CommandRequest<BenchOptions> {
+        do {
+            return try BenchOptions.request(arguments, commandPath: BenchOptions.name)
+        } catch let error as UsageError {
+            throw .usage(error.message)
+        } catch {
+            throw .setup("dfu-bench declares its options wrongly: \(error)")
+        }
     }
 }

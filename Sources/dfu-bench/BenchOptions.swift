@@ -1,110 +1,75 @@
-/// The command line of `dfu-bench`. Options are stored properties with their defaults; `parse`
-/// checks everything before any run starts.
-struct BenchOptions: Sendable {
-    /// Runs per profile; the table shows the medians.
-    var runs = 3
-    /// Profiles to run, by name; empty = all.
-    var profiles: [String] = []
-    /// One JSON document on stdout instead of the table.
-    var json = false
-    /// The image whose transfer is measured.
-    var imagePath = "firmware-samples/images/bench-512k-ecdsa-p256-1.1.0.signed.bin"
-    /// Uploaded first so slot 1 is not empty, as on a device updated before: the device then erases.
-    var previousImagePath = "firmware-samples/images/blinky-ecdsa-p256-1.0.0.signed.bin"
-    /// The Nordic DFU package the Nordic profiles send.
-    var packagePath = "firmware-samples/nordic/app-signed-3.zip"
-    /// Also run one whole update (`UpdateEngine`, test-confirm) per run and report its wall time.
-    var wholeUpdate = false
-    /// Run the fleet part (`FleetRun`); with `--batch` or `--profile`, only the parts named run.
-    var fleet = false
-    /// Run the batch part (`BatchRun`).
-    var batch = false
-    var batchDevices = 100
-    var batchParallel = 8
-    /// The dfu the batch part runs; nil = the one next to dfu-bench.
-    var dfuPath: String?
-    var list = false
-    var help = false
+import ArgumentParsing
 
-    static let usage = """
-        USAGE: dfu-bench [--runs N] [--profile NAME]... [--fleet] [--batch] [--json] [--whole-update]
-                         [--image PATH] [--previous-image PATH] [--package PATH]
-                         [--batch-devices N] [--batch-parallel N] [--dfu PATH]
-               dfu-bench --list | --help
+/// The command line of `dfu-bench`: options declared with their help and defaults (ArgumentParsing
+/// builds `--help` from them); `validate()` checks them before any run starts.
+struct BenchOptions: ParsableCommand {
+    static let name = "dfu-bench"
+    static let abstract = "Measure upload goodput against the modelled ceiling."
+    static let discussion = """
+        Uploads the 512 KiB bench image to the virtual device over the real-time memory link, once \
+        per link profile and run, and prints goodput against the modelled ceiling (radio and \
+        flash); then sends a Nordic DFU package to the virtual nRF52's bootloader on the nordic-* \
+        profiles. Then the fleet part: 8 devices updated at once through one modelled adapter, \
+        their aggregate goodput against the adapter's capacity (target 80 %); and the batch part: \
+        the built dfu runs `dfu batch` over 100 unpaced sim devices, every device's report line \
+        counted. Without --profile, --fleet or --batch every part runs; with any of them, only the \
+        parts named.
 
-        Uploads the 512 KiB bench image to the virtual device over the real-time memory link, once per
-        link profile and run, and prints goodput against the modelled ceiling (radio and flash); then
-        sends a Nordic DFU package to the virtual nRF52's bootloader on the nordic-* profiles. Then the
-        fleet part: 8 devices updated at once through one modelled adapter, their aggregate goodput
-        against the adapter's capacity (target 80 %); and the batch part: the built dfu runs
-        `dfu batch` over 100 unpaced sim devices, every device's report line counted. Without
-        --profile, --fleet or --batch every part runs; with any of them, only the parts named.
-
-        OPTIONS:
-          --runs N               runs per profile; the table shows medians (default 3)
-          --profile NAME         run only this profile (repeatable; see --list)
-          --json                 one JSON document on stdout (progress still goes to stderr)
-          --whole-update         also time a whole update per run (UpdateEngine, test-confirm: erase,
-                                 upload, reset, MCUboot swap, reconnect, confirm); adds ≈ 70 s a run
-          --image PATH           the image to upload (default firmware-samples/images/bench-512k-…)
-          --previous-image PATH  put into slot 1 first so the device erases (default blinky 1.0.0)
-          --package PATH         the Nordic DFU package (default firmware-samples/nordic/app-signed-3.zip)
-          --fleet                run the fleet part (once; ≈ 40 s)
-          --batch                run the batch part (once)
-          --batch-devices N      devices in the batch plan (default 100)
-          --batch-parallel N     dfu batch --parallel (default 8)
-          --dfu PATH             the dfu the batch part runs (default: the one next to dfu-bench)
-          --list                 print the profiles and exit
-          -h, --help             print this help and exit
-
-        Exit status: 0 when every run completed with the image in slot 1, 1 when a run failed, the
-        fleet missed its target, or the batch lost a report or a device failed; 2 for a bad command line.
+        Exit status:
+          0  every run completed with the image in slot 1
+          1  a run failed, the fleet missed its target, or the batch lost a report or a
+             device failed
+          2  a bad command line
         """
 
-    static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
-        var options = BenchOptions()
-        var rest = arguments[...]
-        func value(for flag: String) throws(BenchError) -> String {
-            guard let value = rest.popFirst(), !value.hasPrefix("--") else { throw .usage("\(flag) needs a value") }
-            return value
+    @Option(valueName: "N", help: "Runs per profile; the table has medians.")
+    var runs = 3
+
+    @Option(name: "profile", valueName: "NAME", help: "Run only this profile (see --list).")
+    var profiles: [String] = []
+
+    @Flag(help: "One JSON document on stdout (progress still goes to stderr).")
+    var json = false
+
+    @Flag(help: """
+        Also time a whole update per run (UpdateEngine, test-confirm: erase, upload, reset, MCUboot \
+        swap, reconnect, confirm); adds ≈ 70 s a run.
+        """)
+    var wholeUpdate = false
+
+    @Option(name: "image", valueName: "PATH", help: "The image whose upload is measured.")
+    var imagePath = "firmware-samples/images/bench-512k-ecdsa-p256-1.1.0.signed.bin"
+
+    // Slot 1 is not empty on a device updated before, so the device erases first, as here.
+    @Option(name: "previous-image", valueName: "PATH", help: "Put into slot 1 first, so the device erases.")
+    var previousImagePath = "firmware-samples/images/blinky-ecdsa-p256-1.0.0.signed.bin"
+
+    @Option(name: "package", valueName: "PATH", help: "The Nordic DFU package the nordic-* profiles send.")
+    var packagePath = "firmware-samples/nordic/app-signed-3.zip"
+
+    @Flag(help: "Run the fleet part (once; ≈ 40 s).")
+    var fleet = false
+
+    @Flag(help: "Run the batch part (once).")
+    var batch = false
+
+    @Option(valueName: "N", help: "Devices in the batch plan.")
+    var batchDevices = 100
+
+    @Option(valueName: "N", help: "The batch part's dfu batch --parallel.")
+    var batchParallel = 8
+
+    @Option(name: "dfu", valueName: "PATH", help: "The dfu the batch part runs (default: the one next to dfu-bench).")
+    var dfuPath: String?
+
+    @Flag(help: "Print the profiles and exit.")
+    var list = false
+
+    func validate() throws(UsageError) {
+        for (name, value) in [("--runs", runs), ("--batch-devices", batchDevices), ("--batch-parallel", batchParallel)]
+        where value < 1 {
+            throw UsageError("\(name) takes a whole number of at least 1, not \(value)")
         }
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--runs":
-                let text = try value(for: argument)
-                guard let runs = Int(text), runs >= 1 else { throw .usage("--runs takes a whole number of at least 1, not \(text)") }
-                options.runs = runs
-            case "--profile":
-                options.profiles.append(try value(for: argument))
-            case "--json":
-                options.json = true
-            case "--whole-update":
-                options.wholeUpdate = true
-            case "--image":
-                options.imagePath = try value(for: argument)
-            case "--previous-image":
-                options.previousImagePath = try value(for: argument)
-            case "--package":
-                options.packagePath = try value(for: argument)
-            case "--fleet":
-                options.fleet = true
-            case "--batch":
-                options.batch = true
-            case "--batch-devices", "--batch-parallel":
-                let text = try value(for: argument)
-                guard let count = Int(text), count >= 1 else { throw .usage("\(argument) takes a whole number of at least 1, not \(text)") }
-                if argument == "--batch-devices" { options.batchDevices = count } else { options.batchParallel = count }
-            case "--dfu":
-                options.dfuPath = try value(for: argument)
-            case "--list":
-                options.list = true
-            case "-h", "--help":
-                options.help = true
-            default:
-                throw .usage("unknown argument \(argument)")
-            }
-        }
-        return options
     }
 
     /// Nothing was picked: every part runs.

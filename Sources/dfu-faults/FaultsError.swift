@@ -9,7 +9,8 @@ enum FaultsError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .usage(let message):
-            return "\(message). Run `dfu-faults --help` for the options."
+            // Two lines, as dfu's usage errors.
+            return "\(message)\nsee 'dfu-faults --help'"
         case .fileUnreadable(let path, let reason):
             return "cannot read \(path): \(reason). Run from the repository root, or pass --image/--key/--other-key."
         case .setup(let message):

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import ReportSupport
 import Transport
 
@@ -15,10 +16,13 @@ enum FaultsMain {
     }
 
     private static func runChecked(_ arguments: [String]) async throws(FaultsError) {
-        let options = try FaultsOptions.parse(arguments)
-        if options.help {
-            print(FaultsOptions.usage)
+        let options: FaultsOptions
+        switch try parse(arguments) {
+        case .help(let text):
+            print(text)
             return
+        case .run(let parsed):
+            options = parsed
         }
         if options.list {
             for scenario in Scenario.catalogue {
@@ -66,5 +70,15 @@ enum FaultsMain {
         }
         let unexpected = summaries.map(\.unexpected.count).reduce(0, +)
         if unexpected > 0 { throw .unexpectedOutcomes(unexpected) }
+    }
+
+    private static func parse(_ arguments: [String]) throws(FaultsError) -> CommandRequest<FaultsOptions> {
+        do {
+            return try FaultsOptions.request(arguments, commandPath: FaultsOptions.name)
+        } catch let error as UsageError {
+            throw .usage(error.message)
+        } catch {
+            throw .setup("dfu-faults declares its options wrongly: \(error)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 
 /// Turns the command line into one run of one command and its `Outcome`. Help, `--version` and usage
@@ -53,36 +54,29 @@ enum CLI {
             console.out(help)
             return .finished(.success)
         }
-        guard let command = group.member(word, among: RootCommand.subcommands) else {
+        guard let command = RootCommand.subcommand(named: group.commandName(word)) else {
             return usageFailure(unknownCommand(group.name + " " + word), helpCommand: helpCommand, console: console)
         }
         return await run(command, words: Array(words.dropFirst()), console: console)
     }
 
     /// Parses, validates and runs one subcommand.
-    private static func run<Command: ParsableCommand>(_ type: Command.Type, words: [String],
-                                                      console: Console) async -> Outcome {
+    private static func run<Command: DFUCommand>(_ type: Command.Type, words: [String],
+                                                 console: Console) async -> Outcome {
         let helpCommand = "dfu \(Command.name) --help"
-        let definitions: [ArgumentDefinition]
-        do {
-            definitions = try ArgumentCollector.definitions(of: Command.self)
-        } catch {
-            return internalFailure("\(Command.name) declares its arguments wrongly: \(error)", console: console)
-        }
-        if CommandLineParser.requestsHelp(words) {
-            console.out(help(for: Command.self, definitions: definitions))
-            return .finished(.success)
-        }
-
         let command: Command
         do {
-            let values = try CommandLineParser(definitions: definitions).parse(words)
-            command = try Command(from: ArgumentValueDecoder(values: values))
-            try command.validate()
+            switch try Command.request(words, commandPath: commandPath(Command.self)) {
+            case .help(let text):
+                console.out(text)
+                return .finished(.success)
+            case .run(let parsed):
+                command = parsed
+            }
         } catch let error as UsageError {
             return usageFailure(error, helpCommand: helpCommand, console: console)
         } catch {
-            return internalFailure("cannot build \(Command.name) from its arguments: \(error)", console: console)
+            return internalFailure("\(Command.name) declares its arguments wrongly: \(error)", console: console)
         }
 
         do {
@@ -109,7 +103,7 @@ enum CLI {
                 return usageFailure(UsageError("unexpected argument '\(words[2])'"),
                                     helpCommand: "dfu --help", console: console)
             }
-            guard let command = group.member(word, among: RootCommand.subcommands) else {
+            guard let command = RootCommand.subcommand(named: group.commandName(word)) else {
                 return usageFailure(unknownCommand(name + " " + word), helpCommand: "dfu \(name) --help", console: console)
             }
             return showHelp(for: command, console: console)
@@ -124,21 +118,18 @@ enum CLI {
         return showHelp(for: command, console: console)
     }
 
-    private static func showHelp<Command: ParsableCommand>(for type: Command.Type, console: Console) -> Outcome {
+    private static func showHelp<Command: DFUCommand>(for type: Command.Type, console: Console) -> Outcome {
         do {
-            let definitions = try ArgumentCollector.definitions(of: Command.self)
-            console.out(help(for: Command.self, definitions: definitions))
+            console.out(try Command.help(commandPath: commandPath(Command.self)))
             return .finished(.success)
         } catch {
             return internalFailure("\(Command.name) declares its arguments wrongly: \(error)", console: console)
         }
     }
 
-    private static func help<Command: ParsableCommand>(for type: Command.Type,
-                                                       definitions: [ArgumentDefinition]) -> String {
-        HelpFormatter.commandHelp(commandPath: "\(RootCommand.name) \(Command.name)",
-                                  abstract: Command.abstract, discussion: Command.discussion,
-                                  definitions: definitions)
+    /// `dfu verify`: how help names a command.
+    private static func commandPath<Command: DFUCommand>(_ type: Command.Type) -> String {
+        "\(RootCommand.name) \(Command.name)"
     }
 
     private static func unknownCommand(_ name: String) -> UsageError {

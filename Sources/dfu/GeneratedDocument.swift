@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// The hidden entries `make install` and the regeneration script use: `dfu --generate-manual`
 /// prints the man page, `dfu --generate-completion-script bash|zsh` a completion script (the names
 /// swift-argument-parser gives them). Not in `dfu --help`: they are for packaging, not for users.

@@ -3,6 +3,7 @@
 // (`swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]`). Until both are there, this file compiles to
 // nothing, so the binary-driven tests beside it keep building.
 #if DFU_CLI_UNIT_TESTS
+@testable import ArgumentParsing
 import DFUCore
 import ExitCodes
 import Testing
@@ -112,7 +113,7 @@ import Testing
     }
 
     /// A command holding both groups, as `flash` and `info` will.
-    private struct DeviceCommand: ParsableCommand {
+    private struct DeviceCommand: DFUCommand {
         static let name = "probe"
         static let abstract = "Test command."
         static let discussion = ""

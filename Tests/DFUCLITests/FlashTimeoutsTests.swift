@@ -1,3 +1,4 @@
+@testable import ArgumentParsing
 @testable import dfu
 import DFUCore
 import Testing

@@ -1,5 +1,6 @@
 // In-process tests of the `dfu` executable target (see DeviceSpecTests.swift for the condition).
 #if DFU_CLI_UNIT_TESTS
+@testable import ArgumentParsing
 @testable import dfu
 import Testing
 
@@ -40,35 +41,6 @@ import Testing
                 #expect(page.contains(".B \(row.code)\n\(ManPageFormatter.escape(row.meaning))"))
             }
         }
-    }
-
-    @Test func manualEscapesWhatRoffWouldReadAsRequestsOrEscapes() {
-        #expect(ManPageFormatter.escape("--key") == "\\-\\-key")
-        #expect(ManPageFormatter.escape(".zip files") == "\\&.zip files")
-        #expect(ManPageFormatter.escape("'quoted'") == "\\&'quoted'")
-        #expect(ManPageFormatter.escape("a\\b") == "a\\eb")
-        #expect(ManPageFormatter.escape("…:EE:FF") == "\\[u2026]:EE:FF")
-    }
-
-    private func option(valueName: String, allValues: [String] = []) -> ArgumentDefinition {
-        ArgumentDefinition(path: ["x"], kind: .option(valueName: valueName), longName: "x", shortName: nil,
-                           help: "", defaultValue: .required, convert: { $0 }, expectedValue: "",
-                           allValues: allValues)
-    }
-
-    @Test func completionValuesComeFromTheTypeOrALiteralValueName() {
-        #expect(ValueCompletion(option(valueName: "MODE", allValues: ["a", "b"])) == .choices(["a", "b"]))
-        #expect(ValueCompletion(option(valueName: "on|off")) == .choices(["on", "off"]))
-        #expect(ValueCompletion(option(valueName: "1M|2M")) == .choices(["1M", "2M"]))
-        #expect(ValueCompletion(option(valueName: "plain|bonds|bonds-unpaired"))
-            == .choices(["plain", "bonds", "bonds-unpaired"]))
-        // A placeholder among the alternatives: nothing to offer.
-        #expect(ValueCompletion(option(valueName: "SECONDS|off")) == .none)
-        #expect(ValueCompletion(option(valueName: "udp:HOST:PORT|bluez:hciN")) == .none)
-        #expect(ValueCompletion(option(valueName: "PUB.pem")) == .files)
-        #expect(ValueCompletion(option(valueName: "FILE")) == .files)
-        #expect(ValueCompletion(option(valueName: "M.m.r[+b]")) == .none)
-        #expect(ValueCompletion(option(valueName: "SECONDS")) == .none)
     }
 
     @Test func completionScriptsNameEveryCommandAndOption() throws {

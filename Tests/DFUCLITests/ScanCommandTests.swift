@@ -1,5 +1,6 @@
 // In-process tests of the `dfu` executable target (see DeviceSpecTests.swift for the condition).
 #if DFU_CLI_UNIT_TESTS
+@testable import ArgumentParsing
 @testable import dfu
 import DFUCore
 import Testing

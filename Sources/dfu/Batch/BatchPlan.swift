@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 
 /// What `dfu batch PLAN` updates: one row per device, from CSV with a header row or from JSON lines

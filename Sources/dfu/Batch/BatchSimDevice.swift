@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DeviceSim
 
 /// A plan row's virtual device (`sim:…`): the files its options name (`key=`, `enc_key=`) are

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 
 /// The plan side of `dfu batch`: reading PLAN, checking every row before anything runs, and

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 import ExitCodes
 import Foundation
@@ -5,7 +6,7 @@ import Transport
 
 /// `dfu batch PLAN`: many devices, several at once, each updated as `dfu flash` would (journal
 /// included), one report line each and one exit status for all. The factory line's command.
-struct BatchCommand: ParsableCommand {
+struct BatchCommand: DFUCommand {
     static let name = "batch"
     static let abstract = "Update many devices, several at once, from a plan (CSV or JSON lines)."
     static let discussion = """

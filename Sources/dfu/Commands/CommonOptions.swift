@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// Flags every command that reports a result shares: `--json` and `--verbose`. Flags for talking
 /// to a device (`--device`, `--adapter`, `--full-addresses`) are in `DeviceOptions` and
 /// `BluetoothOptions` instead: `verify` works offline and must not accept them.

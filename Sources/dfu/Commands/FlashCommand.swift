@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 import ExitCodes
 import Transport
@@ -6,7 +7,7 @@ import Transport
 /// SDK zip over SMP, or with a Nordic DFU package over Nordic Secure DFU, from the file check to the device reporting the new
 /// version. The work is `UpdateEngine`'s (the file's content picks the protocol); this command turns
 /// options into the engine's input and renders its events (terminal or `--json`).
-struct FlashCommand: ParsableCommand {
+struct FlashCommand: DFUCommand {
     static let name = "flash"
     static let abstract = "Update a device with an MCUboot image, NCS zip or Nordic DFU package."
     static let discussion = """

@@ -1,9 +1,10 @@
+import ArgumentParsing
 import DFUCore
 import ExitCodes
 
 /// `dfu info --device DEVICE`: what a device reports about itself, read the way `dfu flash` reads
 /// it before an update (`DeviceInfoReader`), without changing anything on it.
-struct InfoCommand: ParsableCommand {
+struct InfoCommand: DFUCommand {
     static let name = "info"
     static let abstract = "Show what a device reports: image slots or DFU state, battery, MTU."
     static let discussion = """

@@ -1,10 +1,11 @@
+import ArgumentParsing
 import DFUCore
 import ExitCodes
 import Transport
 
 /// `dfu pair --device DEVICE [--passkey N]`: pair and bond with a Bluetooth device once, so later
 /// runs (a factory line's `dfu flash`, `dfu info`) use the bond and need no passkey.
-struct PairCommand: ParsableCommand {
+struct PairCommand: DFUCommand {
     static let name = "pair"
     static let abstract = "Pair and bond with a Bluetooth device (once), with its passkey."
     static let discussion = """

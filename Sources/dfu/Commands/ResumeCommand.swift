@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 import ExitCodes
 
@@ -6,7 +7,7 @@ import ExitCodes
 /// changed), the device is asked where it is, and the update carries on from there, the later
 /// stages included. `--list` shows what is unfinished; `--forget` drops journals. A summary line
 /// (with `--json` the one `result` line) ends the runs: how each ended.
-struct ResumeCommand: ParsableCommand {
+struct ResumeCommand: DFUCommand {
     static let name = "resume"
     static let abstract = "Finish updates that were cut off (from the journal dfu keeps)."
     static let discussion = """

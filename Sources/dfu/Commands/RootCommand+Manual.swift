@@ -1,8 +1,10 @@
+import ArgumentParsing
+
 /// What `dfu.1` says beyond the commands' own declarations, and the completion scripts' view of the
 /// tool. `make install` installs the committed outputs (`docs/dfu.1`, `completions/`); a test checks
 /// they are what this produces.
 extension RootCommand {
-    static func manual() throws(ArgumentCollector.DeclarationError) -> String {
+    static func manual() throws(DeclarationError) -> String {
         ManPageFormatter.manual(ManPageFormatter.Page(
             toolName: name,
             version: DFUVersion.current,
@@ -41,7 +43,7 @@ extension RootCommand {
             seeAlso: ["bluetoothctl(1)", "bluetoothd(8)"]))
     }
 
-    static func completionScript(for shell: CompletionScript.Shell) throws(ArgumentCollector.DeclarationError) -> String {
+    static func completionScript(for shell: CompletionScript.Shell) throws(DeclarationError) -> String {
         CompletionScript.script(for: shell, CompletionScript.Tool(
             name: name,
             commands: try commandReferences(),
@@ -51,7 +53,7 @@ extension RootCommand {
             groups: groups))
     }
 
-    private static func commandReferences() throws(ArgumentCollector.DeclarationError) -> [CommandReference] {
+    private static func commandReferences() throws(DeclarationError) -> [CommandReference] {
         var references: [CommandReference] = []
         for command in subcommands { references.append(try CommandReference(command)) }
         return references

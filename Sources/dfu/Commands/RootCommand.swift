@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// `dfu` itself: what it is and the subcommands it lists. Adding a command means adding its type here.
 enum RootCommand {
     static let name = "dfu"
@@ -22,7 +24,7 @@ enum RootCommand {
     /// The line `help` has in the command list (it has no type of its own).
     static let helpAbstract = "Show help for dfu or for one command."
 
-    static var subcommands: [any ParsableCommand.Type] {
+    static var subcommands: [any DFUCommand.Type] {
         [VerifyCommand.self, ScanCommand.self, InfoCommand.self, FlashCommand.self,
          ImageListCommand.self, ImageTestCommand.self, ImageConfirmCommand.self, ImageEraseCommand.self,
          ResetCommand.self, EchoCommand.self,
@@ -37,7 +39,7 @@ enum RootCommand {
         CommandGroup(name: "image", abstract: "List, test, confirm or erase a device's image slots (SMP)."),
     ]
 
-    static func subcommand(named name: String) -> (any ParsableCommand.Type)? {
+    static func subcommand(named name: String) -> (any DFUCommand.Type)? {
         subcommands.first { $0.name == name }
     }
 

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 import ExitCodes
 import Transport
@@ -10,7 +11,7 @@ import Transport
 /// devices` and `nrfutil device list` print full addresses). Shortening them would make the command
 /// useless, and a `--full-addresses` flag that every scan needs would be noise, so scan has none.
 /// Logs (`--verbose`) still shorten the adapter's own address.
-struct ScanCommand: ParsableCommand {
+struct ScanCommand: DFUCommand {
     static let name = "scan"
     static let abstract = "List nearby Bluetooth LE devices that offer SMP or Nordic DFU."
     static let discussion = """

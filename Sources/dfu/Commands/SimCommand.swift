@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 import DeviceSim
 import ExitCodes
@@ -7,7 +8,7 @@ import Transport
 /// (`--device sim`) as a long-running server, so smpclient, smpmgr, another `dfu` or any BLE
 /// central can update it like a Zephyr device: over UDP, or as a BLE peripheral through
 /// bluetoothd. The device options are the `sim:` keys as flags (`SimDeviceFlags`).
-struct SimCommand: ParsableCommand {
+struct SimCommand: DFUCommand {
     static let name = "sim"
     static let abstract = "Serve the virtual device over UDP or BLE for others to update."
     static let discussion = """

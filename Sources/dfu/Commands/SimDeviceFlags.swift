@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DeviceSim
 
 /// The virtual device's options as `dfu sim` flags: each is the `sim:` key of `--device sim:…`

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 import ExitCodes
 import Transport
@@ -5,7 +6,7 @@ import Transport
 /// `dfu unpair --device DEVICE`: forget a device's bond (BlueZ `Adapter1.RemoveDevice`), e.g.
 /// before a unit is re-provisioned, or when its bond is stale (a factory image erased the device's
 /// keys) or not authenticated (paired with Just Works).
-struct UnpairCommand: ParsableCommand {
+struct UnpairCommand: DFUCommand {
     static let name = "unpair"
     static let abstract = "Forget a Bluetooth device's bond (bluetoothd removes its keys)."
     static let discussion = """

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 import ExitCodes
 
@@ -5,7 +6,7 @@ import ExitCodes
 /// a device: format, version, sizes, the SHA-256 in its TLV, and with a key its signature and key hash.
 /// A Nordic DFU package (a zip, told by its content) goes to `verifyPackage` (VerifyCommand+Package.swift),
 /// an nRF Connect SDK dfu_application.zip to `verifyNCSPackage` (VerifyCommand+NCS.swift).
-struct VerifyCommand: ParsableCommand {
+struct VerifyCommand: DFUCommand {
     static let name = "verify"
     static let abstract = "Check an MCUboot image, NCS zip or Nordic DFU package offline."
     static let discussion = """

@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// `--adapter hciN`: the BlueZ adapter a command uses for Bluetooth. A group of its own because
 /// `scan` takes it without `--full-addresses` (scan prints addresses in full: see `ScanCommand`);
 /// `flash` and `info` get it inside `BluetoothOptions`.

@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// Flags for the commands that talk to one device (`flash`, `info`): the adapter, and whether
 /// output shows Bluetooth addresses in full. A group of its own, not part of `CommonOptions`,
 /// because `verify` works offline and must not accept them. Waits are each command's own

@@ -1,7 +1,9 @@
+import ArgumentParsing
+
 /// How to reach the one device a command works on (`flash`, `info`): `--device` plus the adapter
 /// flags. `scan`, which looks for devices, takes `AdapterOption` alone.
 ///
-///     struct FlashCommand: ParsableCommand {
+///     struct FlashCommand: DFUCommand {
 ///         var target = DeviceOptions()
 ///         var common = CommonOptions()
 ///         func validate() throws(UsageError) { try target.validate() }

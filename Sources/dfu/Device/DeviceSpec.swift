@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// Which device a command talks to, from `--device`:
 ///
 /// | text | device |

@@ -1,9 +1,11 @@
+import ArgumentParsing
 import DFUCore
 
 /// `--protocol smp|nordic`, spelled as `dfu info --json` names it.
+// `public`: a public type's conformance to a public protocol (DFUCore's type, ArgumentParsing's protocol).
 extension UpdateProtocolName: ExpressibleByArgument {
-    init?(argument: String) { self.init(rawValue: argument.lowercased()) }
-    static var expectedValue: String { allValueStrings.joined(separator: ", ") }
-    static var allValueStrings: [String] { allCases.map(\.rawValue) }
-    var helpDescription: String { rawValue }
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public static var expectedValue: String { allValueStrings.joined(separator: ", ") }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    public var helpDescription: String { rawValue }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DFUCore
 
 /// The HASH of `dfu image test` and `confirm`: a slot's SHA256 TLV as `dfu image list` (and

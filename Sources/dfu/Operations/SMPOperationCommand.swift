@@ -1,10 +1,11 @@
+import ArgumentParsing
 import DFUCore
 
 /// What the everyday SMP commands (`dfu image …`, `dfu reset`, `dfu echo`) share with `dfu info`:
 /// `--device` with the adapter flags, the pairing options, `--connect-timeout`, `--json` (one
 /// result object) and `--verbose`, checked the same way. Each command declares them itself (they
 /// are its options in help) and adds its own.
-protocol SMPOperationCommand: ParsableCommand {
+protocol SMPOperationCommand: DFUCommand {
     var connect: ConnectTimeoutOption { get }
     var common: CommonOptions { get }
     var target: DeviceOptions { get }

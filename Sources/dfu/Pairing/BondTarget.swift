@@ -1,3 +1,5 @@
+import ArgumentParsing
+
 /// `pair` and `unpair` work on bonds, which only Bluetooth devices have.
 enum BondTarget {
     static func requireBluetooth(_ spec: DeviceSpec, command: String) throws(UsageError) {

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Transport
 
 /// `--passkey N` and `--pair` for the commands that connect to one device (`flash`, `info`):
@@ -38,9 +39,10 @@ struct PairingOptions: ParsableArguments {
     }
 }
 
+// `public`: a public type's conformance to a public protocol (DFUCore's type, ArgumentParsing's protocol).
 extension Passkey: ExpressibleByArgument {
-    init?(argument: String) { self.init(text: argument) }
-    static var expectedValue: String { "six digits, 000000 to 999999" }
+    public init?(argument: String) { self.init(text: argument) }
+    public static var expectedValue: String { "six digits, 000000 to 999999" }
     // Help never shows a passkey; it has no default anyway.
-    var helpDescription: String { description }
+    public var helpDescription: String { description }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Transport
 
 /// Where `dfu sim --serve` serves the device: over UDP (`udp:HOST:PORT`) or as a BLE peripheral

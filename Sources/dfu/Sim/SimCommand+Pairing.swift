@@ -1,3 +1,4 @@
+import ArgumentParsing
 import DeviceSim
 
 /// `dfu sim --security LEVEL --passkey N`: what the virtual device, served through BlueZ, demands

@@ -1,12 +1,12 @@
 /// One subcommand as the generated documents (man page, shell completions) see it: the same
 /// strings and declarations its `--help` is built from, so they cannot drift apart.
-struct CommandReference: Sendable {
+public struct CommandReference: Sendable {
     var name: String
     var abstract: String
     var discussion: String
     var definitions: [ArgumentDefinition]
 
-    init<Command: ParsableCommand>(_ type: Command.Type) throws(ArgumentCollector.DeclarationError) {
+    public init<Command: ParsableCommand>(_ type: Command.Type) throws(DeclarationError) {
         name = Command.name
         abstract = Command.abstract
         discussion = Command.discussion

@@ -8,17 +8,17 @@
 /// command's own options under "OPTIONS". Parsing is the same either way; only help differs. A plain
 /// group nested in a titled one is listed under that title.
 @propertyWrapper
-struct OptionGroup<Group: ParsableArguments>: Sendable, Decodable, GroupDeclaring {
-    var wrappedValue: Group
+public struct OptionGroup<Group: ParsableArguments>: Sendable, Decodable, GroupDeclaring {
+    public var wrappedValue: Group
     /// The help section's title; nil once parsed (help reads declarations only).
     let title: String?
 
-    init(wrappedValue: Group, title: String) {
+    public init(wrappedValue: Group, title: String) {
         self.wrappedValue = wrappedValue
         self.title = title
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         wrappedValue = try Group(from: decoder)
         title = nil
     }

@@ -2,7 +2,7 @@
 /// asks this decoder for each stored property; the property wrappers then take their value from
 /// `ParsedValues` by the property path. Nothing else is decodable through it.
 struct ArgumentValueDecoder: Decoder {
-    /// A declaration and the parsed values disagree. This is a bug in dfu, not a usage error.
+    /// A declaration and the parsed values disagree. This is a bug in the tool, not a usage error.
     struct Mismatch: Error, Sendable, CustomStringConvertible {
         var description: String
     }
@@ -33,7 +33,7 @@ struct ArgumentValueDecoder: Decoder {
     /// The value for the property this decoder stands at, as the wrapper's type.
     static func value<Value>(_ type: Value.Type, from decoder: any Decoder) throws -> Value {
         guard let decoder = decoder as? ArgumentValueDecoder else {
-            throw Mismatch(description: "command arguments can only be built by the dfu parser")
+            throw Mismatch(description: "command arguments can only be built by ArgumentParsing")
         }
         guard let stored = decoder.values[decoder.key] else {
             throw Mismatch(description: "no value for \(decoder.key)")

@@ -1,21 +1,30 @@
-/// The shells dfu writes completion scripts for (`dfu --generate-completion-script bash|zsh`), and
-/// what every script is made from: the commands' declarations, as help reads them.
-enum CompletionScript {
-    enum Shell: String, CaseIterable, Sendable {
+/// The shells completion scripts are written for (`dfu --generate-completion-script bash|zsh`),
+/// and what every script is made from: the commands' declarations, as help reads them.
+public enum CompletionScript {
+    public enum Shell: String, CaseIterable, Sendable {
         case bash
         case zsh
     }
 
     /// What the scripts complete before a command: the command names (with one line each, for
     /// shells that show it) and the tool's own options.
-    struct Tool: Sendable {
+    public struct Tool: Sendable {
         var name: String
         var commands: [CommandReference]
         /// `help`: no declarations of its own; its one argument is a command's name.
         var helpCommand: (name: String, abstract: String)
         var options: [(names: [String], help: String)]
         /// Words that gather commands (`image` for `image list`, …): completed first, then their members.
-        var groups: [CommandGroup] = []
+        var groups: [CommandGroup]
+
+        public init(name: String, commands: [CommandReference], helpCommand: (name: String, abstract: String),
+                    options: [(names: [String], help: String)], groups: [CommandGroup] = []) {
+            self.name = name
+            self.commands = commands
+            self.helpCommand = helpCommand
+            self.options = options
+            self.groups = groups
+        }
 
         /// The first word of each command, a group's once, in order (what `dfu <TAB>` offers), with
         /// a line each.
@@ -37,7 +46,7 @@ enum CompletionScript {
         }
     }
 
-    static func script(for shell: Shell, _ tool: Tool) -> String {
+    public static func script(for shell: Shell, _ tool: Tool) -> String {
         switch shell {
         case .bash: BashCompletionScript.script(tool)
         case .zsh: ZshCompletionScript.script(tool)

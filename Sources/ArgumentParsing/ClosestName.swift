@@ -1,6 +1,6 @@
 /// The candidate nearest to a mistyped name, if one is close enough to suggest ("did you mean …?"):
 /// at most two edits away, or the start of exactly one candidate.
-func closestName(to typed: String, among candidates: [String]) -> String? {
+public func closestName(to typed: String, among candidates: [String]) -> String? {
     let prefixed = candidates.filter { $0.hasPrefix(typed) }
     if !typed.isEmpty && prefixed.count == 1 { return prefixed[0] }
     let scored = candidates.map { (name: $0, distance: editDistance(typed, $0)) }

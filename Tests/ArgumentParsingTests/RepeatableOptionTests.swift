@@ -1,15 +1,8 @@
-// These tests call the parser of the `dfu` executable target in-process, which needs `"dfu"` among
-// DFUCLITests' dependencies in Package.swift and the DFU_CLI_UNIT_TESTS condition
-// (`swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]`). Until both are there, this file compiles to
-// nothing, so the binary-driven tests beside it keep building.
-#if DFU_CLI_UNIT_TESTS
-import DFUCore
-import ExitCodes
+@testable import ArgumentParsing
 import Testing
-@testable import dfu
 
 /// An `@Option` whose property is an array collects every occurrence; `@OptionGroup(title:)` lists a
-/// group under its own heading. Both through the parser and help generator `dfu` itself uses.
+/// group under its own heading.
 @Suite struct RepeatableOptionTests {
     private struct Group: ParsableArguments {
         @Option(valueName: "SECONDS", help: "A wait.")
@@ -33,8 +26,6 @@ import Testing
 
         @OptionGroup(title: "WAIT OPTIONS")
         var waits = Group()
-
-        func run(_ console: Console) async throws(DFUError) -> ExitCodes.ExitStatus { .success }
     }
 
     private func parse(_ words: [String]) throws -> TagCommand {
@@ -101,17 +92,4 @@ import Testing
         // Parsing does not care about titles.
         #expect(try parse(["--wait", "2"]).waits.wait == 2)
     }
-
-    /// `dfu sim --fault a --fault b` builds the same device as `--device sim:fault=a+b`.
-    @Test func simFaultGivenTwiceGivesTheDeviceBothFaults() throws {
-        let definitions = try ArgumentCollector.definitions(of: SimCommand.self)
-        let values = try CommandLineParser(definitions: definitions)
-            .parse(["--serve", "udp:127.0.0.1:0", "--fault", "disconnect@40%", "--fault", "reboot@60%+stall@1000"])
-        let command = try SimCommand(from: ArgumentValueDecoder(values: values))
-        try command.validate()
-        let options = try command.device.options()
-        #expect(options.faults.map(\.description) == ["disconnect@40%", "reboot@60%", "stall@1000"])
-        #expect(options.canonicalText.hasSuffix(",fault=disconnect@40%+reboot@60%+stall@1000"))
-    }
 }
-#endif

@@ -3,22 +3,22 @@
 ///     @Flag(help: "Print one JSON object instead of the table.")
 ///     var json = false
 @propertyWrapper
-struct Flag: Sendable, Decodable, ArgumentDeclaring {
+public struct Flag: Sendable, Decodable, ArgumentDeclaring {
     private struct Declaration: Sendable {
         var name: String?
         var short: Character?
         var help: String
     }
 
-    var wrappedValue: Bool
+    public var wrappedValue: Bool
     private let declaration: Declaration?
 
-    init(wrappedValue: Bool = false, name: String? = nil, short: Character? = nil, help: String) {
+    public init(wrappedValue: Bool = false, name: String? = nil, short: Character? = nil, help: String) {
         self.wrappedValue = wrappedValue
         declaration = Declaration(name: name, short: short, help: help)
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         wrappedValue = try ArgumentValueDecoder.value(Bool.self, from: decoder)
         declaration = nil
     }

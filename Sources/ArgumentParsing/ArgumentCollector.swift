@@ -3,11 +3,6 @@
 /// as `CommonOptions` (plain or `@OptionGroup`, whose title becomes each member's help section).
 /// Declaration order is help order and positional order.
 enum ArgumentCollector {
-    /// A command type whose declarations cannot work. This is a bug in dfu, found by any `--help`.
-    struct DeclarationError: Error, Sendable, CustomStringConvertible {
-        var description: String
-    }
-
     static func definitions<Arguments: ParsableArguments>(
         of type: Arguments.Type
     ) throws(DeclarationError) -> [ArgumentDefinition] {

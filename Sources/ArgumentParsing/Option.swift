@@ -11,7 +11,7 @@
 /// (`--fault a --fault b` is `["a", "b"]`; help says it can be repeated); any other option given
 /// twice keeps the last value.
 @propertyWrapper
-struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
+public struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
     private struct Declaration: Sendable {
         var name: String?
         var short: Character?
@@ -35,14 +35,14 @@ struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
 
     private let state: State
 
-    var wrappedValue: Value {
+    public var wrappedValue: Value {
         switch state {
         case .parsed(let value):
             return value
         case .declared(let declaration):
             if case .defaulted(let value) = declaration.requirement { return value }
             // Only `ArgumentCollector` sees unparsed commands, and it reads declarations, never values.
-            preconditionFailure("dfu bug: required option read before the command line was parsed")
+            preconditionFailure("bug: a required option was read before the command line was parsed")
         }
     }
 
@@ -50,7 +50,7 @@ struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
         state = .declared(declaration)
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         state = .parsed(try ArgumentValueDecoder.value(Value.self, from: decoder))
     }
 
@@ -72,7 +72,7 @@ struct Option<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
 
 extension Option where Value: ExpressibleByArgument {
     /// An option with a default: `@Option(help: "…") var timeout = 30.0`.
-    init(wrappedValue: Value, name: String? = nil, short: Character? = nil, valueName: String? = nil,
+    public init(wrappedValue: Value, name: String? = nil, short: Character? = nil, valueName: String? = nil,
          help: String) {
         self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help,
@@ -82,7 +82,7 @@ extension Option where Value: ExpressibleByArgument {
     }
 
     /// A required option: `@Option(help: "…") var device: String`.
-    init(name: String? = nil, short: Character? = nil, valueName: String? = nil, help: String) {
+    public init(name: String? = nil, short: Character? = nil, valueName: String? = nil, help: String) {
         self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help, requirement: .required,
             shownDefault: nil, convert: { Value(argument: $0) }, expectedValue: Value.expectedValue,
@@ -92,8 +92,8 @@ extension Option where Value: ExpressibleByArgument {
 
 extension Option {
     /// An option that may be left out: `@Option(help: "…") var key: String?` is nil then.
-    init<Wrapped: ExpressibleByArgument>(name: String? = nil, short: Character? = nil,
-                                         valueName: String? = nil, help: String)
+    public init<Wrapped: ExpressibleByArgument>(name: String? = nil, short: Character? = nil,
+                                                valueName: String? = nil, help: String)
     where Value == Wrapped? {
         self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help,
@@ -104,9 +104,9 @@ extension Option {
 
     /// A repeatable option: `@Option(help: "…") var fault: [String] = []` holds the value of every
     /// `--fault`, in the order given; when none is given, the default.
-    init<Element: ExpressibleByArgument>(wrappedValue: [Element] = [], name: String? = nil,
-                                         short: Character? = nil, valueName: String? = nil,
-                                         help: String)
+    public init<Element: ExpressibleByArgument>(wrappedValue: [Element] = [], name: String? = nil,
+                                                short: Character? = nil, valueName: String? = nil,
+                                                help: String)
     where Value == [Element] {
         self.init(declaration: Declaration(
             name: name, short: short, valueName: valueName, help: help,

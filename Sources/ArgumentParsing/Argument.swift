@@ -6,7 +6,7 @@
 /// Without a default the argument is required; an optional one (`var hash: ImageHash?`) is nil when
 /// left out.
 @propertyWrapper
-struct Argument<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
+public struct Argument<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
     private struct Declaration: Sendable {
         var valueName: String?
         var help: String
@@ -24,14 +24,14 @@ struct Argument<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
 
     private let state: State
 
-    var wrappedValue: Value {
+    public var wrappedValue: Value {
         switch state {
         case .parsed(let value):
             return value
         case .declared(let declaration):
             if case .defaulted(let value) = declaration.requirement { return value }
             // Only `ArgumentCollector` sees unparsed commands, and it reads declarations, never values.
-            preconditionFailure("dfu bug: required argument read before the command line was parsed")
+            preconditionFailure("bug: a required argument was read before the command line was parsed")
         }
     }
 
@@ -39,7 +39,7 @@ struct Argument<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
         state = .declared(declaration)
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         state = .parsed(try ArgumentValueDecoder.value(Value.self, from: decoder))
     }
 
@@ -61,14 +61,14 @@ struct Argument<Value: Sendable>: Sendable, Decodable, ArgumentDeclaring {
 
 extension Argument where Value: ExpressibleByArgument {
     /// A required positional argument.
-    init(valueName: String? = nil, help: String) {
+    public init(valueName: String? = nil, help: String) {
         self.init(declaration: Declaration(
             valueName: valueName, help: help, requirement: .required, shownDefault: nil,
             convert: { Value(argument: $0) }, expectedValue: Value.expectedValue, allValues: Value.allValueStrings))
     }
 
     /// A positional argument that may be left out.
-    init(wrappedValue: Value, valueName: String? = nil, help: String) {
+    public init(wrappedValue: Value, valueName: String? = nil, help: String) {
         self.init(declaration: Declaration(
             valueName: valueName, help: help, requirement: .defaulted(wrappedValue),
             shownDefault: wrappedValue.helpDescription, convert: { Value(argument: $0) },
@@ -78,7 +78,7 @@ extension Argument where Value: ExpressibleByArgument {
 
 extension Argument {
     /// A positional argument that may be left out, nil then: `@Argument(help: "…") var hash: ImageHash?`.
-    init<Wrapped: ExpressibleByArgument>(valueName: String? = nil, help: String) where Value == Wrapped? {
+    public init<Wrapped: ExpressibleByArgument>(valueName: String? = nil, help: String) where Value == Wrapped? {
         self.init(declaration: Declaration(
             valueName: valueName, help: help, requirement: .defaulted(nil), shownDefault: nil,
             convert: { Wrapped(argument: $0) }, expectedValue: Wrapped.expectedValue, allValues: Wrapped.allValueStrings))

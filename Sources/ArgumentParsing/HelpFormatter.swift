@@ -1,5 +1,5 @@
 /// Renders help text from declarations, so help cannot drift from what the parser accepts.
-enum HelpFormatter {
+public enum HelpFormatter {
     static let width = 80
     private static let labelColumn = 26
     /// The most lines the full usage may take; past that, usage names the required arguments and
@@ -35,9 +35,9 @@ enum HelpFormatter {
         return sections.joined(separator: "\n\n")
     }
 
-    /// Help for `dfu` itself: overview, usage, the command list, the root options, then `footer`
-    /// (paragraphs, as a command's discussion).
-    static func rootHelp(toolName: String, abstract: String,
+    /// Help for a tool of several commands (`dfu`): overview, usage, the command list, the root
+    /// options, then `footer` (paragraphs, as a command's discussion).
+    public static func rootHelp(toolName: String, abstract: String,
                          commands: [(name: String, abstract: String)], footer: String) -> String {
         // Command names are short: a narrower label column keeps each abstract on one line.
         let column = 2 + max(commands.map(\.name.count).max() ?? 0, "--version".count) + 4

@@ -1,0 +1,90 @@
+import ArgumentParsing
+@testable import dfu_faults
+import Testing
+
+/// `dfu-faults`' command line: the options and defaults `make faults` and docs/faults.md rely on,
+/// its checks, and its help.
+@Suite struct FaultsOptionsTests {
+    @Test func withoutOptionsEveryScenarioRunsTwentyTimesFromSeedThousand() throws {
+        let options = try FaultsOptions.parse([])
+        #expect(options.runs == 20)
+        #expect(options.seed == 1000)
+        #expect(options.scenarios.isEmpty)
+        #expect(options.timeScale == 0.05)
+        #expect(options.hangGuardSeconds == 30)
+        #expect(options.imagePath == "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin")
+        #expect(options.keyPath == "firmware-samples/keys/TEST-ONLY-ecdsa-p256.pub.pem")
+        #expect(options.otherKeyPath == "firmware-samples/keys/TEST-ONLY-other-ecdsa-p256.pub.pem")
+        #expect(options.packagePath == "firmware-samples/nordic/app-signed-3.zip")
+        #expect(options.nordicKeyPath == "firmware-samples/nordic/keys/TEST-ONLY-nordic-p256.pub.pem")
+        #expect(options.nordicOtherKeyPath == "firmware-samples/nordic/keys/TEST-ONLY-nordic-other-p256.pub.pem")
+        #expect(!options.json && !options.list)
+    }
+
+    @Test func everyOptionIsRead() throws {
+        let options = try FaultsOptions.parse([
+            "--runs", "50", "--seed", "18446744073709551615", "--scenario", "corrupt", "--scenario", "wrong-key",
+            "--time-scale", "1", "--hang-guard", "2.5", "--json", "--image", "a.bin", "--key", "k.pem",
+            "--other-key", "o.pem", "--package", "p.zip", "--nordic-key", "n.pem", "--nordic-other-key", "m.pem",
+            "--list",
+        ])
+        #expect(options.runs == 50)
+        #expect(options.seed == .max)
+        #expect(options.scenarios == ["corrupt", "wrong-key"])
+        #expect(options.timeScale == 1)
+        #expect(options.hangGuardSeconds == 2.5)
+        #expect(options.json && options.list)
+        #expect([options.imagePath, options.keyPath, options.otherKeyPath]
+            == ["a.bin", "k.pem", "o.pem"])
+        #expect([options.packagePath, options.nordicKeyPath, options.nordicOtherKeyPath]
+            == ["p.zip", "n.pem", "m.pem"])
+    }
+
+    @Test(arguments: [
+        (["--runs", "0"], "--runs takes a whole number of at least 1, not 0"),
+        (["--time-scale", "0"], "--time-scale takes a number above 0 and at most 1, not 0.0"),
+        (["--time-scale", "1.5"], "--time-scale takes a number above 0 and at most 1, not 1.5"),
+        (["--time-scale", "inf"], "invalid value 'inf' for --time-scale: expected a number"),
+        (["--hang-guard", "0"], "--hang-guard takes seconds above 0 and at most 3600, not 0.0"),
+        (["--hang-guard", "3601"], "--hang-guard takes seconds above 0 and at most 3600, not 3601.0"),
+        (["--seed", "-1"], "invalid value '-1' for --seed: expected an unsigned integer"),
+        (["--scenaro", "corrupt"], "unknown option '--scenaro' (did you mean --scenario?)"),
+    ])
+    func badCommandLinesAreUsageErrors(words: [String], message: String) {
+        #expect {
+            _ = try FaultsOptions.parse(words)
+        } throws: { error in
+            (error as? UsageError)?.message == message
+        }
+    }
+
+    @Test func anUnknownScenarioIsAUsageErrorNamingTheKnownOnes() throws {
+        let options = try FaultsOptions.parse(["--scenario", "nonesuch"])
+        #expect {
+            _ = try options.selected(from: Scenario.catalogue)
+        } throws: { error in
+            guard case .usage(let message) = error as? FaultsError else { return false }
+            return message.hasPrefix("unknown scenario nonesuch (known: ")
+        }
+    }
+
+    @Test func aBadCommandLineExitsTwoBeforeAnyRun() async {
+        #expect(await FaultsMain.run(["--time-scale", "0"]) == 2)
+        #expect(await FaultsMain.run(["--bogus"]) == 2)
+    }
+
+    @Test func helpListsEveryOptionWithItsDefaultWithinEightyColumns() throws {
+        let help = try FaultsOptions.help(commandPath: "dfu-faults")
+        #expect(help.contains("USAGE: dfu-faults "))
+        for option in ["--runs <N>", "--seed <N>", "--scenario <NAME>", "--time-scale <S>", "--hang-guard <SECONDS>",
+                       "--json", "--image <PATH>", "--key <PATH>", "--other-key <PATH>", "--package <PATH>",
+                       "--nordic-key <PATH>", "--nordic-other-key <PATH>", "--list", "-h, --help"] {
+            #expect(help.contains("  " + option), "no \(option)")
+        }
+        #expect(help.contains("(default: 20)"))
+        #expect(help.contains("Exit status:\n  0  "))
+        for line in help.split(separator: "\n") where !line.contains("firmware-samples/") {
+            #expect(line.count <= 80, "\(line)")
+        }
+    }
+}
