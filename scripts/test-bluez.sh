@@ -54,7 +54,7 @@ build=("$swift" build -c release --static-swift-stdlib --scratch-path "$scratch"
 echo "test-bluez: ${build[*]} --product dfu"
 "${build[@]}" --product dfu
 mkdir -p "$out"
-rm -rf "$out"/*.log "$out"/*-rig "$out"/*-rig-[0-9] "$out"/*-scenarios
+rm -rf "$out"/*.log "$out"/*-rig "$out"/*-rig-[0-9] "$out"/*-scenarios "$out"/*-scenarios-[0-9]
 cp "$("${build[@]}" --show-bin-path)/dfu" "$out/dfu"
 
 # bluetoothd's settings (scripts/bluez-rig-main.conf): one -f replaces the rig's own main.conf, so
@@ -175,8 +175,10 @@ boot() {
         [[ $rc -eq 0 ]] || evidence "$label"
         if [[ $rc -ne 0 ]] && crash=$(stack_crash "$label"); then
             [[ $attempt -lt 3 ]] || break
-            echo "test-bluez: $label: $crash: a bug below dfu that took bluetoothd with it; booting again (logs in $out/$label-rig-$attempt)"
-            rm -rf "${out:?}/$label-rig-$attempt" && mv "$out/$label-rig" "$out/$label-rig-$attempt"
+            echo "test-bluez: $label: $crash: a bug below dfu that took bluetoothd with it; booting again (logs in $out/$label-rig-$attempt and $out/$label-scenarios-$attempt)"
+            rm -rf "${out:?}/$label-rig-$attempt" "${out:?}/$label-scenarios-$attempt"
+            mv "$out/$label-rig" "$out/$label-rig-$attempt"
+            [[ ! -d $out/$label-scenarios ]] || mv "$out/$label-scenarios" "$out/$label-scenarios-$attempt"
             cp "$out/$label.log" "$out/$label-$attempt.log"
             retried="${retried:+$retried, }attempt $attempt: $crash"
             continue
