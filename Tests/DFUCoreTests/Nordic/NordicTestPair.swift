@@ -39,6 +39,11 @@ struct NordicTestPair {
     var reconnects = true
     /// Deliver PRNs before the batch's acceptance (false: after).
     var acceptBeforePRN = true
+    /// Packet writes (device numbering) whose PRN comes late: held until the next CP write, then
+    /// sent ahead of that write's answer, as a bootloader that processes its queue in order does
+    /// when the client's receipt timeout ran out first.
+    var latePRNAtPacket: Set<Int> = []
+    private var heldPRN: [UInt8]?
 
     private(set) var cpWrites = 0
     private(set) var requestsSent: [NordicRequest] = []
@@ -134,6 +139,10 @@ struct NordicTestPair {
             return
         }
         now = now + .milliseconds(2)
+        if let held = heldPRN {
+            heldPRN = nil
+            queue.append(.controlPointNotification(held))
+        }
         let answer = device.controlPoint(bytes)
         if dropLinkAfterWrite.contains(index) {
             dropLink()
@@ -159,7 +168,10 @@ struct NordicTestPair {
                 return
             }
             now = now + .microseconds(500)
-            if let prn = device.packet(packet) { notifications.append(prn) }
+            let index = device.packetIndex
+            if let prn = device.packet(packet) {
+                if latePRNAtPacket.contains(index) { heldPRN = prn } else { notifications.append(prn) }
+            }
         }
         let events = notifications.map(NordicTransferCore.Event.controlPointNotification)
         queue += acceptBeforePRN ? [.packetsAccepted] + events : events + [.packetsAccepted]
@@ -174,6 +186,7 @@ struct NordicTestPair {
         linkDrops += 1
         linkUp = false
         device.linkDropped()
+        heldPRN = nil
         queue = [.linkLost] // whatever was in flight is gone with the link
     }
 }

@@ -36,6 +36,11 @@
 ///                           CRC matches (a retry)                   Set PRN 1 → stream from offset
 ///                         offset == sent after a missing PRN        Set PRN → stream from offset
 ///                         CRC differs (a retry)                     (Set PRN 1 →) Create the object again
+///     after the answer    the next notification is a Checksum       noted (latePRNs), nothing else: the PRN
+///      to a checksum a      success equal to that answer, or with   came after receiptTimeout, ahead of the
+///      missing PRN asked    offset in the object ≤ sent and our     answer (the bootloader's queue is in
+///      for, waiting for     CRC up to it                            order); anything else as ever (a
+///      another opcode                                               violation unless it answers that opcode)
 ///     Execute data        success, more to send                     Create the next object
 ///                         success after the last object             completed(validated)
 ///                         08 after a resumed Select                 as success (already executed, §3.4)
@@ -92,6 +97,8 @@ public struct NordicTransferCore: Sendable {
     var dataSelected = false
     /// `writePackets` actions whose acceptance the driver has not reported yet.
     var unacceptedBatches = 0
+    /// Open from the answer to a checksum a missing PRN asked for until the next notification.
+    var latePRNWindow: LatePRNWindow?
     /// The object a lost link counts against.
     var currentObject: NordicTransferObject
     var budget: NordicRetryBudget
@@ -110,11 +117,22 @@ public struct NordicTransferCore: Sendable {
 
     public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Action] {
         var actions: [Action] = []
+        // A late PRN can only be the very next notification on this link.
+        var latePRN: LatePRNWindow?
+        switch event {
+        case .controlPointNotification, .linkLost: (latePRN, latePRNWindow) = (latePRNWindow, nil)
+        default: break
+        }
         switch (state, event) {
         case (.ready, .start):
             start(now: now, into: &actions)
         case (.waiting(let pending, _), .controlPointNotification(let bytes)):
-            if let response = decode(bytes, into: &actions) { answered(pending, response, now: now, into: &actions) }
+            guard let response = decode(bytes, into: &actions) else { break }
+            if let latePRN, isLatePRN(response, window: latePRN, pending: pending) {
+                statistics.latePRNs += 1
+            } else {
+                answered(pending, response, now: now, into: &actions)
+            }
         case (.streaming(let object, _, let expectsPRN, _), .controlPointNotification(let bytes)):
             if let response = decode(bytes, into: &actions) {
                 notified(response, object: object, expectsPRN: expectsPRN, now: now, into: &actions)
@@ -258,6 +276,9 @@ public struct NordicTransferCore: Sendable {
         case (.createData(let object), .none):
             stream(object, from: object.start, now: now, into: &actions)
         case (.checksumData(let object, let afterMissingPRN), .checksum(let checksum)):
+            if afterMissingPRN {
+                latePRNWindow = LatePRNWindow(object: object, answer: checksum, sentLimit: max(sent, sentHighWater))
+            }
             checkedData(checksum, object: object, afterMissingPRN: afterMissingPRN, now: now, into: &actions)
         case (.executeData(let object, _), .none):
             executed(object, now: now, into: &actions)

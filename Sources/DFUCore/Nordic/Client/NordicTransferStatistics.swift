@@ -12,8 +12,10 @@ public struct NordicTransferStatistics: Sendable, Hashable {
     /// Receipts answering 03 (invalid parameter): a write overflowed the object (§3.1), packets
     /// from before a Create having landed after it.
     public var objectOverflows = 0
-    /// PRNs that did not come within the response timeout.
+    /// PRNs that did not come within the receipt timeout.
     public var missingPRNs = 0
+    /// Of those, PRNs that came after all, ahead of the answer to the checksum asked for instead.
+    public var latePRNs = 0
     public var linkLosses = 0
 
     public init() {}

@@ -62,9 +62,14 @@ struct NordicUpdateSession: UpdateSession {
     }
 
     /// Packets the bootloader lost, or got in another order (its checksum said so), cost time: say
-    /// so, with the usual cause on Linux, several ATT bearers (reference bluez-dbus.md §8).
+    /// so, with the usual cause on Linux, several ATT bearers (reference bluez-dbus.md §8). Receipts
+    /// that came late cost nothing but the wait: the log says so.
     private func warnAboutRecoveries() async {
         guard let statistics = await connection.client.lastStatistics else { return }
+        if statistics.latePRNs > 0 {
+            // Not a fault: the checksum asked for instead said where the bootloader was.
+            context.log("\(statistics.latePRNs) packet receipt(s) came after dfu had stopped waiting and asked for the checksum")
+        }
         let recoveries = statistics.lossesDetected + statistics.crcMismatches + statistics.objectOverflows
         guard recoveries > 0 else { return }
         context.warn("the bootloader's checksums showed packets lost or out of order \(recoveries) time(s); dfu sent them "
