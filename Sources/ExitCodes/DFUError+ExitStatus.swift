@@ -6,7 +6,7 @@ extension DFUError {
     public var exitStatus: ExitStatus {
         switch self {
         case .usage: return .usage
-        case .image, .package, .ncsPackage, .fileUnreadable, .fileChanged: return .imageInvalid
+        case .image, .updateFile, .fileUnreadable, .fileChanged: return .imageInvalid
         case .precondition: return .preconditionNotMet
         case .deviceUnreachable: return .deviceUnreachable
         case .transferInterrupted: return .transferInterrupted

@@ -14,7 +14,7 @@ import Testing
     static func info(slots: [ImageSlotState], facts: DeviceFacts = DeviceFacts()) -> DeviceInfo {
         DeviceInfo(connection: ConnectionSummary(device: "…:7A:01", attMTU: 517, maxWrite: 510, phy: nil,
                                                  connectionInterval: nil, window: 1, ceiling: nil),
-                   facts: facts, slots: slots)
+                   updateProtocol: .smp, facts: facts, slots: slots)
     }
 
     @Test func aDeviceThatReportsLittleIsShownAsSuch() {

@@ -38,10 +38,10 @@ import Transport
     }
 
     @Test(arguments: [
-        ([Self.smp], ScanProtocol.smp),
-        ([Self.battery, Self.nordic], .nordicSecureDFU),
+        ([Self.smp], ScanProtocol(name: .smp)),
+        ([Self.battery, Self.nordic], ScanProtocol(name: .nordic)),
         // A device offering both is one dfu can update: SMP wins.
-        ([Self.nordic, Self.smp], .smp),
+        ([Self.nordic, Self.smp], ScanProtocol(name: .smp)),
         ([Self.battery], .other),
         ([], .other),
     ] as [([ServiceID], ScanProtocol)])

@@ -53,10 +53,11 @@ extension EngineTests {
             #expect(outcome.error?.description.contains("Run the same command again to resume") == true)
             // Whichever gives up first names the cause: the reconnect (its link error) or the upload
             // core's own link-restore deadline, which is the same allowance.
-            switch outcome.error?.cause {
-            case .link?, .smpUpload(.linkNotRestored)?: break
-            default: Issue.record("the cause is the lost link, not \(String(describing: outcome.error?.cause))")
-            }
+            let cause = outcome.error?.cause
+            var lostLink = false
+            if case .link? = cause { lostLink = true }
+            if case .linkNotRestored? = cause?.protocolError(as: ImageUploadError.self) { lostLink = true }
+            if !lostLink { Issue.record("the cause is the lost link, not \(String(describing: cause))") }
             #expect(!outcome.started.contains(.activate))
             // The device keeps its session, so the same update through a working connector resumes it.
             let again = try await bench.flash()
@@ -103,7 +104,7 @@ extension EngineTests {
             #expect(outcome.exitStatus == .deviceUnreachable)
             #expect(outcome.error?.description.contains("did not answer the image list request") == true,
                     "\(String(describing: outcome.error))")
-            guard case .smpRequest(.timeout)? = outcome.error?.cause else {
+            guard case .timeout? = outcome.error?.cause?.protocolError(as: SMPClientError.self) else {
                 Issue.record("cause: \(String(describing: outcome.error?.cause))")
                 return
             }

@@ -1,10 +1,10 @@
 import Synchronization
 import Transport
 
-/// Updates one device with one update file: the engine of `dfu flash`. The file says the protocol
-/// (`UpdateFileKind`): an MCUboot image or an nRF Connect SDK `dfu_application.zip` goes over SMP
-/// (`SMPUpdateProtocol`), a Nordic DFU `.zip` package over Nordic Secure DFU
-/// (`NordicUpdateProtocol`); the stages know no protocol.
+/// Updates one device with one update file: the engine of `dfu flash`. The file says the protocol:
+/// the registry's entry that recognises it (`ProtocolRegistry.recognise`; an MCUboot image or an
+/// nRF Connect SDK `dfu_application.zip` goes over SMP, a Nordic DFU `.zip` package over Nordic
+/// Secure DFU); the stages know no protocol.
 ///
 ///     let engine = UpdateEngine(image: bytes, imageName: "app.signed.bin", key: key, options: options,
 ///                               target: .init(connector: connector, peer: peer), hostPower: HostPowerReader().read())
@@ -72,14 +72,10 @@ public struct UpdateEngine: Sendable {
     public func run(emit: @escaping @Sendable (UpdateEvent) -> Void) async -> Result<ImageVersion, DFUError> {
         let serialized = Locked(())
         let serializedEmit: @Sendable (UpdateEvent) -> Void = { event in serialized.withLock { _ in emit(event) } }
-        switch UpdateFileKind(of: image) {
-        case .mcubootImage, .ncsPackage:
-            var procedure = UpdateProcedure(engine: self, protocol: SMPUpdateProtocol(), emit: serializedEmit)
-            return await procedure.run()
-        case .nordicPackage:
-            var procedure = UpdateProcedure(engine: self, protocol: NordicUpdateProtocol(), emit: serializedEmit)
-            return await procedure.run()
+        guard let recognised = ProtocolRegistry.recognise(image) else {
+            return .failure(.internalError("no registered protocol takes \(imageName)"))
         }
+        return await recognised.entry.updateProtocol.run(self, serializedEmit)
     }
 
     /// Runs the update in a new task: its events as a stream (finished when the run ends) and its

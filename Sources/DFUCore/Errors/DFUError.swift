@@ -7,10 +7,10 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     case usage(String)
     /// The image file (or the key used to check it) is not acceptable.
     case image(ImageError)
-    /// The Nordic DFU package (or the key used to check it) is not acceptable.
-    case package(NordicPackageError)
-    /// The nRF Connect SDK zip (or one of its images, or the key used to check them) is not acceptable.
-    case ncsPackage(NCSPackageError)
+    /// A protocol's update file that is not an MCUboot image (a Nordic DFU package, an nRF Connect
+    /// SDK zip or one of its images), or the key used to check it, is not acceptable: the protocol's
+    /// own error (`DFUError.package(_:)`, `.ncsPackage(_:)` build one).
+    case updateFile(ProtocolError)
     /// A file could not be read.
     case fileUnreadable(path: String, reason: String)
     /// The update file is no longer the one an unfinished update started with (`dfu resume`).
@@ -37,7 +37,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .deviceUnreachable(_, let cause), .transferInterrupted(_, let cause), .deviceRejected(_, let cause),
              .postRebootCheckFailed(_, let cause), .authenticationFailed(_, let cause), .internalError(_, let cause):
             return cause
-        case .usage, .image, .package, .ncsPackage, .fileUnreadable, .fileChanged, .precondition:
+        case .usage, .image, .updateFile, .fileUnreadable, .fileChanged, .precondition:
             return nil
         }
     }
@@ -46,8 +46,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .usage(let message): return message
         case .image(let error): return error.description
-        case .package(let error): return error.description
-        case .ncsPackage(let error): return error.description
+        case .updateFile(let error): return error.description
         case .fileUnreadable(let path, let reason):
             return "cannot read \(path): \(reason). Check the path and its permissions."
         case .fileChanged(let path, let was, let now):
@@ -73,7 +72,7 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .postRebootCheckFailed(let message, _): return .postRebootCheckFailed(message, cause: cause)
         case .authenticationFailed(let message, _): return .authenticationFailed(message, cause: cause)
         case .internalError(let message, _): return .internalError(message, cause: cause)
-        case .usage, .image, .package, .ncsPackage, .fileUnreadable, .fileChanged, .precondition: return self
+        case .usage, .image, .updateFile, .fileUnreadable, .fileChanged, .precondition: return self
         }
     }
 }

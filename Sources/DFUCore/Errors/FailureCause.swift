@@ -6,10 +6,8 @@ public enum FailureCause: Sendable, Equatable {
     case link(LinkError)
     /// A link came up, but the device does not offer the protocol's GATT layout (what is missing).
     case layoutMissing(String)
-    /// An SMP request failed: refused by the device, timed out, the link lost, a protocol violation.
-    case smpRequest(SMPClientError)
-    /// The SMP upload stopped.
-    case smpUpload(ImageUploadError)
-    /// The Nordic Secure DFU transfer stopped.
-    case nordicTransfer(NordicTransferError)
+    /// A protocol's request, upload or transfer failed: refused by the device, timed out, the link
+    /// lost, a protocol violation; the protocol's own error (`FailureCause.smpRequest(_:)`,
+    /// `.smpUpload(_:)`, `.nordicTransfer(_:)` build one).
+    case protocolFailure(ProtocolError)
 }

@@ -61,12 +61,8 @@ struct VerifyCommand: DFUCommand {
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
         let console = console.verbose(common.verbose)
         let input = read(console)
-        if case .success(let bytes) = input {
-            switch UpdateFileKind(of: bytes) {
-            case .nordicPackage: return try verifyPackage(bytes, console)
-            case .ncsPackage: return try verifyNCSPackage(bytes, console)
-            case .mcubootImage: break
-            }
+        if case .success(let bytes) = input, let kind = UpdateFileKind(of: bytes), let check = Self.checks[kind] {
+            return try check(self, bytes, console)
         }
         let result = input.flatMap { verify($0, console) }
         if common.json {
@@ -82,6 +78,13 @@ struct VerifyCommand: DFUCommand {
             return VerifyOutput.exitStatus(result)
         }
     }
+
+    /// How each kind of update file other than an MCUboot image (checked by `run` itself) is
+    /// checked and printed: the one place a protocol's file kind meets its `dfu verify` output.
+    private static let checks: [UpdateFileKind: @Sendable (VerifyCommand, [UInt8], Console) throws(DFUError) -> ExitStatus] = [
+        .nordicPackage: { command, bytes, console throws(DFUError) in try command.verifyPackage(bytes, console) },
+        .ncsPackage: { command, bytes, console throws(DFUError) in try command.verifyNCSPackage(bytes, console) },
+    ]
 
     private func read(_ console: Console) -> Result<[UInt8], DFUError> {
         do throws(DFUError) {

@@ -71,14 +71,14 @@ enum ScanOutput {
             let place = "on \(adapter) in \(FixedPoint.compact(seconds, maximumFractionDigits: 1) ?? "?") s"
             guard !devices.isEmpty else {
                 var line = "no devices found \(place)"
-                if !all { line += " offering SMP or Nordic DFU" }
+                if !all { line += " offering " + ScanProtocol.all.filter(\.isSupported).map(\.column).joined(separator: " or ") }
                 if let minimumRSSI { line += " at \(minimumRSSI) dBm or stronger" }
                 line += "; check that the device is powered, advertising and in range"
                 return line + (all ? "" : " (--all lists every device)")
             }
             let protocols = devices.map { ScanProtocol(services: $0.services) }
             var counts: [String] = []
-            for kind in [ScanProtocol.smp, .nordicSecureDFU, .other] {
+            for kind in ScanProtocol.all {
                 let count = protocols.filter { $0 == kind }.count
                 if count > 0 { counts.append("\(count) " + (kind == .other ? "other" : kind.column)) }
             }

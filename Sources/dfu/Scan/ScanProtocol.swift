@@ -1,48 +1,36 @@
 import DFUCore
 import Transport
 
-/// Which update protocol a device offers, read from the services it advertises. SMP wins when a
-/// device advertises both (an application with MCUmgr that also carries buttonless DFU).
-enum ScanProtocol: Sendable, Equatable {
-    /// MCUmgr over BLE (the SMP service): dfu can update it.
-    case smp
-    /// Nordic Secure DFU (0xFE59): an nRF5 SDK bootloader or a buttonless application; dfu updates it
-    /// with a Nordic DFU package.
-    case nordicSecureDFU
-    /// Neither (listed only with `--all`).
-    case other
+/// Which update protocol a device offers, read from the services it advertises: the first entry of
+/// the protocol registry whose service is among them (SMP wins when a device advertises both: an
+/// application with MCUmgr that also carries buttonless DFU).
+struct ScanProtocol: Sendable, Equatable {
+    /// The protocol; nil: none dfu speaks (listed only with `--all`).
+    let name: UpdateProtocolName?
+
+    init(name: UpdateProtocolName?) { self.name = name }
 
     init(services: [ServiceID]) {
-        if services.contains(DFUServiceIDs.smp) {
-            self = .smp
-        } else if services.contains(DFUServiceIDs.nordicSecureDFU) {
-            self = .nordicSecureDFU
-        } else {
-            self = .other
-        }
+        name = ProtocolRegistry.entry(advertising: services)?.name
     }
+
+    /// A device offering no protocol dfu speaks.
+    static let other = ScanProtocol(name: nil)
+
+    /// Every protocol and then `other`, in the order the summary counts them.
+    static var all: [ScanProtocol] { ProtocolRegistry.all.map { ScanProtocol(name: $0.name) } + [.other] }
 
     /// The services `dfu scan` looks for without `--all`.
-    static let advertisedServices = [DFUServiceIDs.smp, DFUServiceIDs.nordicSecureDFU]
+    static var advertisedServices: [ServiceID] { ProtocolRegistry.advertisedServices }
 
     /// The table's PROTOCOL column.
-    var column: String {
-        switch self {
-        case .smp: return "SMP"
-        case .nordicSecureDFU: return "Nordic DFU"
-        case .other: return "-"
-        }
-    }
+    var column: String { entry?.scanColumn ?? "-" }
 
     /// The JSON `protocol` field; nil for `.other`.
-    var jsonName: String? {
-        switch self {
-        case .smp: return "smp"
-        case .nordicSecureDFU: return "nordic-secure-dfu"
-        case .other: return nil
-        }
-    }
+    var jsonName: String? { entry?.scanJSONName }
 
     /// Whether `dfu flash` can update a device offering this.
-    var isSupported: Bool { self != .other }
+    var isSupported: Bool { name != nil }
+
+    private var entry: ProtocolEntry? { name.flatMap(ProtocolRegistry.entry(named:)) }
 }

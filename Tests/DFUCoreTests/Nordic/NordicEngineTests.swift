@@ -116,7 +116,7 @@ extension EngineTests {
             let outcome = try await Self.flash(bench, key: nil)
             #expect(outcome.exitStatus == .deviceRejected)
             #expect(outcome.error?.description.contains("FW VERSION TOO LOW") == true, "\(String(describing: outcome.error))")
-            guard case .nordicTransfer(.initPacketRejected)? = outcome.error?.cause else {
+            guard case .initPacketRejected? = outcome.error?.cause?.protocolError(as: NordicTransferError.self) else {
                 Issue.record("cause: \(String(describing: outcome.error?.cause))")
                 return
             }
@@ -195,7 +195,7 @@ extension EngineTests {
             await bench.peripheral.replaceAnswer(0, with: bytes) // the answer to the first Select
             let outcome = try await Self.flash(bench, key: nil)
             #expect(outcome.exitStatus == .deviceRejected, "\(String(describing: outcome.error))")
-            guard case .nordicTransfer(.remoteProtocolViolation)? = outcome.error?.cause else {
+            guard case .remoteProtocolViolation? = outcome.error?.cause?.protocolError(as: NordicTransferError.self) else {
                 Issue.record("cause: \(String(describing: outcome.error?.cause))")
                 return
             }

@@ -12,19 +12,27 @@ public struct DeviceInfo: Sendable, Equatable {
     public var facts: DeviceFacts
     /// SMP: every slot of the device's image list, in the order it sent them.
     public var slots: [ImageSlotState]
-    /// Nordic Secure DFU: what the device is and, for a bootloader, what it holds.
-    public var nordic: NordicDeviceInfo?
+    /// What the protocol reports beyond `facts`, as its own value (Nordic Secure DFU: what the
+    /// device is and, for a bootloader, what it holds; read as `nordic`); nil when it reports nothing
+    /// more.
+    public var details: (any ProtocolDeviceDetails)?
     /// SMP with several image indexes: the board the device reports (OS info), when it does.
     public var board: String?
     /// SMP: the core each image index updates, where the board tells (`ImageCores`).
     public var imageCores: [UInt64: String] = [:]
 
-    public init(connection: ConnectionSummary, updateProtocol: UpdateProtocolName = .smp, facts: DeviceFacts,
-                slots: [ImageSlotState], nordic: NordicDeviceInfo? = nil) {
+    public init(connection: ConnectionSummary, updateProtocol: UpdateProtocolName, facts: DeviceFacts,
+                slots: [ImageSlotState], details: (any ProtocolDeviceDetails)? = nil) {
         self.connection = connection
         self.updateProtocol = updateProtocol
         self.facts = facts
         self.slots = slots
-        self.nordic = nordic
+        self.details = details
+    }
+
+    public static func == (lhs: DeviceInfo, rhs: DeviceInfo) -> Bool {
+        lhs.connection == rhs.connection && lhs.updateProtocol == rhs.updateProtocol && lhs.facts == rhs.facts
+            && lhs.slots == rhs.slots && lhs.board == rhs.board && lhs.imageCores == rhs.imageCores
+            && ProtocolDeviceDetailsEquality.equal(lhs.details, rhs.details)
     }
 }

@@ -3,7 +3,7 @@ import Transport
 /// Reads `DeviceInfo` through the engine's own connect and read-device-state stages, so `dfu info`
 /// and `dfu flash` see a device alike: the same GATT checks, the same negotiation, the same optional
 /// requests (a device that refuses one is noted, not failed). The protocol is the one the device's
-/// services show (SMP first), unless `updateProtocol` names one. Only reads: no request changes the
+/// services show (the registry's first that fits: SMP), unless `updateProtocol` names one. Only reads: no request changes the
 /// device.
 ///
 ///     let info = try await DeviceInfoReader(target: .init(connector: connector, peer: peer)).read()
@@ -37,8 +37,11 @@ public struct DeviceInfoReader: Sendable {
         let device = target.label ?? target.peer.redacted
         log("connecting to \(device)")
         let deadline = clock.reachableBy(connectTimeout)
-        // Where a Nordic device left in DFU mode waits is worth a look too, unless SMP was asked for.
-        let peers = updateProtocol == .smp ? [target.peer] : NordicUpdateProtocol().peers(for: target.peer, options: UpdateOptions())
+        // Wherever a protocol's device may wait is worth a look (a Nordic device left in DFU mode
+        // waits at its bootloader's address), unless a protocol was asked for: then only its places.
+        let entries = updateProtocol.map { asked in ProtocolRegistry.all.filter { $0.name == asked } } ?? ProtocolRegistry.all
+        let peers = entries.flatMap { $0.updateProtocol.peers(target.peer, UpdateOptions()) }
+            .reduce(into: [PeerIdentity]()) { unique, next in if !unique.contains(next) { unique.append(next) } }
         // Any update service will do for the link: a device that offers another protocol than the
         // one asked for is then told by what it offers.
         let first = await LinkAttempts.run(target.connector, peers: peers, until: deadline, clock: clock,
@@ -65,19 +68,18 @@ public struct DeviceInfoReader: Sendable {
             }
         })
         let reading = InfoRead(target: target, context: context, deadline: deadline, link: link)
-        if updateProtocol == .smp || (updateProtocol == nil && SMPGATT.layout.problem(in: link.1.services) == nil) {
-            return try await reading.smp()
+        // The protocol asked for, else the first (in registry order) whose layout the device offers.
+        guard let entry = entries.first(where: { updateProtocol != nil || $0.layout.problem(in: link.1.services) == nil }) else {
+            await link.1.disconnect()
+            throw .internalError("\(device) passed the update layout check, but no protocol's layout")
         }
-        return try await reading.nordic()
+        return try await entry.readInfo(reading)
     }
 }
 
 extension DeviceInfoReader {
     static func layout(_ name: UpdateProtocolName) -> any GATTLayout {
-        switch name {
-        case .smp: return SMPGATT.layout
-        case .nordic: return NordicGATT.bootloaderOrButtonless
-        }
+        ProtocolRegistry.entry(named: name)?.layout ?? AnyUpdateLayout.all
     }
 
     /// `--protocol` named one the device does not offer: say which it offers instead (exit 5, as

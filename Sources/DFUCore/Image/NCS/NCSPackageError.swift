@@ -1,5 +1,5 @@
 /// Why an nRF Connect SDK `dfu_application.zip` was refused. Each description says what is wrong and
-/// what to do; the tools exit 3 for all of them (`DFUError.ncsPackage`). Names from the zip are shown
+/// what to do; the tools exit 3 for all of them (`DFUError.ncsPackage(_:)`). Names from the zip are shown
 /// escaped by the archive reader or cut short (`NCSManifestFieldReader.shown`).
 public enum NCSPackageError: Error, Sendable, Equatable, CustomStringConvertible {
     case archive(ArchiveError)

@@ -1,5 +1,5 @@
 /// Why a Nordic DFU package was refused. `part` is the manifest key (application, bootloader, …). Each
-/// description says what is wrong and what to do; the tools exit 3 for all of them (`DFUError.package`).
+/// description says what is wrong and what to do; the tools exit 3 for all of them (`DFUError.package(_:)`).
 public enum NordicPackageError: Error, Sendable, Equatable, CustomStringConvertible {
     case archive(ArchiveError)
     case manifestMissing

@@ -15,7 +15,7 @@ extension InfoRead {
                 nordic = NordicDeviceInfo(role: .buttonlessApplication(bonds: bonds))
             }
             return DeviceInfo(connection: summary(link, window: 1), updateProtocol: .nordic, facts: facts, slots: [],
-                              nordic: nordic)
+                              details: nordic)
         }
     }
 

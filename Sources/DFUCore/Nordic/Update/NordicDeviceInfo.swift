@@ -21,3 +21,14 @@ public struct NordicDeviceInfo: Sendable, Equatable {
         self.dataObject = dataObject
     }
 }
+
+extension NordicDeviceInfo: ProtocolDeviceDetails {}
+
+extension DeviceInfo {
+    /// Nordic Secure DFU: what the device is and, for a bootloader, what it holds; nil for a device
+    /// read with another protocol.
+    public var nordic: NordicDeviceInfo? {
+        get { details as? NordicDeviceInfo }
+        set { details = newValue }
+    }
+}
