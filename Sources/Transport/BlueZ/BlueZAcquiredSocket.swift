@@ -41,7 +41,7 @@ final class BlueZAcquiredSocket: Sendable {
     /// `DBusUnixFD`, and bluetoothd sees the release once every copy is closed) and starts the pump.
     static func adopt(_ fd: DBusUnixFD, mtu: Int, deliver: @escaping @Sendable (Event) -> Void)
         throws(SystemCallError) -> BlueZAcquiredSocket {
-        let descriptor = try SocketSyscall.duplicateNonBlocking(fd.descriptor)
+        let descriptor = try SystemCall.duplicateNonBlocking(fd.descriptor)
         let pump = try FDPump.start(owning: descriptor, policy: policy) { event in
             switch event {
             case .received(let bytes, _): deliver(.datagram(bytes))

@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The one fd pump of Transport: drives one non-blocking, message-oriented socket (a UDP socket,
-/// or the SOCK_SEQPACKET fd bluetoothd hands out for `AcquireWrite`/`AcquireNotify`) from a thread
-/// of its own, so nothing blocks the cooperative pool.
+/// The one fd pump of Transport: drives one non-blocking file descriptor (a UDP socket, the
+/// SOCK_SEQPACKET fd bluetoothd hands out for `AcquireWrite`/`AcquireNotify`, a tty, a pipe) from a
+/// thread of its own, so nothing blocks the cooperative pool.
 ///
 ///     let pump = try FDPump.start(owning: fd, policy: FDPumpPolicy(receiveBufferSize: 1024)) { event in
 ///         continuation.yield(event)        // .received(bytes, from:) …, then one .ended(why)
@@ -10,14 +10,19 @@ import Synchronization
 ///     switch await pump.send(bytes) { … }  // suspends while the kernel's buffer is full
 ///     await pump.closeAndWait()            // or close(): the thread closes the fd and exits
 ///
-/// The thread blocks in `poll` on the socket and a wake-up channel. It reads messages until
-/// would-block and hands each, in arrival order, to `deliver` (which should only yield, e.g. into an
-/// `AsyncStream` continuation: no `Task` hop that could reorder). While sends are queued it waits for
-/// `POLLOUT` too: a full buffer suspends the sender (back-pressure), never sleeps, never drops. A
-/// hang-up (`POLLHUP`, EOF) ends the pump once what the peer sent was read. Not a
-/// `DispatchSourceRead`: on Linux libdispatch merges only EPOLLIN/EPOLLOUT into its sources
-/// (`_dispatch_event_merge_fd`, swift-corelibs-libdispatch `src/event/event_epoll.c`), so an ICMP
-/// port-unreachable, which raises only EPOLLERR on a connected UDP socket, would never be seen.
+/// The thread blocks in `SystemCall.waitForReadiness` on the descriptor and a `WakeChannel`. It
+/// reads (`read`; `recvfrom` on a socket that serves many peers) until would-block and hands what
+/// each read returned, in arrival order, to `deliver` (which should only yield, e.g. into an
+/// `AsyncStream` continuation: no `Task` hop that could reorder): one message on a datagram or
+/// seqpacket socket, a chunk of a byte stream on a tty or pipe. It writes with `write` (on a
+/// socket `send(MSG_NOSIGNAL)`, which is `write` without SIGPIPE; a pipe whose reader went
+/// raises SIGPIPE, which the process must ignore, as dfu does); what a stream did not take waits
+/// and goes first. While sends are queued it waits for `POLLOUT` too: a full buffer
+/// suspends the sender (back-pressure), never sleeps, never drops. A hang-up (`POLLHUP`, EOF) ends
+/// the pump once what the peer sent was read. Not a `DispatchSourceRead`: on Linux libdispatch
+/// merges only EPOLLIN/EPOLLOUT into its sources (`_dispatch_event_merge_fd`,
+/// swift-corelibs-libdispatch `src/event/event_epoll.c`), so an ICMP port-unreachable, which raises
+/// only EPOLLERR on a connected UDP socket, would never be seen.
 ///
 /// Concurrency: every mutable field sits in one `Mutex` (`FDPumpState`), so the class is `Sendable`
 /// without `@unchecked`. Syscalls and `deliver` run with the lock held; none blocks. Only `poll`
@@ -36,16 +41,17 @@ final class FDPump: Sendable {
     /// starts the thread; events start at once.
     static func start(owning descriptor: Int32, policy: FDPumpPolicy,
                       deliver: @escaping @Sendable (FDPumpEvent) -> Void) throws(SystemCallError) -> FDPump {
-        let wakeup: (watch: Int32, signal: Int32)
+        let wakeChannel: WakeChannel
         do throws(SystemCallError) {
-            wakeup = try SocketSyscall.openWakeupChannel()
+            wakeChannel = try WakeChannel.open()
         } catch {
-            SocketSyscall.closeSocket(descriptor)
+            SystemCall.closeDescriptor(descriptor)
             throw error
         }
         // From here the pump owns the descriptors: its deinit closes them if no thread runs.
-        let pump = FDPump(state: FDPumpState(descriptor: descriptor, wakeup: wakeup, policy: policy, deliver: deliver))
-        try SocketSyscall.startThread { pump.run() }
+        let pump = FDPump(state: FDPumpState(descriptor: descriptor, wakeChannel: wakeChannel, policy: policy,
+                                             deliver: deliver))
+        try SystemCall.startThread { pump.run() }
         return pump
     }
 
@@ -77,31 +83,50 @@ final class FDPump: Sendable {
         }
     }
 
-    /// Sends one message (to the connected peer when `destination` is nil). Returns once the kernel
-    /// took it; suspends while the send buffer is full; messages leave in call order.
+    /// Sends one message (to the connected peer when `destination` is nil; on a stream or tty, the
+    /// bytes go whole and unmixed with others). Returns once the kernel took it; suspends while the
+    /// send buffer is full; messages leave in call order. A send cancelled before any of it left is
+    /// not sent; once a part left, the rest follows.
     func send(_ bytes: [UInt8], to destination: SocketAddress? = nil) async -> Result<Void, FDPumpSendFailure> {
         if Task.isCancelled { return .failure(.cancelled) }
         // Fast path: nothing queued and the kernel takes it now; no continuation needed.
-        let first: FDPumpState.Attempt? = state.withLock { state in
-            if let end = state.end { return .failed(.ended(end)) }
-            guard !state.wantsWritable else { return nil }
-            return state.attempt(bytes, to: destination)
+        let first: FastPath = state.withLock { state in
+            if let end = state.end { return .answered(.failure(.ended(end))) }
+            guard !state.wantsWritable else { return .queue }
+            switch state.attempt(bytes[...], to: destination) {
+            case .sent: return .answered(.success(()))
+            case .failed(let failure): return .answered(.failure(failure))
+            case .wouldBlock: return .queue
+            case .sentPart(let rest): return .rest(state.queueRest(rest, to: destination))
+            }
         }
         switch first {
-        case .sent: return .success(())
-        case .failed(let failure): return .failure(failure)
-        case .wouldBlock, nil: break
+        case .answered(let result):
+            return result
+        case .rest(let id):
+            return await withCheckedContinuation { continuation in
+                state.withLock { $0.attach(id, continuation) }
+            }
+        case .queue:
+            break
         }
         let id = state.withLock { $0.nextSendID() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                state.withLock { state in
-                    state.enqueue(.init(id: id, bytes: bytes, destination: destination, continuation: continuation))
-                }
+                state.withLock { $0.enqueue(id: id, bytes, to: destination, continuation: continuation) }
             }
         } onCancel: {
             state.withLock { $0.cancelSend(id) }
         }
+    }
+
+    /// What the fast path of `send` did.
+    private enum FastPath {
+        case answered(Result<Void, FDPumpSendFailure>)
+        /// Queue it (others wait, or the kernel's buffer is full).
+        case queue
+        /// A part left; the rest is queued under this identifier, first.
+        case rest(UInt64)
     }
 
     // MARK: - The pump's thread
@@ -109,30 +134,30 @@ final class FDPump: Sendable {
     private func run() {
         while true {
             // Read under the lock; a send queued after this wakes the poll below through the channel.
-            let watch: (descriptor: Int32, wakeup: Int32, writable: Bool)? = state.withLock { state in
+            let watch: (watch: PollWatch, wakeChannel: WakeChannel)? = state.withLock { state in
                 if state.end != nil {
                     state.closeDescriptors()
                     return nil
                 }
-                return (state.descriptor, state.wakeup.watch, state.wantsWritable)
+                return (PollWatch(descriptor: state.descriptor, writable: state.wantsWritable), state.wakeChannel)
             }
             guard let watch else { return }
-            let readiness: SocketSyscall.Readiness
+            let readiness: PollReadiness
             do throws(SystemCallError) {
-                readiness = try SocketSyscall.waitForReadiness(watch.descriptor, writable: watch.writable,
-                                                               wakeup: watch.wakeup)
+                let seen = try SystemCall.waitForReadiness(of: [watch.watch], wakeChannel: watch.wakeChannel)
+                guard let first = seen.first else { continue }
+                readiness = first
             } catch {
                 state.withLock { $0.finish(.failed(error)) }
                 continue
             }
-            if readiness.woken { SocketSyscall.clearWakeups(watch.wakeup) }
             if readiness.invalid {
                 let error = SystemCallError(call: "poll", code: SystemCallError.badDescriptor)
                 state.withLock { $0.finish(.failed(error)) }
                 continue
             }
             if readiness.readable { state.withLock { $0.receiveAvailable(hungUp: readiness.hungUp) } }
-            if readiness.writable { state.withLock { $0.drainPending() } }
+            if readiness.output { state.withLock { $0.drainPending() } }
         }
     }
 }

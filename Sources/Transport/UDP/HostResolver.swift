@@ -42,7 +42,7 @@ enum HostResolver {
     }
 
     private static func lookUp(_ target: HostAndPort) -> Result<[SocketAddress], Failure> {
-        switch SocketSyscall.resolve(host: target.hostText, port: target.port) {
+        switch SystemCall.resolve(host: target.hostText, port: target.port) {
         case .success(let addresses): return .success(addresses)
         case .failure(.temporary(let reason)): return .failure(.address(.resolverUnavailable(target.hostText, reason: reason)))
         case .failure(.permanent(let reason)): return .failure(.address(.unknownHost(target.hostText, reason: reason)))

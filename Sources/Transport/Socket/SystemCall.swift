@@ -7,18 +7,18 @@ import Musl
 /// What a non-blocking call did: finished with a value, or would have had to wait.
 enum SyscallOutcome<Value> {
     case done(Value)
-    /// `EAGAIN`/`EWOULDBLOCK`: try again when the socket is ready. A value, not an error, because
-    /// it is the normal way a non-blocking socket says "later" (swift-nio's `IOResult`).
+    /// `EAGAIN`/`EWOULDBLOCK`: try again when the descriptor is ready. A value, not an error,
+    /// because it is the normal way a non-blocking descriptor says "later" (swift-nio's `IOResult`).
     case wouldBlock
 }
 
-/// Every socket call of Transport goes through here, so errno handling lives in one place
-/// (swift-nio's `SystemCallHelpers.swift`). `syscall` reads `errno` right after the call, retries
-/// `EINTR`, returns `EAGAIN`/`EWOULDBLOCK` as `.wouldBlock` and throws anything else as a
-/// `SystemCallError` naming the call. Descriptors are non-blocking and close-on-exec. The pump's
-/// `poll`, wake-up channel and thread are in the `+Readiness` and `+Thread` files, the UDP-only
-/// calls in `UDP/SocketSyscall+UDP.swift`; no other file of Transport makes a socket call.
-enum SocketSyscall {
+/// Every descriptor call of Transport and its backends goes through here, so errno handling lives
+/// in one place (swift-nio's `SystemCallHelpers.swift`). `syscall` reads `errno` right after the
+/// call, retries `EINTR`, returns `EAGAIN`/`EWOULDBLOCK` as `.wouldBlock` and throws anything else
+/// as a `SystemCallError` naming the call. Descriptors are non-blocking and close-on-exec. The one
+/// `poll` and the wake channel are in `+Poll` and `WakeChannel.swift`, threads in `+Thread`, the
+/// UDP-only calls in the UDP backend's `SystemCall+UDP.swift`.
+enum SystemCall {
     /// Runs `body` (a C call returning −1 and setting `errno` on failure) under the rules above.
     static func syscall<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
         -> SyscallOutcome<Value> {
@@ -32,8 +32,8 @@ enum SocketSyscall {
         }
     }
 
-    /// For calls that never wait on a non-blocking socket; a would-block answer from one of them is
-    /// reported as the error it is.
+    /// For calls that never wait on a non-blocking descriptor; a would-block answer from one of
+    /// them is reported as the error it is.
     static func immediate<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
         -> Value {
         switch try syscall(call, body) {
@@ -52,17 +52,48 @@ enum SocketSyscall {
         return copy
     }
 
-    /// Sends one datagram (UDP or SOCK_SEQPACKET): to the connected peer when `destination` is nil.
-    /// A datagram leaves whole or not at all, so a count other than `bytes.count` cannot happen.
-    static func sendDatagram(_ descriptor: Int32, _ bytes: [UInt8], to destination: SocketAddress?)
-        throws(SystemCallError) -> SyscallOutcome<Int> {
+    /// Whether `descriptor` is a socket; false also when `fstat` fails (the next call on it reports that).
+    static func isSocket(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+    }
+
+    /// Writes what the kernel takes of `bytes` (all of a datagram, or nothing; on a stream or tty
+    /// maybe a part) and returns how many it took. A socket is written with `send(MSG_NOSIGNAL)`,
+    /// which is `write` without the SIGPIPE a peer that went away would raise.
+    static func writeBytes(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, isSocket: Bool) throws(SystemCallError)
+        -> SyscallOutcome<Int> {
         // Array's pointer methods rethrow untyped errors, so the typed error crosses as a Result.
         let outcome = bytes.withUnsafeBytes { buffer -> Result<SyscallOutcome<Int>, SystemCallError> in
             Result { () throws(SystemCallError) -> SyscallOutcome<Int> in
-                guard let destination else {
+                if isSocket {
                     return try syscall("send") { send(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
                 }
-                return try destination.withSockAddr { (raw, length) throws(SystemCallError) -> SyscallOutcome<Int> in
+                return try syscall("write") { write(descriptor, buffer.baseAddress, buffer.count) }
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Reads what is waiting into `buffer`: one whole datagram (cut at `buffer.count`, so callers
+    /// size it above the largest message their socket carries), or up to `buffer.count` bytes of a
+    /// stream or tty. 0 bytes is an empty datagram, or EOF once the peer hung up.
+    static func readBytes(_ descriptor: Int32, into buffer: inout [UInt8]) throws(SystemCallError) -> SyscallOutcome<Int> {
+        let outcome = buffer.withUnsafeMutableBytes { bytes -> Result<SyscallOutcome<Int>, SystemCallError> in
+            Result { () throws(SystemCallError) -> SyscallOutcome<Int> in
+                try syscall("read") { read(descriptor, bytes.baseAddress, bytes.count) }
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Sends one datagram to `destination` on an unconnected socket. A datagram leaves whole or
+    /// not at all, so a count other than `bytes.count` cannot happen.
+    static func sendDatagram(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, to destination: SocketAddress)
+        throws(SystemCallError) -> SyscallOutcome<Int> {
+        let outcome = bytes.withUnsafeBytes { buffer -> Result<SyscallOutcome<Int>, SystemCallError> in
+            Result { () throws(SystemCallError) -> SyscallOutcome<Int> in
+                try destination.withSockAddr { (raw, length) throws(SystemCallError) -> SyscallOutcome<Int> in
                     try syscall("sendto") {
                         sendto(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), raw, length)
                     }
@@ -76,9 +107,8 @@ enum SocketSyscall {
     /// that is not IPv4/IPv6, such as the unnamed end of a socketpair).
     typealias Received = (count: Int, sender: SocketAddress?)
 
-    /// Receives one datagram into `buffer`; one longer than `buffer` would be cut, so callers size
-    /// it above the largest message their socket carries. 0 bytes is an empty datagram, or EOF
-    /// once the peer hung up.
+    /// Receives one datagram into `buffer` and names its sender, for a socket that serves many
+    /// peers; otherwise as `readBytes`.
     static func receiveDatagram(_ descriptor: Int32, into buffer: inout [UInt8]) throws(SystemCallError)
         -> SyscallOutcome<Received> {
         var storage = sockaddr_storage()
@@ -98,9 +128,10 @@ enum SocketSyscall {
         return try outcome.get()
     }
 
-    /// Bytes sent on `descriptor` that the receiving end has not read yet (SIOCOUTQ, = TIOCOUTQ; on
-    /// an AF_UNIX socket the kernel charges each message to the sender until the receiver reads
-    /// it, overhead included), or nil when the kernel cannot say. Zero means all was read.
+    /// Bytes written to `descriptor` that the receiving end has not read yet (TIOCOUTQ, = SIOCOUTQ;
+    /// on an AF_UNIX socket the kernel charges each message to the sender until the receiver reads
+    /// it, overhead included; on a tty, what waits for the line), or nil when the kernel cannot say.
+    /// Zero means all was read.
     static func unreadOutput(_ descriptor: Int32) -> Int? {
         var count: Int32 = 0
         let result = withUnsafeMutablePointer(to: &count) { ioctl(descriptor, UInt(TIOCOUTQ), UnsafeMutableRawPointer($0)) }
@@ -108,9 +139,9 @@ enum SocketSyscall {
     }
 
     /// Closes the descriptor once. Not retried on `EINTR`: Linux has released the descriptor by
-    /// then, and a retry could close one another thread just opened. Errors are ignored: nothing is
-    /// buffered on a datagram socket that a failed close could lose.
-    static func closeSocket(_ descriptor: Int32) {
+    /// then, and a retry could close one another thread just opened. Errors are ignored: the
+    /// descriptors closed here are sockets, pipes and ttys whose owner has nothing left to flush.
+    static func closeDescriptor(_ descriptor: Int32) {
         _ = close(descriptor)
     }
 }
