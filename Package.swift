@@ -18,12 +18,19 @@ let package = Package(
                        providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma",
                        providers: [.apt(["liblzma-dev"])]),
-        .target(name: "Transport", dependencies: ["CDBus"]),
+        // The link core (Link, Connector, identifiers, the memory link, the fd pump): no C library.
+        // Its backends sit beside it, one target per folder of Sources/Transport (as NIOPosix
+        // beside NIOCore); each knows one kind of link and no DFU protocol.
+        .target(name: "Transport", path: "Sources/Transport/Core"),
+        .target(name: "DBusBinding", dependencies: ["Transport", "CDBus"], path: "Sources/Transport/DBus"),
+        .target(name: "BlueZTransport", dependencies: ["Transport", "DBusBinding"], path: "Sources/Transport/BlueZ"),
+        .target(name: "UDPTransport", dependencies: ["Transport"], path: "Sources/Transport/UDP"),
         .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL", "CZip", "CLZMA"]),
-        .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
+        .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport", "DBusBinding", "BlueZTransport", "UDPTransport"]),
         // Exit codes: what the command-line tool and the fault campaign map a DFUError to.
         .target(name: "ExitCodes", dependencies: ["DFUCore"]),
-        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim", "ExitCodes"]),
+        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "BlueZTransport", "UDPTransport", "DeviceSim",
+                                                      "ExitCodes"]),
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
         // What the two measuring tools below share: host facts, stderr lines, text columns.
         .target(name: "ReportSupport"),
@@ -32,7 +39,7 @@ let package = Package(
         .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes"]),
         // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
         // without a rig (test support, not shipped).
-        .target(name: "BlueZStandIn", dependencies: ["Transport"], path: "Tests/Support/BlueZStandIn"),
+        .target(name: "BlueZStandIn", dependencies: ["Transport", "DBusBinding", "BlueZTransport"], path: "Tests/Support/BlueZStandIn"),
         // Nordic packages and init packets the tests build and sign (test support, not shipped).
         .target(name: "NordicTestSupport", dependencies: ["DFUCore", "BlueZStandIn"], path: "Tests/Support/NordicTestSupport"),
         // An nRF5 SDK device (secure BLE bootloader + buttonless application) modelled from the SDK
@@ -42,11 +49,13 @@ let package = Package(
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes", "NordicTestSupport", "ReferenceDevices"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
-        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn", "ExitCodes",
-                                                         "NordicTestSupport"],
+        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZTransport", "BlueZStandIn",
+                                                         "ExitCodes", "NordicTestSupport"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "BlueZStandIn"]),
-        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "BlueZStandIn", "NordicTestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "DBusBinding", "BlueZTransport", "UDPTransport",
+                                                           "BlueZStandIn"]),
+        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "Transport", "DBusBinding", "BlueZTransport",
+                                                           "UDPTransport", "BlueZStandIn", "NordicTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

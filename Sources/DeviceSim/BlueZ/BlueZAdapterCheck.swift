@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// Checks, before anything is registered, that bluetoothd runs, lets us in and has the adapter

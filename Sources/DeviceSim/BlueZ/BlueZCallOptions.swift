@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// The options dictionary (`a{sv}`) bluetoothd passes with ReadValue and WriteValue: the central's

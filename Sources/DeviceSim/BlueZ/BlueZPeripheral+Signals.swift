@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// bluetoothd's signals a peripheral follows: centrals connecting and disconnecting (Device1

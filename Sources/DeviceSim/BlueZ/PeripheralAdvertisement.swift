@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// The LEAdvertisement1 object registered with LEAdvertisingManager1: a connectable

@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// The virtual device's own `org.bluez.Agent1` (`dfu sim --security … --passkey N`): registered on

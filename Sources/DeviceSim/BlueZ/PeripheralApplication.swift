@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// One of the virtual device's GATT databases (`PeripheralModel.databases`) as a BlueZ GATT application: one

@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// The D-Bus error a GATT application answers a Write Request with, so that bluetoothd sends the

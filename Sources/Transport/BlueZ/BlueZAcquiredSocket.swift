@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import DBusBinding
+import Transport
 
 /// The socket end bluetoothd hands out for `AcquireWrite` / `AcquireNotify`: AF_UNIX SOCK_SEQPACKET,
 /// non-blocking, one ATT value per datagram (bluez-dbus.md §1.5).

@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 extension BlueZClient {
     /// `Adapter1.RemoveDevice`: bluetoothd disconnects or cancels what it has pending for the
     /// device, deletes its object and its stored keys; heard again, it is a fresh Device1. A

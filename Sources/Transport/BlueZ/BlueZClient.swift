@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// One bus connection to bluetoothd with a live object tree (`BlueZTreeStore`).
 ///
 /// Opening subscribes to every signal `org.bluez` sends (one match rule, so InterfacesAdded/

@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// Connecting a found device and waiting until its GATT database is usable (bluez-dbus.md §1.3, §2):
 /// Connect replies when the ATT channel is up, before discovery; ServicesResolved flips later, or
 /// Connected=false / InterfacesRemoved say it never will.

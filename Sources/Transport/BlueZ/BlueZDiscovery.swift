@@ -1,3 +1,5 @@
+import DBusBinding
+
 /// Starting and stopping discovery on one adapter for this client (bluez-dbus.md §1.2).
 ///
 /// BlueZ keeps one discovery session and one filter per D-Bus client and adapter, and merges the

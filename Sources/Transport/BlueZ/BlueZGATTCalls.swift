@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// The GATT calls behind one `BlueZLink`: acquiring fds, WriteValue with InProgress retries,
 /// notifications by fd or by signal, and what each BlueZ error means for the link (§1.6). A value
 /// of its own (not methods of the link) because the connector needs the same calls before the

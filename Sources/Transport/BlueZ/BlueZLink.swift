@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// `Link` over BlueZ. writeWithoutResponse: through the `AcquireWrite` fd (SOCK_SEQPACKET,
 /// non-blocking: on EAGAIN wait for writability with poll, never sleep, never drop), falling back
 /// to `WriteValue(type: "command")` (serialised per characteristic, InProgress retried) when

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// The mutable heart of one `BlueZLink`: whether it has ended and why, its acquired sockets, its
 /// notification subscriptions and its event stream. Everything that can end the link (Connected=

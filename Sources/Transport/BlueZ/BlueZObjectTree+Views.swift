@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// Typed views of the tree: adapters, devices, GATT services and characteristics. A property of the
 /// wrong type reads as absent (BlueZ 5.66 types: RSSI `n`, MTU `q`, Flags `as`, UUIDs `as`).
 struct BlueZAdapterInfo: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import DBusBinding
+
 /// bluetoothd's object tree as this process last heard it: path → interface → property → value.
 ///
 /// A pure value: it is built from `GetManagedObjects` and kept current by applying

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// One running discovery of this client on one adapter, with the device updates it produces until
 /// the deadline. Used by `BlueZCentral.scan` and by the connector when it has to find a device.

@@ -1,3 +1,5 @@
+import Transport
+
 /// Everything that touches libdbus for one connection, confined to that connection's owner thread.
 ///
 /// Threading: the loop is created on a dedicated thread, never leaves it (it is not Sendable and is

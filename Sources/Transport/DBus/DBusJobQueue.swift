@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// The only way into a connection's owner thread: callers append jobs under a mutex and signal a
 /// `WakeChannel` that the owner thread polls beside libdbus's sockets, so a job wakes it at once

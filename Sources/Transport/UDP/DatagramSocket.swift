@@ -1,3 +1,5 @@
+import Transport
+
 /// One non-blocking UDP socket: received datagrams go to `deliver`, sends wait for writability.
 /// The shared core of `UDPLink` (connected to one server) and `UDPServerSocket` (bound, any sender).
 /// It knows datagrams, not SMP. Reading, writing and ending are the `FDPump`'s; this type opens the

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Transport
 
 /// Turns a `HostAndPort` into socket addresses, in the resolver's preferred order (RFC 6724 for a
 /// name with both IPv4 and IPv6 addresses).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Transport
 
 /// The socket calls only UDP makes: opening a UDP socket, fixing its address or peer, and name lookup.
 extension SystemCall {

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// Opens `UDPLink`s to SMP servers named by `HOST:PORT` (or `udp:HOST:PORT`) peer identities:
 /// `127.0.0.1:1337`, `[::1]:1337`, `device.local:1337`.

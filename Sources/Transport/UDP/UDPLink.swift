@@ -1,3 +1,5 @@
+import Transport
+
 /// A `Link` to an SMP server over UDP (Zephyr's `CONFIG_MCUMGR_TRANSPORT_UDP`, smpclient's UDP
 /// transport): a connected UDP socket dressed as one GATT characteristic (`DatagramGATTFace`, the
 /// SMP one for an update), so the SMP layer above is the same as over Bluetooth.

@@ -1,3 +1,5 @@
+import Transport
+
 /// A UDP socket bound to a local address that receives datagrams from anyone and answers each
 /// sender: the server end, e.g. the virtual device served over UDP. Generic: it knows datagrams
 /// and addresses, not SMP.

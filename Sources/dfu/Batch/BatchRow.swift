@@ -1,3 +1,4 @@
+import BlueZTransport
 import Transport
 
 /// One device of a `dfu batch` plan and the `dfu flash` it stands for: the command line's

@@ -1,3 +1,4 @@
+import BlueZTransport
 import Transport
 
 /// `--passkey N` and `--pair` for the commands that connect to one device (`flash`, `info`):

@@ -1,4 +1,5 @@
 import Transport
+import UDPTransport
 
 /// Where `dfu sim --serve` serves the device: over UDP (`udp:HOST:PORT`) or as a BLE peripheral
 /// through bluetoothd (`bluez:hciN`).

@@ -1,4 +1,6 @@
+import DBusBinding
 import Synchronization
+import Transport
 
 /// dfu's `org.bluez.Agent1`, exported on the central's own bus connection and registered with
 /// AgentManager1 for the run (bluez-dbus.md §9): `Device1.Pair` called from that connection uses

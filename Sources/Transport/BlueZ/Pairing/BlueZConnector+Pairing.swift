@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// Pairing inside `connect` (bluez-dbus.md §9). An unpaired device is first used as it is, with
 /// notifications through StartNotify (never AcquireNotify, which bluetoothd 5.66 leaves unanswered
 /// and then crashes on when the CCC needs security). When subscribing is refused for want of

@@ -5,7 +5,7 @@ import Musl
 #endif
 
 /// What a non-blocking call did: finished with a value, or would have had to wait.
-enum SyscallOutcome<Value> {
+package enum SyscallOutcome<Value> {
     case done(Value)
     /// `EAGAIN`/`EWOULDBLOCK`: try again when the descriptor is ready. A value, not an error,
     /// because it is the normal way a non-blocking descriptor says "later" (swift-nio's `IOResult`).
@@ -18,9 +18,9 @@ enum SyscallOutcome<Value> {
 /// as a `SystemCallError` naming the call. Descriptors are non-blocking and close-on-exec. The one
 /// `poll` and the wake channel are in `+Poll` and `WakeChannel.swift`, threads in `+Thread`, the
 /// UDP-only calls in the UDP backend's `SystemCall+UDP.swift`.
-enum SystemCall {
+package enum SystemCall {
     /// Runs `body` (a C call returning −1 and setting `errno` on failure) under the rules above.
-    static func syscall<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
+    package static func syscall<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
         -> SyscallOutcome<Value> {
         while true {
             let result = body()
@@ -34,7 +34,7 @@ enum SystemCall {
 
     /// For calls that never wait on a non-blocking descriptor; a would-block answer from one of
     /// them is reported as the error it is.
-    static func immediate<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
+    package static func immediate<Value: BinaryInteger>(_ call: String, _ body: () -> Value) throws(SystemCallError)
         -> Value {
         switch try syscall(call, body) {
         case .done(let value): return value
@@ -44,7 +44,7 @@ enum SystemCall {
 
     /// A close-on-exec, non-blocking duplicate of `descriptor`, so the copy is ours to close
     /// whatever the original's owner does.
-    static func duplicateNonBlocking(_ descriptor: Int32) throws(SystemCallError) -> Int32 {
+    package static func duplicateNonBlocking(_ descriptor: Int32) throws(SystemCallError) -> Int32 {
         let copy = try immediate("fcntl") { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
         let flags = fcntl(copy, F_GETFL)
         // Cannot fail on a descriptor just made; if it did, a would-block call would block, not trap.
@@ -141,7 +141,7 @@ enum SystemCall {
     /// Closes the descriptor once. Not retried on `EINTR`: Linux has released the descriptor by
     /// then, and a retry could close one another thread just opened. Errors are ignored: the
     /// descriptors closed here are sockets, pipes and ttys whose owner has nothing left to flush.
-    static func closeDescriptor(_ descriptor: Int32) {
+    package static func closeDescriptor(_ descriptor: Int32) {
         _ = close(descriptor)
     }
 }

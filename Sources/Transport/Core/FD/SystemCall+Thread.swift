@@ -8,7 +8,7 @@ import Musl
 extension SystemCall {
     /// Starts a detached OS thread running `body`. `body` is boxed and handed through the C start
     /// routine's context pointer (`Unmanaged`), which the thunk takes back at once.
-    static func startThread(_ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
+    package static func startThread(_ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { context in

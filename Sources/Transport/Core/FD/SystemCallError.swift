@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// A socket call the kernel refused: which call, and the `errno` it set, by name and by text.
+/// A system call the kernel refused: which call, and the `errno` it set, by name and by text.
 /// Built by `SystemCall` at the call, so `errno` is read before anything else can change it.
 public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The C function, e.g. `"sendto"`.

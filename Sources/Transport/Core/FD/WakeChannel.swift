@@ -7,13 +7,13 @@ import Musl
 /// Wakes a thread blocked in `SystemCall.waitForReadiness` from any other thread: a non-blocking
 /// Unix datagram socket pair (eventfd and pipe2 need `_GNU_SOURCE`, which Swift's Glibc module
 /// lacks). A value: its owner closes it once, when no thread can wait on or signal it any more.
-struct WakeChannel: Sendable {
+package struct WakeChannel: Sendable {
     /// The end a waiting thread polls.
-    let watch: Int32
+    package let watch: Int32
     /// The end other threads signal.
-    let signal: Int32
+    package let signal: Int32
 
-    static func open() throws(SystemCallError) -> WakeChannel {
+    package static func open() throws(SystemCallError) -> WakeChannel {
         #if canImport(Glibc)
         let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         #else
@@ -25,19 +25,19 @@ struct WakeChannel: Sendable {
     }
 
     /// Signals the channel. A full channel already holds a wake-up, so would-block is success.
-    func wake() {
+    package func wake() {
         var byte: UInt8 = 1
         _ = try? SystemCall.syscall("send") { send(signal, &byte, 1, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Empties the channel, so the next wait blocks until the next `wake`.
-    func clear() {
+    package func clear() {
         var bytes = [UInt8](repeating: 0, count: 64)
         let size = bytes.count
         while case .done(let count)? = try? SystemCall.syscall("recv", { recv(watch, &bytes, size, 0) }), count > 0 {}
     }
 
-    func close() {
+    package func close() {
         SystemCall.closeDescriptor(watch)
         SystemCall.closeDescriptor(signal)
     }

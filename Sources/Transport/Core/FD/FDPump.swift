@@ -30,7 +30,7 @@ import Synchronization
 /// descriptors, under the lock, after it has left `poll`; every other use first checks, under the
 /// lock, that the pump has not ended. So no call touches a closed descriptor, or one the process
 /// has since reused. The thread holds the pump until it ends: an owner must call `close()`.
-final class FDPump: Sendable {
+package final class FDPump: Sendable {
     private let state: Mutex<FDPumpState>
 
     private init(state: FDPumpState) {
@@ -39,7 +39,7 @@ final class FDPump: Sendable {
 
     /// Takes ownership of `descriptor` (non-blocking; closed by the pump, also when this throws) and
     /// starts the thread; events start at once.
-    static func start(owning descriptor: Int32, policy: FDPumpPolicy,
+    package static func start(owning descriptor: Int32, policy: FDPumpPolicy,
                       deliver: @escaping @Sendable (FDPumpEvent) -> Void) throws(SystemCallError) -> FDPump {
         let wakeChannel: WakeChannel
         do throws(SystemCallError) {
@@ -61,20 +61,20 @@ final class FDPump: Sendable {
     }
 
     /// Bytes sent that the peer has not read yet (queued here or in the kernel); nil once ended.
-    var unreadByPeer: Int? { state.withLock { $0.unreadByPeer } }
+    package var unreadByPeer: Int? { state.withLock { $0.unreadByPeer } }
 
     /// Why the pump ended; nil while it is open.
-    var end: FDPumpEnd? { state.withLock { $0.end } }
+    package var end: FDPumpEnd? { state.withLock { $0.end } }
 
     /// Ends the pump: queued sends fail with `.ended(.closed)`, `deliver` gets `.ended(.closed)`, the
     /// thread wakes, closes the descriptors and exits. Calling it again does nothing.
-    func close() {
+    package func close() {
         state.withLock { $0.finish(.closed) }
     }
 
     /// `close()`, then waits until the thread has closed the descriptors (microseconds), so e.g. a
     /// port is free for others when this returns.
-    func closeAndWait() async {
+    package func closeAndWait() async {
         await withCheckedContinuation { continuation in
             state.withLock { state in
                 state.finish(.closed)
@@ -87,7 +87,7 @@ final class FDPump: Sendable {
     /// bytes go whole and unmixed with others). Returns once the kernel took it; suspends while the
     /// send buffer is full; messages leave in call order. A send cancelled before any of it left is
     /// not sent; once a part left, the rest follows.
-    func send(_ bytes: [UInt8], to destination: SocketAddress? = nil) async -> Result<Void, FDPumpSendFailure> {
+    package func send(_ bytes: [UInt8], to destination: SocketAddress? = nil) async -> Result<Void, FDPumpSendFailure> {
         if Task.isCancelled { return .failure(.cancelled) }
         // Fast path: nothing queued and the kernel takes it now; no continuation needed.
         let first: FastPath = state.withLock { state in

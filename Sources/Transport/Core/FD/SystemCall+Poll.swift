@@ -5,32 +5,38 @@ import Musl
 #endif
 
 /// One descriptor a thread waits on, and for what.
-struct PollWatch {
-    var descriptor: Int32
+package struct PollWatch {
+    package var descriptor: Int32
     /// Wait for `POLLOUT` too (errors and hang-ups are always reported).
-    var writable: Bool
+    package var writable: Bool
     /// Wait for `POLLIN`; off for a descriptor that is only written.
-    var readable = true
+    package var readable: Bool
+
+    package init(descriptor: Int32, writable: Bool, readable: Bool = true) {
+        self.descriptor = descriptor
+        self.writable = writable
+        self.readable = readable
+    }
 }
 
 /// What `poll` saw on one watched descriptor.
-struct PollReadiness {
+package struct PollReadiness {
     /// Data (or EOF) can be read (`POLLIN`).
-    var input: Bool
+    package var input: Bool
     /// There is room to write (`POLLOUT`).
-    var output: Bool
+    package var output: Bool
     /// An error is pending (`POLLERR`: e.g. an ICMP port-unreachable, or a reset peer); the next
     /// read or write reports it.
-    var error: Bool
+    package var error: Bool
     /// The peer closed its end (`POLLHUP`): what is queued can still be read, then EOF.
-    var hungUp: Bool
+    package var hungUp: Bool
     /// The kernel says the descriptor is not open (`POLLNVAL`): a bug, reported as `EBADF`.
-    var invalid: Bool
+    package var invalid: Bool
 
     /// The next read returns something: data, EOF or an error.
     var readable: Bool { input || error || hungUp }
     /// Nothing happened on the descriptor.
-    var isEmpty: Bool { !(input || output || error || hungUp || invalid) }
+    package var isEmpty: Bool { !(input || output || error || hungUp || invalid) }
 }
 
 /// The one wait of every thread that serves descriptors (an `FDPump`'s, the D-Bus connection's):
@@ -39,7 +45,7 @@ extension SystemCall {
     /// Blocks until one of `watches` is ready, `wakeChannel` is signalled (then emptied, so the next
     /// wait blocks until the next `wake`), or `deadline` passes (nil: no deadline). Returns what was
     /// seen on each watch, in order. `EINTR` retries with the time left until `deadline`.
-    static func waitForReadiness(of watches: [PollWatch], wakeChannel: WakeChannel,
+    package static func waitForReadiness(of watches: [PollWatch], wakeChannel: WakeChannel,
                                  until deadline: ContinuousClock.Instant? = nil) throws(SystemCallError)
         -> [PollReadiness] {
         var descriptors = watches.map { watch in

@@ -1,5 +1,5 @@
 /// What an `FDPump` hands its owner, on the pump's thread, in the order it happened.
-enum FDPumpEvent: Sendable {
+package enum FDPumpEvent: Sendable {
     /// One message, whole, in arrival order. `from` is the sender when the kernel named an IPv4/IPv6
     /// one (an unconnected UDP socket); nil on a connected or Unix socket.
     case received([UInt8], from: SocketAddress?)
@@ -8,7 +8,7 @@ enum FDPumpEvent: Sendable {
 }
 
 /// Why a pump ended.
-enum FDPumpEnd: Sendable, Hashable {
+package enum FDPumpEnd: Sendable, Hashable {
     /// `close()` was called.
     case closed
     /// The peer closed its end: EOF or `POLLHUP` once what it sent was read, or an error the
@@ -20,7 +20,7 @@ enum FDPumpEnd: Sendable, Hashable {
 }
 
 /// Why one `FDPump.send` did not leave.
-enum FDPumpSendFailure: Error, Sendable, Hashable {
+package enum FDPumpSendFailure: Error, Sendable, Hashable {
     /// The pump ended before the message left (or the send ended it).
     case ended(FDPumpEnd)
     /// The caller's task was cancelled while the message waited; it was not sent.
