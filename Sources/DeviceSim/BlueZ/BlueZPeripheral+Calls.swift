@@ -1,3 +1,4 @@
+import BlueZTransport
 import DBusBinding
 import DFUCore
 import Transport

@@ -30,7 +30,7 @@ struct BlueZGATTCalls: Sendable {
         -> (BlueZAcquiredSocket, Int)? {
         let reply: [DBusValue]
         do throws(DBusError) {
-            reply = try await client.call(info.path, BlueZName.gattCharacteristic, member, [.properties([:])],
+            reply = try await client.call(info.path, BlueZNames.gattCharacteristic, member, [.properties([:])],
                                           timeout: Self.operationTimeout)
         } catch {
             switch BlueZFailure(error, context: .gatt) {
@@ -62,7 +62,7 @@ struct BlueZGATTCalls: Sendable {
         while true {
             try state.checkOpen()
             do throws(DBusError) {
-                _ = try await client.call(info.path, BlueZName.gattCharacteristic, "WriteValue",
+                _ = try await client.call(info.path, BlueZNames.gattCharacteristic, "WriteValue",
                                           [.bytes(bytes), .properties(["type": .string(type)])],
                                           timeout: Self.operationTimeout)
                 return
@@ -84,7 +84,7 @@ struct BlueZGATTCalls: Sendable {
     func startNotify(_ info: BlueZCharacteristicInfo) async throws(LinkError) {
         state.routeValueSignals(of: info.path, to: info.id)
         do throws(DBusError) {
-            _ = try await client.call(info.path, BlueZName.gattCharacteristic, "StartNotify", timeout: Self.operationTimeout)
+            _ = try await client.call(info.path, BlueZNames.gattCharacteristic, "StartNotify", timeout: Self.operationTimeout)
         } catch {
             if BlueZFailure(error, context: .gatt) == .inProgress {
                 client.notifySessions.opened(info.path, device: state.devicePath)

@@ -107,7 +107,7 @@ final class BlueZScanSession: Sendable {
         while next < deadline {
             do { try await Task.sleep(until: next, clock: .continuous) } catch { return }
             guard !state.withLock({ $0.stopped }) else { return }
-            _ = await client.callDetached(adapter.path, BlueZName.adapter, "StopDiscovery")
+            _ = await client.callDetached(adapter.path, BlueZNames.adapter, "StopDiscovery")
             while true {
                 guard !Task.isCancelled, !state.withLock({ $0.stopped }), ContinuousClock.now < deadline else { return }
                 do throws(BlueZError) {
@@ -130,8 +130,8 @@ final class BlueZScanSession: Sendable {
     /// The Device1 object a change concerns, if any.
     static func devicePath(of change: BlueZObjectTree.Change) -> String? {
         switch change {
-        case .added(let path, let interfaces) where interfaces.contains(BlueZName.device): return path
-        case .properties(let path, BlueZName.device, _, _): return path
+        case .added(let path, let interfaces) where interfaces.contains(BlueZNames.device): return path
+        case .properties(let path, BlueZNames.device, _, _): return path
         default: return nil
         }
     }
