@@ -2,7 +2,7 @@ import Transport
 
 /// One non-blocking UDP socket: received datagrams go to `deliver`, sends wait for writability.
 /// The shared core of `UDPLink` (connected to one server) and `UDPServerSocket` (bound, any sender).
-/// It knows datagrams, not SMP. Reading, writing and ending are the `FDPump`'s; this type opens the
+/// It knows datagrams, not what they carry. Reading, writing and ending are the `FDPump`'s; this type opens the
 /// socket, says what its errors mean, and names every datagram's sender.
 ///
 /// The pump's thread holds the socket until it ends: an owner must call `close()` (its `deinit` does).
