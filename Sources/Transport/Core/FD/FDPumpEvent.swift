@@ -1,7 +1,9 @@
 /// What an `FDPump` hands its owner, on the pump's thread, in the order it happened.
 package enum FDPumpEvent: Sendable {
-    /// One message, whole, in arrival order. `from` is the sender when the kernel named an IPv4/IPv6
-    /// one (an unconnected UDP socket); nil on a connected or Unix socket.
+    /// What one read returned, in arrival order: one whole message on a datagram or seqpacket
+    /// socket, the next bytes of a stream or tty. `from` is the sender on a socket that serves many
+    /// peers (`FDPumpPolicy.servesManyPeers`, read with `recvfrom`) when the kernel named an
+    /// IPv4/IPv6 one; nil otherwise.
     case received([UInt8], from: SocketAddress?)
     /// The last event, sent exactly once: nothing follows it.
     case ended(FDPumpEnd)
