@@ -18,14 +18,21 @@ let package = Package(
                        providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CLZMA", pkgConfig: "liblzma",
                        providers: [.apt(["liblzma-dev"])]),
-        .target(name: "Transport", dependencies: ["CDBus"]),
+        // The link core (Link, Connector, identifiers, the memory link, the fd pump): no C library.
+        // Its backends sit beside it, one target per folder of Sources/Transport (as NIOPosix
+        // beside NIOCore); each knows one kind of link and no DFU protocol.
+        .target(name: "Transport", path: "Sources/Transport/Core"),
+        .target(name: "DBusBinding", dependencies: ["Transport", "CDBus"], path: "Sources/Transport/DBus"),
+        .target(name: "BlueZTransport", dependencies: ["Transport", "DBusBinding"], path: "Sources/Transport/BlueZ"),
+        .target(name: "UDPTransport", dependencies: ["Transport"], path: "Sources/Transport/UDP"),
         .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL", "CZip", "CLZMA"]),
-        .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport"]),
+        .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport", "DBusBinding", "BlueZTransport", "UDPTransport"]),
         // Exit codes: what the command-line tool and the fault campaign map a DFUError to.
         .target(name: "ExitCodes", dependencies: ["DFUCore"]),
         // The argument parser of the three executables: declarations, parsing, help, man page, completions.
         .target(name: "ArgumentParsing"),
-        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "DeviceSim", "ExitCodes", "ArgumentParsing"]),
+        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "BlueZTransport", "UDPTransport", "DeviceSim",
+                                                      "ExitCodes", "ArgumentParsing"]),
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
         // What the two measuring tools below share: host facts, stderr lines, text columns.
         .target(name: "ReportSupport"),
@@ -35,7 +42,7 @@ let package = Package(
                                                              "ArgumentParsing"]),
         // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
         // without a rig (test support, not shipped).
-        .target(name: "BlueZStandIn", dependencies: ["Transport"], path: "Tests/Support/BlueZStandIn"),
+        .target(name: "BlueZStandIn", dependencies: ["Transport", "DBusBinding", "BlueZTransport"], path: "Tests/Support/BlueZStandIn"),
         // Nordic packages and init packets the tests build and sign (test support, not shipped).
         .target(name: "NordicTestSupport", dependencies: ["DFUCore", "BlueZStandIn"], path: "Tests/Support/NordicTestSupport"),
         // An nRF5 SDK device (secure BLE bootloader + buttonless application) modelled from the SDK
@@ -45,11 +52,13 @@ let package = Package(
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes", "NordicTestSupport", "ReferenceDevices"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
-        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZStandIn", "ExitCodes",
-                                                         "NordicTestSupport", "ArgumentParsing"],
+        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZTransport", "BlueZStandIn",
+                                                         "ExitCodes", "NordicTestSupport", "ArgumentParsing"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "BlueZStandIn"]),
-        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "BlueZStandIn", "NordicTestSupport"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "DBusBinding", "BlueZTransport", "UDPTransport",
+                                                           "BlueZStandIn"]),
+        .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "Transport", "DBusBinding", "BlueZTransport",
+                                                           "UDPTransport", "BlueZStandIn", "NordicTestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // The option declarations of `dfu-bench` and `dfu-faults`, in process.
         .testTarget(name: "MeasuringToolsTests", dependencies: ["dfu-bench", "dfu-faults", "ArgumentParsing"]),

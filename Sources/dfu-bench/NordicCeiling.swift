@@ -5,7 +5,7 @@ import Transport
 ///
 /// The record is cut into bursts: the writes the client issued between two notifications it waited
 /// for (Create; a PRN batch of packets; the object's last packets with Calculate Checksum behind
-/// them; Execute). On this link (`Transport/Memory/RadioTiming.swift`) a burst starts at a
+/// them; Execute). On this link (`Transport/Core/Memory/RadioTiming.swift`) a burst starts at a
 /// connection event and fills events slot by slot (`LinkProfile.connectionEvents(carrying:)`: a
 /// short write such as Calculate Checksum can ride in the last packets' event); the device, which
 /// answers a write only after the slot that carried it, gets its ATT response and notification out

@@ -1,10 +1,12 @@
+import BlueZTransport
+
 // In-process tests of the `dfu` executable target (see DeviceSpecTests.swift for the condition).
 #if DFU_CLI_UNIT_TESTS
 @testable import ArgumentParsing
-@testable import dfu
 import DFUCore
 import Testing
 import Transport
+@testable import dfu
 
 /// `dfu scan`'s options, and how a device found is classified and shown (table row, JSON line,
 /// summary), without BlueZ.

@@ -1,3 +1,4 @@
+import DBusBinding
 @testable import DeviceSim
 import Testing
 import Transport

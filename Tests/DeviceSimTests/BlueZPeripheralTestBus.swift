@@ -1,4 +1,5 @@
 import BlueZStandIn
+import DBusBinding
 @testable import DeviceSim
 import Testing
 import Transport

@@ -1,3 +1,4 @@
+import DBusBinding
 import DFUCore
 @testable import DeviceSim
 import Testing

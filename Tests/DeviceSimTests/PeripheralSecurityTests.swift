@@ -1,3 +1,4 @@
+import BlueZTransport
 @testable import DeviceSim
 import Testing
 import Transport

@@ -2,6 +2,7 @@ import DFUCore
 import DeviceSim
 import Testing
 import Transport
+import UDPTransport
 
 /// A whole update over SMP/UDP against a device that resets long after its reset reply
 /// (Zephyr's `CONFIG_MCUMGR_GRP_OS_RESET_MS` set high). UDP reports no link drop, so the engine

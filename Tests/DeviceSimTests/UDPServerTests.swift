@@ -2,6 +2,7 @@ import DFUCore
 import DeviceSim
 import Testing
 import Transport
+import UDPTransport
 
 /// The virtual device served over UDP on loopback, driven with SMP packets through Transport's
 /// `UDPLink`, one packet per datagram, as smpclient and Zephyr's UDP transport do. Most tests run

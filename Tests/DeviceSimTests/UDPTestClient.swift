@@ -2,6 +2,7 @@ import DFUCore
 import DeviceSim
 import Testing
 import Transport
+import UDPTransport
 
 /// A stop-and-wait SMP client of a `VirtualDeviceUDPServer`: a `UDPLink` from Transport, requests
 /// encoded by DFUCore's packet types, each datagram received decoded as one whole SMP frame (one

@@ -1,3 +1,4 @@
+import DBusBinding
 import Testing
 import Transport
 

@@ -1,3 +1,4 @@
+import DBusBinding
 import Foundation
 import Testing
 import Transport

@@ -1,5 +1,6 @@
-@testable import Transport
+@testable import DBusBinding
 import Testing
+@testable import Transport
 
 /// The reader against bytes our writer did not make: seeded corruptions of a BlueZ-shaped message
 /// must give values or errors, never a trap.

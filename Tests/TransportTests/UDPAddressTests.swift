@@ -1,5 +1,6 @@
 import Testing
 import Transport
+import UDPTransport
 
 @Suite struct UDPAddressTests {
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Testing
 import Transport
+import UDPTransport
 
 @Suite(.timeLimit(.minutes(1))) struct UDPConnectorTests {
     typealias Support = UDPTestSupport

@@ -1,5 +1,6 @@
 import Testing
 import Transport
+import UDPTransport
 
 /// Shared pieces of the UDP tests: an echo server, bounded waits, and the loopback probe.
 enum UDPTestSupport {

@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import Transport
 
 /// Checks, before anything is registered, that bluetoothd runs, lets us in and has the adapter

@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import Transport
 
 /// The options dictionary (`a{sv}`) bluetoothd passes with ReadValue and WriteValue: the central's

@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import DFUCore
 import Transport
 

@@ -1,3 +1,4 @@
+import DBusBinding
 import DFUCore
 import Transport
 

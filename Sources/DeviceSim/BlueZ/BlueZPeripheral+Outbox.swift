@@ -1,3 +1,4 @@
+import BlueZTransport
 import DFUCore
 import Transport
 

@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import Transport
 
 /// bluetoothd's signals a peripheral follows: centrals connecting and disconnecting (Device1

@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import DFUCore
 import Transport
 
@@ -231,10 +233,11 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     /// default agent for a responder's side of pairing (reference §9).
     private func registerAgent() async throws(BlueZServeError) {
         guard let agent else { return }
-        try await callBlueZ("/org/bluez", "org.bluez.AgentManager1", "RegisterAgent",
+        try await callBlueZ(BlueZNames.agentManagerPath, BlueZNames.agentManager, "RegisterAgent",
                             [.objectPath(agent.path), .string(agent.capability)])
         agentRegistered = true
-        try await callBlueZ("/org/bluez", "org.bluez.AgentManager1", "RequestDefaultAgent", [.objectPath(agent.path)])
+        try await callBlueZ(BlueZNames.agentManagerPath, BlueZNames.agentManager, "RequestDefaultAgent",
+                            [.objectPath(agent.path)])
     }
 
     /// A call to bluetoothd; its own refusals (`org.bluez.Error.*`) become `.refused`.
@@ -269,7 +272,7 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
         }
         if agentRegistered, let agent {
             agentRegistered = false
-            try? await callBlueZ("/org/bluez", "org.bluez.AgentManager1", "UnregisterAgent",
+            try? await callBlueZ(BlueZNames.agentManagerPath, BlueZNames.agentManager, "UnregisterAgent",
                                  [.objectPath(agent.path)], timeout: .seconds(5))
         }
         connection.close()

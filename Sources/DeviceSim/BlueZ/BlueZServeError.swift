@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// Why `BlueZPeripheral` could not start serving, or stopped by itself. Each description is one

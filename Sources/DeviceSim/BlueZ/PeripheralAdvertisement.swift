@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import Transport
 
 /// The LEAdvertisement1 object registered with LEAdvertisingManager1: a connectable

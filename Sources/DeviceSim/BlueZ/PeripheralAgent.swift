@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import Transport
 
 /// The virtual device's own `org.bluez.Agent1` (`dfu sim --security … --passkey N`): registered on
@@ -29,7 +31,7 @@ struct PeripheralAgent: Sendable {
     /// for it for ever (measured on the rig: the sim stopped answering after pairing).
     func object(handler: @escaping DBusMethodHandler) -> DBusExportedObject {
         DBusExportedObject(path: path, interfaces: [
-            DBusExportedInterface(name: "org.bluez.Agent1", methods: Self.signatures.mapValues { _ in handler },
+            DBusExportedInterface(name: BlueZNames.agent, methods: Self.signatures.mapValues { _ in handler },
                                   signatures: Self.signatures),
         ])
     }

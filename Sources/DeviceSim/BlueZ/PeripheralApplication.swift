@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import Transport
 
 /// One of the virtual device's GATT databases (`PeripheralModel.databases`) as a BlueZ GATT application: one

@@ -1,3 +1,4 @@
+import BlueZTransport
 import Transport
 
 /// What the virtual device, served through BlueZ, demands of a central's link before it takes

@@ -1,3 +1,5 @@
+import BlueZTransport
+import DBusBinding
 import Transport
 
 /// The D-Bus error a GATT application answers a Write Request with, so that bluetoothd sends the

@@ -1,4 +1,5 @@
 import Transport
+import UDPTransport
 
 /// Why `VirtualDeviceUDPServer.serve` could not start: the device options, or the socket.
 public enum UDPServeError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import DFUCore
 import Transport
+import UDPTransport
 
 /// Serves one `VirtualDevice` over UDP the way Zephyr's SMP UDP transport (`smp_udp.c`) serves
 /// MCUmgr: one SMP packet per datagram in each direction, each reply sent to whoever sent the

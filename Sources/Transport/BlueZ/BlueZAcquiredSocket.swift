@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import DBusBinding
+import Transport
 
 /// The socket end bluetoothd hands out for `AcquireWrite` / `AcquireNotify`: AF_UNIX SOCK_SEQPACKET,
 /// non-blocking, one ATT value per datagram (bluez-dbus.md §1.5).
@@ -41,7 +43,7 @@ final class BlueZAcquiredSocket: Sendable {
     /// `DBusUnixFD`, and bluetoothd sees the release once every copy is closed) and starts the pump.
     static func adopt(_ fd: DBusUnixFD, mtu: Int, deliver: @escaping @Sendable (Event) -> Void)
         throws(SystemCallError) -> BlueZAcquiredSocket {
-        let descriptor = try SocketSyscall.duplicateNonBlocking(fd.descriptor)
+        let descriptor = try SystemCall.duplicateNonBlocking(fd.descriptor)
         let pump = try FDPump.start(owning: descriptor, policy: policy) { event in
             switch event {
             case .received(let bytes, _): deliver(.datagram(bytes))

@@ -1,3 +1,5 @@
+import Transport
+
 /// Pauses between connect attempts: doubling from `first` up to `limit`, never past the deadline.
 /// A value: the connector keeps one per `connect` call.
 struct BlueZBackoff: Sendable, Equatable {

@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// One adapter of bluetoothd, opened for the central role. Sendable: only immutable state; the
 /// live object tree sits in the client's store.
 ///

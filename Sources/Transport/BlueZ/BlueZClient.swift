@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// One bus connection to bluetoothd with a live object tree (`BlueZTreeStore`).
 ///
 /// Opening subscribes to every signal `org.bluez` sends (one match rule, so InterfacesAdded/
@@ -26,11 +29,11 @@ final class BlueZClient: Sendable {
             throw BlueZError.fromBusConnect(error)
         }
         do {
-            let bluez = try await connection.signals(matching: DBusMatchRule(sender: BlueZName.service))
+            let bluez = try await connection.signals(matching: DBusMatchRule(sender: BlueZNames.service))
             let owners = try await connection.signals(matching: DBusMatchRule(
                 sender: DBusStandardInterface.bus, path: "/org/freedesktop/DBus",
                 interface: DBusStandardInterface.bus, member: "NameOwnerChanged"))
-            let reply = try await connection.call(destination: BlueZName.service, path: "/",
+            let reply = try await connection.call(destination: BlueZNames.service, path: "/",
                                                   interface: DBusStandardInterface.objectManager,
                                                   member: "GetManagedObjects", timeout: .seconds(10))
             let store = BlueZTreeStore(tree: BlueZObjectTree(managedObjects: reply.first ?? .array(elementSignature: "y", [])))
@@ -62,7 +65,7 @@ final class BlueZClient: Sendable {
                     store.apply(signal)
                 case .owner(let signal):
                     // NameOwnerChanged(s name, s old, s new): org.bluez lost its owner.
-                    guard signal.arguments.count >= 3, case .string(BlueZName.service) = signal.arguments[0],
+                    guard signal.arguments.count >= 3, case .string(BlueZNames.service) = signal.arguments[0],
                           case .string("") = signal.arguments[2] else { continue }
                     store.bluetoothdLeft()
                 case .ended:
@@ -77,7 +80,7 @@ final class BlueZClient: Sendable {
     func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
               timeout: Duration = .seconds(25)) async throws(DBusError) -> [DBusValue] {
         do {
-            return try await connection.call(destination: BlueZName.service, path: path, interface: interface,
+            return try await connection.call(destination: BlueZNames.service, path: path, interface: interface,
                                              member: member, arguments: arguments, timeout: timeout)
         } catch let error as DBusError {
             throw error

@@ -1,3 +1,5 @@
+import Transport
+
 /// What shows that a `name:` peer is back after our link to it ended (a reboot, most often). It may
 /// return at the address it was last reached at or under a new one (bluez-dbus.md §2, §8), and until
 /// bluetoothd's Connected=false arrives (sent from an idle callback, after our fds hung up) the old

@@ -1,3 +1,5 @@
+import Transport
+
 /// Reaching a device that may answer under one of several peers (an nRF5 application, or its
 /// bootloader at the address + 1 or under its own name) with one discovery for all of them,
 /// rather than a turn each: a turn spent on an address nobody advertises costs its whole length.

@@ -1,3 +1,5 @@
+import Transport
+
 /// After a successful Connect: waiting for bluetoothd to report the connection, and going on
 /// with a link it made without reporting it (BlueZ 5.66 `att_connect_cb`, docs/bluez.md).
 extension BlueZConnector {

@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// Connecting a found device and waiting until its GATT database is usable (bluez-dbus.md §1.3, §2):
 /// Connect replies when the ATT channel is up, before discovery; ServicesResolved flips later, or
 /// Connected=false / InterfacesRemoved say it never will.
@@ -66,7 +69,7 @@ extension BlueZConnector {
             let now = ContinuousClock.now
             let timeout = min(max(now.duration(to: connectBy), .seconds(5)), max(now.duration(to: deadline), .seconds(1)))
             do throws(DBusError) {
-                _ = try await client.call(device.path, BlueZName.device, "Connect", timeout: timeout)
+                _ = try await client.call(device.path, BlueZNames.device, "Connect", timeout: timeout)
                 switch await connectedShowsUp(device, deadline: deadline) {
                 case .shown: break
                 case .unreported(let reports): unreported = reports
@@ -184,13 +187,13 @@ extension BlueZConnector {
     /// ignored: the object may be gone with the connection, and then so is the session.
     func releaseNotifySessions(of device: BlueZDeviceInfo) async {
         for characteristic in client.notifySessions.take(device: device.path) {
-            _ = await client.callDetached(characteristic, BlueZName.gattCharacteristic, "StopNotify", timeout: .seconds(5))
+            _ = await client.callDetached(characteristic, BlueZNames.gattCharacteristic, "StopNotify", timeout: .seconds(5))
         }
     }
 
     /// Asks bluetoothd to drop the connection or cancel the pending attempt (bleak does the same on
     /// every failed or cancelled connect). Runs under cancellation; errors are ignored.
     func abort(_ device: BlueZDeviceInfo) async {
-        _ = await client.callDetached(device.path, BlueZName.device, "Disconnect", timeout: .seconds(10))
+        _ = await client.callDetached(device.path, BlueZNames.device, "Disconnect", timeout: .seconds(10))
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// Finding the Device1 to connect to: the known object first, else discovery (bluez-dbus.md §2:
 /// objects of unconnected devices vanish 30 s after they were last heard, and a rebooted device

@@ -1,3 +1,5 @@
+import Transport
+
 /// Turning a connected, resolved device into a `BlueZLink`: watch it first, then acquire the write
 /// fds of the expected write-without-response characteristics (their `mtu` is the ATT MTU the link
 /// reports), falling back to the MTU property. Then the expected services' notifications are

@@ -1,3 +1,5 @@
+import Transport
+
 /// A Connect that bluetoothd refuses with `le-connection-abort-by-local` or InProgress ("Operation
 /// already in progress") again and again: its state for the device is stuck (a pending connection
 /// it never cleared, the controller refusing a second Create Connection: bluez#631, bleak#1036).

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// `Connector` over BlueZ. `PeerIdentity` forms: "AA:BB:CC:DD:EE:FF" (any case) or "name:NAME".
 /// connect(): find the Device1 (known object, else discovery filtered by `expecting` services until

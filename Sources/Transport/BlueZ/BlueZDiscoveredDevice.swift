@@ -1,3 +1,5 @@
+import Transport
+
 /// A device bluetoothd has heard, as `BlueZCentral.scan` reports it.
 public struct BlueZDiscoveredDevice: Sendable, Equatable {
     /// "AA:BB:CC:DD:EE:FF", upper case.

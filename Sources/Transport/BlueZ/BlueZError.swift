@@ -1,3 +1,5 @@
+import DBusBinding
+
 /// Why BlueZ could not be used at all, before any device: every case is exit 5 in the CLI, and
 /// `description` is ONE line saying what happened and the fix.
 public enum BlueZError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// What a failed call to bluetoothd means for us, read from the D-Bus error name and, where BlueZ
 /// 5.66 reuses one name for several causes, from its message text (bluez-dbus.md §1.3, §1.6).
 /// Pure: the connector, the link and `BlueZError` decide what to do with each case.

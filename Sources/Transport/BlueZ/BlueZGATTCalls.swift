@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// The GATT calls behind one `BlueZLink`: acquiring fds, WriteValue with InProgress retries,
 /// notifications by fd or by signal, and what each BlueZ error means for the link (§1.6). A value
 /// of its own (not methods of the link) because the connector needs the same calls before the
@@ -27,7 +30,7 @@ struct BlueZGATTCalls: Sendable {
         -> (BlueZAcquiredSocket, Int)? {
         let reply: [DBusValue]
         do throws(DBusError) {
-            reply = try await client.call(info.path, BlueZName.gattCharacteristic, member, [.properties([:])],
+            reply = try await client.call(info.path, BlueZNames.gattCharacteristic, member, [.properties([:])],
                                           timeout: Self.operationTimeout)
         } catch {
             switch BlueZFailure(error, context: .gatt) {
@@ -59,7 +62,7 @@ struct BlueZGATTCalls: Sendable {
         while true {
             try state.checkOpen()
             do throws(DBusError) {
-                _ = try await client.call(info.path, BlueZName.gattCharacteristic, "WriteValue",
+                _ = try await client.call(info.path, BlueZNames.gattCharacteristic, "WriteValue",
                                           [.bytes(bytes), .properties(["type": .string(type)])],
                                           timeout: Self.operationTimeout)
                 return
@@ -81,7 +84,7 @@ struct BlueZGATTCalls: Sendable {
     func startNotify(_ info: BlueZCharacteristicInfo) async throws(LinkError) {
         state.routeValueSignals(of: info.path, to: info.id)
         do throws(DBusError) {
-            _ = try await client.call(info.path, BlueZName.gattCharacteristic, "StartNotify", timeout: Self.operationTimeout)
+            _ = try await client.call(info.path, BlueZNames.gattCharacteristic, "StartNotify", timeout: Self.operationTimeout)
         } catch {
             if BlueZFailure(error, context: .gatt) == .inProgress {
                 client.notifySessions.opened(info.path, device: state.devicePath)

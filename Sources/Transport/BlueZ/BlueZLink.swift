@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// `Link` over BlueZ. writeWithoutResponse: through the `AcquireWrite` fd (SOCK_SEQPACKET,
 /// non-blocking: on EAGAIN wait for writability with poll, never sleep, never drop), falling back
 /// to `WriteValue(type: "command")` (serialised per characteristic, InProgress retried) when
@@ -112,7 +115,7 @@ public final class BlueZLink: Link {
         let info = try lookUp(characteristic, needs: .read)
         let reply: [DBusValue]
         do throws(DBusError) {
-            reply = try await client.call(info.path, BlueZName.gattCharacteristic, "ReadValue", [.properties([:])],
+            reply = try await client.call(info.path, BlueZNames.gattCharacteristic, "ReadValue", [.properties([:])],
                                           timeout: Self.operationTimeout)
         } catch {
             throw gatt.fail(error, on: characteristic, "ReadValue")
@@ -149,7 +152,7 @@ public final class BlueZLink: Link {
     public func disconnect() async {
         guard state.beginDisconnect() else { return }
         let devicePath = state.devicePath
-        _ = await client.callDetached(devicePath, BlueZName.device, "Disconnect", timeout: Self.disconnectTimeout)
+        _ = await client.callDetached(devicePath, BlueZNames.device, "Disconnect", timeout: Self.disconnectTimeout)
         let deadline = ContinuousClock.now.advanced(by: Self.disconnectTimeout)
         _ = await Task {
             await client.store.wait(until: deadline) { tree in

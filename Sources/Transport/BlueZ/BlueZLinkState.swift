@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// The mutable heart of one `BlueZLink`: whether it has ended and why, its acquired sockets, its
 /// notification subscriptions and its event stream. Everything that can end the link (Connected=
@@ -100,13 +101,13 @@ final class BlueZLinkState: Sendable {
     /// Reacts to a change of bluetoothd's tree; returns an observer id to remove when it ended the link.
     func handle(_ event: BlueZTreeStore.Event) -> UInt64? {
         switch event {
-        case .changed(.properties(let path, BlueZName.device, let changed, _), _) where path == devicePath:
+        case .changed(.properties(let path, BlueZNames.device, let changed, _), _) where path == devicePath:
             if case .bool(false)? = changed["Connected"] {
                 return end(.other("the device disconnected (bluetoothd reported Connected=false)"))
             }
-        case .changed(.removed(let path, let interfaces), _) where path == devicePath && interfaces.contains(BlueZName.device):
+        case .changed(.removed(let path, let interfaces), _) where path == devicePath && interfaces.contains(BlueZNames.device):
             return end(.other("the device was removed from bluetoothd"))
-        case .changed(.properties(let path, BlueZName.gattCharacteristic, let changed, _), _):
+        case .changed(.properties(let path, BlueZNames.gattCharacteristic, let changed, _), _):
             guard case .array("y", let values)? = changed["Value"] else { return nil }
             let target = state.withLock { $0.end == nil ? $0.signalNotify[path] : nil }
             guard let target else { return nil }

@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// Typed views of the tree: adapters, devices, GATT services and characteristics. A property of the
 /// wrong type reads as absent (BlueZ 5.66 types: RSSI `n`, MTU `q`, Flags `as`, UUIDs `as`).
 struct BlueZAdapterInfo: Sendable, Equatable {
@@ -66,8 +69,8 @@ struct BlueZServiceInfo: Sendable, Equatable {
 extension BlueZObjectTree {
     /// Every adapter, in name order with numbers compared as numbers (hci2 before hci10).
     var adapters: [BlueZAdapterInfo] {
-        paths(with: BlueZName.adapter).map { path in
-            let props = objects[path]?[BlueZName.adapter] ?? [:]
+        paths(with: BlueZNames.adapter).map { path in
+            let props = objects[path]?[BlueZNames.adapter] ?? [:]
             return BlueZAdapterInfo(path: path, name: Self.lastComponent(path),
                                     address: props.string("Address") ?? "", powered: props.bool("Powered") ?? false)
         }.sorted { Self.nameOrder($0.name, $1.name) }
@@ -75,7 +78,7 @@ extension BlueZObjectTree {
 
     /// The device at `path`, nil when it has no Device1.
     func device(at path: String) -> BlueZDeviceInfo? {
-        guard let props = objects[path]?[BlueZName.device] else { return nil }
+        guard let props = objects[path]?[BlueZNames.device] else { return nil }
         let adapterPath = props.objectPath("Adapter") ?? Self.parent(path)
         guard let address = props.string("Address")?.uppercased() ?? Self.addressFromPath(path) else { return nil }
         let name = props.string("Name") ?? props.string("Alias").flatMap { alias in
@@ -95,7 +98,7 @@ extension BlueZObjectTree {
 
     /// The devices of one adapter, by address.
     func devices(of adapterPath: String) -> [BlueZDeviceInfo] {
-        paths(with: BlueZName.device).compactMap(device(at:)).filter { $0.adapterPath == adapterPath }
+        paths(with: BlueZNames.device).compactMap(device(at:)).filter { $0.adapterPath == adapterPath }
             .sorted { $0.address < $1.address }
     }
 
@@ -107,15 +110,15 @@ extension BlueZObjectTree {
 
     /// The GATT services of a device with their characteristics, in handle order.
     func services(of devicePath: String) -> [BlueZServiceInfo] {
-        let characteristics = paths(with: BlueZName.gattCharacteristic).compactMap { path -> (String, BlueZCharacteristicInfo)? in
-            guard let props = objects[path]?[BlueZName.gattCharacteristic],
+        let characteristics = paths(with: BlueZNames.gattCharacteristic).compactMap { path -> (String, BlueZCharacteristicInfo)? in
+            guard let props = objects[path]?[BlueZNames.gattCharacteristic],
                   let uuid = props.string("UUID").flatMap(CharacteristicID.init) else { return nil }
             let service = props.objectPath("Service") ?? Self.parent(path)
             return (service, BlueZCharacteristicInfo(path: path, id: uuid, flags: props.strings("Flags") ?? [],
                                                      mtu: props.uint16("MTU").map(Int.init)))
         }
-        return paths(with: BlueZName.gattService).compactMap { path in
-            guard let props = objects[path]?[BlueZName.gattService],
+        return paths(with: BlueZNames.gattService).compactMap { path in
+            guard let props = objects[path]?[BlueZNames.gattService],
                   (props.objectPath("Device") ?? Self.parent(path)) == devicePath,
                   let uuid = props.string("UUID").flatMap(ServiceID.init) else { return nil }
             return BlueZServiceInfo(path: path, id: uuid,

@@ -1,3 +1,5 @@
+import DBusBinding
+
 /// bluetoothd's object tree as this process last heard it: path → interface → property → value.
 ///
 /// A pure value: it is built from `GetManagedObjects` and kept current by applying
@@ -97,7 +99,7 @@ struct BlueZObjectTree: Sendable, Equatable {
         guard objects[path]?[interface] != nil else { return false }
         objects[path]?[interface]?.merge(changed) { _, new in new }
         for name in invalidated { objects[path]?[interface]?[name] = nil }
-        if interface == BlueZName.device, changed["Connected"] != nil { connectedReportCounts[path, default: 0] += 1 }
+        if interface == BlueZNames.device, changed["Connected"] != nil { connectedReportCounts[path, default: 0] += 1 }
         return true
     }
 

@@ -1,3 +1,5 @@
+import Transport
+
 /// What a `PeerIdentity` names for BlueZ: an address ("AA:BB:CC:DD:EE:FF", any case), a device
 /// name ("name:sensor-12"), or the one device advertising a name others may share
 /// ("sole-name:DfuTarg", a last resort: `Connector.isLastResort`). Anything else names no BlueZ device.

@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// What `BlueZCentral.scan` looks for. BlueZ merges the discovery filters of all its clients, so it
 /// may report devices outside ours: `matches` re-checks every device against this filter.
 public struct BlueZScanFilter: Sendable, Equatable {

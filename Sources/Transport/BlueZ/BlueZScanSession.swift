@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// One running discovery of this client on one adapter, with the device updates it produces until
 /// the deadline. Used by `BlueZCentral.scan` and by the connector when it has to find a device.
@@ -106,7 +107,7 @@ final class BlueZScanSession: Sendable {
         while next < deadline {
             do { try await Task.sleep(until: next, clock: .continuous) } catch { return }
             guard !state.withLock({ $0.stopped }) else { return }
-            _ = await client.callDetached(adapter.path, BlueZName.adapter, "StopDiscovery")
+            _ = await client.callDetached(adapter.path, BlueZNames.adapter, "StopDiscovery")
             while true {
                 guard !Task.isCancelled, !state.withLock({ $0.stopped }), ContinuousClock.now < deadline else { return }
                 do throws(BlueZError) {
@@ -129,8 +130,8 @@ final class BlueZScanSession: Sendable {
     /// The Device1 object a change concerns, if any.
     static func devicePath(of change: BlueZObjectTree.Change) -> String? {
         switch change {
-        case .added(let path, let interfaces) where interfaces.contains(BlueZName.device): return path
-        case .properties(let path, BlueZName.device, _, _): return path
+        case .added(let path, let interfaces) where interfaces.contains(BlueZNames.device): return path
+        case .properties(let path, BlueZNames.device, _, _): return path
         default: return nil
         }
     }

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// A first-come, first-served async lock. BlueZ allows one `WriteValue` in flight per
 /// characteristic (a second gets InProgress, bluez-dbus.md §1.4), and writes must leave in call

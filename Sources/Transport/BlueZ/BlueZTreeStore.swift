@@ -1,3 +1,4 @@
+import DBusBinding
 import Synchronization
 
 /// The live copy of bluetoothd's object tree, and everyone waiting on it. `BlueZClient` feeds it

@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 
 /// Which bus to connect to.
 public enum DBusBusAddress: Sendable {

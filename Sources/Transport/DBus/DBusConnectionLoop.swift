@@ -1,12 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Transport
 
 /// Everything that touches libdbus for one connection, confined to that connection's owner thread.
 ///
 /// Threading: the loop is created on a dedicated thread, never leaves it (it is not Sendable and is
 /// only ever reached as the argument of a queued `DBusJobQueue.Job`), and drives libdbus there:
-/// `poll` over libdbus's watches plus the job queue's wake pipe, then the ready watches, the queued
+/// Transport's one wait (`SystemCall.waitForReadiness`) over libdbus's watches plus the job
+/// queue's wake channel, until the earliest call deadline, then the ready watches, the queued
 /// jobs, dispatch, and expired deadlines. libdbus callbacks (watches, filter, pending-call notify)
 /// only run inside those calls, so they run on this thread too. Results leave through Sendable
 /// channels only: checked continuations and `AsyncStream` continuations.
@@ -70,35 +69,20 @@ final class DBusConnectionLoop {
             guard running else { break }
 
             let requests = failure == nil ? connection.pollRequests() : []
-            var descriptors = [pollfd(fd: jobs.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-            for request in requests {
-                let events = (request.wantsRead ? Int16(POLLIN) : 0) | (request.wantsWrite ? Int16(POLLOUT) : 0)
-                descriptors.append(pollfd(fd: request.descriptor, events: events, revents: 0))
+            let watches = requests.map { request in
+                PollWatch(descriptor: request.descriptor, writable: request.wantsWrite, readable: request.wantsRead)
             }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), pollTimeout())
-            if ready > 0 {
-                if descriptors[0].revents != 0 { jobs.drainWakeups() }
-                for (index, request) in requests.enumerated() {
-                    let seen = descriptors[index + 1].revents
-                    guard seen != 0 else { continue }
-                    connection.handle(request, readable: seen & Int16(POLLIN) != 0,
-                                      writable: seen & Int16(POLLOUT) != 0,
-                                      error: seen & Int16(POLLERR) != 0, hangUp: seen & Int16(POLLHUP) != 0)
-                }
+            // A failed poll (only ENOMEM or a bad descriptor libdbus handed us) is a turn with
+            // nothing ready: the jobs, dispatch and deadlines above still run.
+            let seen = (try? SystemCall.waitForReadiness(of: watches, wakeChannel: jobs.wakeChannel,
+                                                         until: calls.values.map(\.deadline).min())) ?? []
+            for (request, readiness) in zip(requests, seen) where !readiness.isEmpty {
+                connection.handle(request, readable: readiness.input, writable: readiness.output,
+                                  error: readiness.error, hangUp: readiness.hungUp)
             }
             expireDeadlines()
         }
         tearDown()
-    }
-
-    /// Milliseconds until the earliest call deadline (rounded up), or -1 to wait for I/O only.
-    private func pollTimeout() -> Int32 {
-        guard let earliest = calls.values.map(\.deadline).min() else { return -1 }
-        let remaining = ContinuousClock.now.duration(to: earliest)
-        guard remaining > .zero else { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
     }
 
     private func expireDeadlines() {

@@ -1,10 +1,8 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import Transport
 
-/// The only way into a connection's owner thread: callers append jobs under a mutex and write one
-/// byte to a pipe that the owner thread polls beside libdbus's sockets, so a job wakes it at once
+/// The only way into a connection's owner thread: callers append jobs under a mutex and signal a
+/// `WakeChannel` that the owner thread polls beside libdbus's sockets, so a job wakes it at once
 /// (no polling interval). Jobs take the loop as an argument, so nothing non-Sendable is captured.
 final class DBusJobQueue: Sendable {
     typealias Job = @Sendable (DBusConnectionLoop) -> Void
@@ -16,25 +14,19 @@ final class DBusJobQueue: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Read end, polled (and drained) only by the owner thread.
-    let wakeDescriptor: Int32
-    private let wakeWriteDescriptor: Int32
+    /// Polled (and emptied) only by the owner thread; signalled by `submit`.
+    let wakeChannel: WakeChannel
 
     init() throws {
-        var descriptors: [Int32] = [-1, -1]
-        // pipe2 is not exported by Swift's Glibc module: set the flags one by one.
-        guard pipe(&descriptors) == 0 else { throw DBusError.library(name: "pipe", message: "errno \(errno)") }
-        for descriptor in descriptors {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        do throws(SystemCallError) {
+            wakeChannel = try WakeChannel.open()
+        } catch {
+            throw DBusError.library(name: error.call, message: "\(error.name) (\(error.text))")
         }
-        wakeDescriptor = descriptors[0]
-        wakeWriteDescriptor = descriptors[1]
     }
 
     deinit {
-        close(wakeDescriptor)
-        close(wakeWriteDescriptor)
+        wakeChannel.close()
     }
 
     /// Queues a job; false once the owner thread has stopped (the caller then fails by itself).
@@ -44,11 +36,7 @@ final class DBusJobQueue: Sendable {
             state.jobs.append(job)
             return true
         }
-        if accepted {
-            // A full pipe already wakes the loop, so a failed write (EAGAIN) loses nothing.
-            var byte: UInt8 = 1
-            _ = write(wakeWriteDescriptor, &byte, 1)
-        }
+        if accepted { wakeChannel.wake() }
         return accepted
     }
 
@@ -74,10 +62,5 @@ final class DBusJobQueue: Sendable {
             defer { state.jobs.removeAll() }
             return state.jobs
         }
-    }
-
-    func drainWakeups() {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while read(wakeDescriptor, &buffer, buffer.count) > 0 {}
     }
 }

@@ -1,6 +1,8 @@
+import Transport
+
 /// One non-blocking UDP socket: received datagrams go to `deliver`, sends wait for writability.
 /// The shared core of `UDPLink` (connected to one server) and `UDPServerSocket` (bound, any sender).
-/// It knows datagrams, not SMP. Reading, writing and ending are the `FDPump`'s; this type opens the
+/// It knows datagrams, not what they carry. Reading, writing and ending are the `FDPump`'s; this type opens the
 /// socket, says what its errors mean, and names every datagram's sender.
 ///
 /// The pump's thread holds the socket until it ends: an owner must call `close()` (its `deinit` does).
@@ -48,21 +50,21 @@ final class DatagramSocket: Sendable {
         switch role {
         case .connected(let address), .bound(let address): family = address.family
         }
-        let descriptor = try SocketSyscall.openDatagramSocket(family: family)
+        let descriptor = try SystemCall.openDatagramSocket(family: family)
         let remote: SocketAddress?
         let local: SocketAddress
         do throws(SystemCallError) {
             switch role {
             case .connected(let server):
-                try SocketSyscall.connectSocket(descriptor, to: server)
+                try SystemCall.connectSocket(descriptor, to: server)
                 remote = server
             case .bound(let address):
-                try SocketSyscall.bindSocket(descriptor, to: address)
+                try SystemCall.bindSocket(descriptor, to: address)
                 remote = nil
             }
-            local = try SocketSyscall.localAddress(descriptor)
+            local = try SystemCall.localAddress(descriptor)
         } catch {
-            SocketSyscall.closeSocket(descriptor)
+            SystemCall.closeDescriptor(descriptor)
             throw error
         }
         // A bound socket serves many senders; an ICMP error about one must not end it.

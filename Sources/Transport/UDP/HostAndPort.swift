@@ -1,3 +1,5 @@
+import Transport
+
 /// A UDP server as the user writes it: `127.0.0.1:1337`, `[::1]:1337`, `[fe80::1%eth0]:1337`,
 /// `device.local:1337`. Parsing checks the text only; `SocketAddress` values come from resolving it
 /// (`UDPConnector`, `UDPServerSocket.bind(_:)`), which asks a name server only for names.

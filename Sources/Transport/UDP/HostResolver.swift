@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Transport
 
 /// Turns a `HostAndPort` into socket addresses, in the resolver's preferred order (RFC 6724 for a
 /// name with both IPv4 and IPv6 addresses).
@@ -42,7 +43,7 @@ enum HostResolver {
     }
 
     private static func lookUp(_ target: HostAndPort) -> Result<[SocketAddress], Failure> {
-        switch SocketSyscall.resolve(host: target.hostText, port: target.port) {
+        switch SystemCall.resolve(host: target.hostText, port: target.port) {
         case .success(let addresses): return .success(addresses)
         case .failure(.temporary(let reason)): return .failure(.address(.resolverUnavailable(target.hostText, reason: reason)))
         case .failure(.permanent(let reason)): return .failure(.address(.unknownHost(target.hostText, reason: reason)))

@@ -1,6 +1,7 @@
 import Synchronization
+import Transport
 
-/// Opens `UDPLink`s to SMP servers named by `HOST:PORT` (or `udp:HOST:PORT`) peer identities:
+/// Opens `UDPLink`s to servers named by `HOST:PORT` (or `udp:HOST:PORT`) peer identities:
 /// `127.0.0.1:1337`, `[::1]:1337`, `device.local:1337`.
 ///
 /// Each `connect` resolves the name again (a device may come back at another address after a
@@ -11,7 +12,7 @@ import Synchronization
 public final class UDPConnector: Connector {
     /// Every link's `maxWriteWithoutResponse` (see `UDPLink.defaultMaxDatagramSize`).
     public let maxDatagramSize: Int
-    /// What every link shows itself as (`DatagramGATTFace.smp` for an update).
+    /// What every link shows itself as; the protocol above names its UUIDs.
     public let face: DatagramGATTFace
     private let lastGeneration = Mutex(LinkGeneration(0))
 

@@ -1,12 +1,14 @@
-/// A `Link` to an SMP server over UDP (Zephyr's `CONFIG_MCUMGR_TRANSPORT_UDP`, smpclient's UDP
-/// transport): a connected UDP socket dressed as one GATT characteristic (`DatagramGATTFace`, the
-/// SMP one for an update), so the SMP layer above is the same as over Bluetooth.
+import Transport
+
+/// A `Link` to a server over UDP (such as Zephyr's `CONFIG_MCUMGR_TRANSPORT_UDP`, or smpclient's
+/// UDP transport): a connected UDP socket dressed as one GATT characteristic (`DatagramGATTFace`,
+/// which the protocol above names), so that protocol drives UDP as it drives Bluetooth.
 ///
-/// - `writeWithoutResponse(_, to: smp)` sends ONE datagram; it suspends while the kernel's send
-///   buffer is full (never drops, never sleeps). One SMP packet must be one datagram, which
-///   `parameters.writesAreWholeMessages` tells the layer above.
-/// - Every datagram received becomes `.notification(smp, bytes)`. Notifications need no
-///   subscription on UDP; `subscribe(smp)` succeeds so callers stay transport-agnostic.
+/// - `writeWithoutResponse(_, to: characteristic)` sends ONE datagram; it suspends while the
+///   kernel's send buffer is full (never drops, never sleeps). One message must be one datagram,
+///   which `parameters.writesAreWholeMessages` tells the layer above.
+/// - Every datagram received becomes `.notification(characteristic, bytes)`. Notifications need no
+///   subscription on UDP; `subscribe(characteristic)` succeeds so callers stay transport-agnostic.
 /// - UDP has no connection: the link is "up" until `disconnect()`, a send or receive error, or an
 ///   ICMP port-unreachable (`ECONNREFUSED`), reported as `.disconnected(.other("nothing listens at
 ///   HOST:PORT …"))`. A silent peer (no ICMP) is only noticed by the caller's reply deadlines.
@@ -57,12 +59,12 @@ public final class UDPLink: Link {
                                         attMTU: limit + 3, maxWriteWithoutResponse: limit,
                                         writesAreWholeMessages: true, isConnectionless: true)
         let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
-        let smp = face.characteristic
+        let characteristic = face.characteristic
         do throws(SystemCallError) {
             let socket = try DatagramSocket.open(.connected(to: address)) { event in
                 switch event {
                 case .datagram(let bytes, _):
-                    continuation.yield(LinkEvent(generation: generation, kind: .notification(smp, bytes)))
+                    continuation.yield(LinkEvent(generation: generation, kind: .notification(characteristic, bytes)))
                 case .ended(let end):
                     continuation.yield(LinkEvent(generation: generation,
                                                  kind: .disconnected(Self.reason(end, address: address))))
@@ -92,22 +94,23 @@ public final class UDPLink: Link {
         }
     }
 
-    /// The SMP characteristic allows no write request (Zephyr declares write-without-response only).
+    /// The characteristic allows no write request (a datagram is a write without response, as
+    /// Zephyr's UDP transport declares it).
     public func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         try checkOpen()
         guard characteristic == self.characteristic else { throw .characteristicNotFound(characteristic) }
         throw .notSupported(characteristic, missing: .write)
     }
 
-    /// Nothing is readable over UDP: the SMP characteristic has no read, and there is no other.
+    /// Nothing is readable over UDP: the characteristic has no read, and there is no other.
     public func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
         try checkOpen()
         guard characteristic == self.characteristic else { throw .characteristicNotFound(characteristic) }
         throw .notSupported(characteristic, missing: .read)
     }
 
-    /// Succeeds at once for the SMP characteristic: datagrams are delivered whether or not anyone
-    /// subscribed, as Zephyr's UDP transport replies to whoever sent the request.
+    /// Succeeds at once for the characteristic: datagrams are delivered whether or not anyone
+    /// subscribed, as a UDP server (Zephyr's) replies to whoever sent the request.
     public func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
         try checkOpen()
         guard characteristic == self.characteristic else { throw .characteristicNotFound(characteristic) }
@@ -133,7 +136,7 @@ public final class UDPLink: Link {
             return .other("the UDP socket to \(address) was shut down")
         case .failed(let error) where error.isConnectionRefused:
             return .other("nothing listens at \(address): the host answered ICMP port unreachable (\(error.name)). "
-                + "Check that the SMP server runs and listens on that port")
+                + "Check that the server runs and listens on that port")
         case .failed(let error):
             return .other("UDP to \(address) failed: \(error)")
         }

@@ -1,6 +1,8 @@
+import Transport
+
 /// A UDP socket bound to a local address that receives datagrams from anyone and answers each
 /// sender: the server end, e.g. the virtual device served over UDP. Generic: it knows datagrams
-/// and addresses, not SMP.
+/// and addresses, not the protocol they carry.
 ///
 ///     let server = try await UDPServerSocket.bind("127.0.0.1:0")   // port 0: any free port
 ///     print(server.localAddress)                                   // 127.0.0.1:40123

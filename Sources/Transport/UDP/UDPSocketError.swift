@@ -1,3 +1,5 @@
+import Transport
+
 /// Why a `UDPServerSocket` call failed. Each `description` says what happened and what to try.
 public enum UDPSocketError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The address to bind to is malformed or cannot be resolved.

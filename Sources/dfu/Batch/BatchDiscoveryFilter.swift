@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import BlueZTransport
 import DFUCore
 import Transport
 

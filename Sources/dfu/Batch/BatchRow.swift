@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BlueZTransport
 import Transport
 
 /// One device of a `dfu batch` plan and the `dfu flash` it stands for: the command line's

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BlueZTransport
 import DFUCore
 import ExitCodes
 import Transport

@@ -1,6 +1,8 @@
+import BlueZTransport
 import DFUCore
 import DeviceSim
 import Transport
+import UDPTransport
 
 /// The device a command talks to (`flash`, `info`), ready for the engine: a connector, the peer to
 /// ask it for, how output names it, the clock the run measures with, and what must stay open while

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Transport
+import UDPTransport
 
 /// An SMP-over-UDP server, `HOST:PORT`: IPv4 (`127.0.0.1:1337`), IPv6 in brackets (`[::1]:1337`)
 /// or a host name (`localhost:1337`, `device.local:1337`), as `dfu sim --serve udp:` takes them.

@@ -1,7 +1,8 @@
+import BlueZTransport
 import DFUCore
 import ExitCodes
-import Transport
 import Foundation
+import Transport
 
 /// One update from its parsed `dfu flash` command line to its result: the engine, its events, its
 /// journal kept (`JournalRecorder`, so `dfu resume` can finish it if this run does not). `run`

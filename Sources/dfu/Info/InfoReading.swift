@@ -1,6 +1,7 @@
+import BlueZTransport
 import DFUCore
-import Transport
 import Synchronization
+import Transport
 
 /// One read of `dfu info`: the device set up as `flash` sets it up (`DeviceTarget`), read through
 /// the engine's `DeviceInfoReader`, released again. Warnings (a battery level that is not a

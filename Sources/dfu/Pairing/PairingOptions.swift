@@ -1,4 +1,5 @@
 import ArgumentParsing
+import BlueZTransport
 import Transport
 
 /// `--passkey N` and `--pair` for the commands that connect to one device (`flash`, `info`):

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Transport
+import UDPTransport
 
 /// Where `dfu sim --serve` serves the device: over UDP (`udp:HOST:PORT`) or as a BLE peripheral
 /// through bluetoothd (`bluez:hciN`).

@@ -2,6 +2,7 @@ import DFUCore
 import DeviceSim
 import ExitCodes
 import Transport
+import UDPTransport
 
 /// `dfu sim --serve udp:HOST:PORT`.
 extension SimCommand {

@@ -4,6 +4,7 @@ import Transport
 #if canImport(Glibc)
 import Glibc
 #endif
+import DBusBinding
 
 /// bluetoothd's side of an `AcquireWrite`/`AcquireNotify` socket (GC `create_sock`): a
 /// `socketpair(AF_LOCAL, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC)` whose other end goes to

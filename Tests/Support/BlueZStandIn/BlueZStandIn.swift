@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// A stand-in for bluetoothd 5.66 on a private bus: it owns `org.bluez` and answers as

@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// One test's world: a private dbus-daemon, the stand-in on it (or no `org.bluez` at all), and a

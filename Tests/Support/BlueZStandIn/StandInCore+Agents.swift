@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// org.bluez.AgentManager1 on `/org/bluez` and the calls bluetoothd makes to agents (agent.c,

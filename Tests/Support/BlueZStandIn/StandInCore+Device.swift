@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// Device1 as bluetoothd 5.66 answers it for an LE device (device.c): Connect, Disconnect, and

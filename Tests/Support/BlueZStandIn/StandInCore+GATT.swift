@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// The remote GATT objects of a connected device (gatt-client.c, 5.66): exported after Connect's

@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// Device1.Pair / CancelPairing and the SMP pairing behind them (device.c `pair_device`,

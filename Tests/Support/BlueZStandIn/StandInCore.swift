@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// The stand-in's whole state, one actor: adapters, the devices it heard, connections and their

@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// One client's `SetDiscoveryFilter`, parsed as bluetoothd 5.66 does (adapter.c

@@ -1,3 +1,4 @@
+import DBusBinding
 import Transport
 
 /// The errors bluetoothd 5.66 answers with, by name and exact text (src/error.c; bluez-dbus.md §1.6).

@@ -1,4 +1,5 @@
 import BlueZStandIn
+import BlueZTransport
 import Testing
 import Transport
 

@@ -1,4 +1,5 @@
 import BlueZStandIn
+import BlueZTransport
 import Synchronization
 import Testing
 import Transport

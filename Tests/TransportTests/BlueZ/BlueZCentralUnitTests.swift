@@ -1,3 +1,4 @@
+@testable import BlueZTransport
 import Testing
 @testable import Transport
 

@@ -1,3 +1,5 @@
+@testable import BlueZTransport
+@testable import DBusBinding
 import Testing
 @testable import Transport
 

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import BlueZTransport
+@testable import DBusBinding
 import Foundation
 import Testing
 @testable import Transport

@@ -1,3 +1,5 @@
+@testable import BlueZTransport
+@testable import DBusBinding
 @testable import Transport
 
 /// Object trees shaped exactly like BlueZ 5.66's (bluez-dbus.md §1): every object also lists

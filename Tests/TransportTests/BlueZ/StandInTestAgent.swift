@@ -1,4 +1,5 @@
 import BlueZStandIn
+import DBusBinding
 import Foundation
 import Transport
 

@@ -1,4 +1,6 @@
+import DBusBinding
 import Synchronization
+import Transport
 
 /// dfu's `org.bluez.Agent1`, exported on the central's own bus connection and registered with
 /// AgentManager1 for the run (bluez-dbus.md §9): `Device1.Pair` called from that connection uses
@@ -46,12 +48,12 @@ final class BlueZAgent: Sendable {
         do {
             let owner = try await connection.call(destination: DBusStandardInterface.bus, path: "/org/freedesktop/DBus",
                                                   interface: DBusStandardInterface.bus, member: "GetNameOwner",
-                                                  arguments: [.string(BlueZName.service)], timeout: .seconds(5))
+                                                  arguments: [.string(BlueZNames.service)], timeout: .seconds(5))
             let bluetoothd = try owner.argument(0).asString()
             agent.state.withLock { $0.bluetoothd = bluetoothd }
             try await connection.export(agent.exportedObject())
-            _ = try await connection.call(destination: BlueZName.service, path: BlueZName.agentManagerPath,
-                                          interface: BlueZName.agentManager, member: "RegisterAgent",
+            _ = try await connection.call(destination: BlueZNames.service, path: BlueZNames.agentManagerPath,
+                                          interface: BlueZNames.agentManager, member: "RegisterAgent",
                                           arguments: [.objectPath(path), .string(capability)], timeout: .seconds(10))
         } catch {
             try? await connection.unexport(path: path)
@@ -69,8 +71,8 @@ final class BlueZAgent: Sendable {
             return state.registered
         }
         guard wasRegistered else { return }
-        _ = try? await connection.call(destination: BlueZName.service, path: BlueZName.agentManagerPath,
-                                       interface: BlueZName.agentManager, member: "UnregisterAgent",
+        _ = try? await connection.call(destination: BlueZNames.service, path: BlueZNames.agentManagerPath,
+                                       interface: BlueZNames.agentManager, member: "UnregisterAgent",
                                        arguments: [.objectPath(Self.path)], timeout: .seconds(5))
         try? await connection.unexport(path: Self.path)
     }
@@ -111,7 +113,7 @@ final class BlueZAgent: Sendable {
             signatures[member] = DBusMethodSignature(arguments: signature.arguments, reply: signature.reply)
         }
         return DBusExportedObject(path: Self.path, interfaces: [
-            DBusExportedInterface(name: BlueZName.agent, methods: methods, signatures: signatures),
+            DBusExportedInterface(name: BlueZNames.agent, methods: methods, signatures: signatures),
         ])
     }
 

@@ -1,3 +1,5 @@
+import DBusBinding
+
 /// One call bluetoothd makes on an `org.bluez.Agent1` (doc/agent-api.txt), decoded. A call whose
 /// arguments do not have the documented types is `nil` from `init` (and is rejected).
 enum BlueZAgentRequest: Sendable, Equatable {

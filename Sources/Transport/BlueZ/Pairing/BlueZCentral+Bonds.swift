@@ -1,3 +1,5 @@
+import Transport
+
 /// Forgetting a device's bond: `Adapter1.RemoveDevice` removes the device object with its keys
 /// (doc/adapter-api.txt), as `bluetoothctl remove` does. Only the devices bluetoothd already knows
 /// on this adapter can be forgotten, so nothing is scanned for.

@@ -1,3 +1,6 @@
+import DBusBinding
+import Transport
+
 /// Pairing inside `connect` (bluez-dbus.md §9). An unpaired device is first used as it is, with
 /// notifications through StartNotify (never AcquireNotify, which bluetoothd 5.66 leaves unanswered
 /// and then crashes on when the CCC needs security). When subscribing is refused for want of
@@ -41,11 +44,11 @@ extension BlueZConnector {
             agent.resetOutcome()
             let outcome: BlueZPairOutcome
             do throws(DBusError) {
-                _ = try await client.call(device.path, BlueZName.device, "Pair", timeout: pairTimeout(deadline))
+                _ = try await client.call(device.path, BlueZNames.device, "Pair", timeout: pairTimeout(deadline))
                 outcome = .alreadyPaired
             } catch {
                 if Task.isCancelled {
-                    _ = await client.callDetached(device.path, BlueZName.device, "CancelPairing", timeout: .seconds(5))
+                    _ = await client.callDetached(device.path, BlueZNames.device, "CancelPairing", timeout: .seconds(5))
                     throw .cancelled
                 }
                 outcome = BlueZPairOutcome(error)

@@ -1,3 +1,5 @@
+import Transport
+
 /// A device that lost its bond (issue 8, item 5): after a factory image it keeps its address but
 /// forgets its keys, while bluetoothd still has Paired/Bonded true and encrypts with the old key,
 /// which fails (`BlueZStaleBondWatch`). With the passkey, the stale bond is removed and the device

@@ -1,3 +1,5 @@
+import DBusBinding
+
 /// What a failed `Device1.Pair` means (doc/device-api.txt's errors; bluez-dbus.md §9 for what 5.66
 /// answers): already paired is success; a busy controller or a connection that did not come up is
 /// worth another try; the rest ends the connect with the reason in words.

@@ -1,4 +1,5 @@
 import Synchronization
+import Transport
 
 /// Watches one Connect to a device bluetoothd holds a bond for. When the device lost its bond (a
 /// factory image), bluetoothd 5.66 still asks for an encrypted ATT channel because it has an LTK

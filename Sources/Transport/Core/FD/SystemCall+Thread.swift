@@ -5,10 +5,10 @@ import Musl
 #endif
 
 /// The pump's own OS thread: it blocks in `poll`, which must never happen on the cooperative pool.
-extension SocketSyscall {
+extension SystemCall {
     /// Starts a detached OS thread running `body`. `body` is boxed and handed through the C start
     /// routine's context pointer (`Unmanaged`), which the thunk takes back at once.
-    static func startThread(_ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
+    package static func startThread(_ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { context in
@@ -24,7 +24,7 @@ extension SocketSyscall {
     }
 }
 
-/// The closure a thread started by `SocketSyscall.startThread` runs.
+/// The closure a thread started by `SystemCall.startThread` runs.
 private final class ThreadBody: Sendable {
     let run: @Sendable () -> Void
 

@@ -80,10 +80,10 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
     public var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// `AF_INET` or `AF_INET6`, for `socket()`.
-    var family: Int32 { isIPv6 ? AF_INET6 : AF_INET }
+    package var family: Int32 { isIPv6 ? AF_INET6 : AF_INET }
 
     /// Lends the C form for the length of `body`.
-    func withSockAddr<Result, Failure: Error>(
+    package func withSockAddr<Result, Failure: Error>(
         _ body: (UnsafePointer<sockaddr>, socklen_t) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         switch ip {
@@ -105,7 +105,7 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads a `sockaddr` the kernel filled in (`recvfrom`, `getsockname`, `getaddrinfo`); nil for a
     /// family other than IPv4/IPv6 or a length too short for its family.
-    init?(_ address: UnsafePointer<sockaddr>, length: socklen_t) {
+    package init?(_ address: UnsafePointer<sockaddr>, length: socklen_t) {
         switch Int32(address.pointee.sa_family) {
         case AF_INET where Int(length) >= MemoryLayout<sockaddr_in>.size:
             let raw = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)

@@ -3,9 +3,10 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Transport
 
 /// The socket calls only UDP makes: opening a UDP socket, fixing its address or peer, and name lookup.
-extension SocketSyscall {
+extension SystemCall {
     /// A new non-blocking, close-on-exec UDP socket of `family` (`AF_INET`/`AF_INET6`).
     static func openDatagramSocket(family: Int32) throws(SystemCallError) -> Int32 {
         #if canImport(Glibc)

@@ -1,7 +1,8 @@
 /// The GATT-level view of ONE connected device: its connection facts, writes with back-pressure,
 /// reads, notifications and the end of the connection. It knows GATT, MTU and flow control, never
-/// firmware. Backends: the in-memory link with a BLE timing model (`Transport/Memory/`), BlueZ over
-/// D-Bus (`Transport/BlueZ/`).
+/// firmware. Implementations: the in-memory link with a BLE timing model (`Transport/Core/Memory/`),
+/// and one backend target per kind of link beside this core: BlueZ over D-Bus (`Transport/BlueZ/`),
+/// UDP (`Transport/UDP/`).
 ///
 /// A protocol (not one actor or class) because each backend needs its own isolation: the memory
 /// link's state lives in an actor, BlueZ's in the single libdbus owner. `Sendable` so the engine's

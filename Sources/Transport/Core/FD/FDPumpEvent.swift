@@ -1,14 +1,16 @@
 /// What an `FDPump` hands its owner, on the pump's thread, in the order it happened.
-enum FDPumpEvent: Sendable {
-    /// One message, whole, in arrival order. `from` is the sender when the kernel named an IPv4/IPv6
-    /// one (an unconnected UDP socket); nil on a connected or Unix socket.
+package enum FDPumpEvent: Sendable {
+    /// What one read returned, in arrival order: one whole message on a datagram or seqpacket
+    /// socket, the next bytes of a stream or tty. `from` is the sender on a socket that serves many
+    /// peers (`FDPumpPolicy.servesManyPeers`, read with `recvfrom`) when the kernel named an
+    /// IPv4/IPv6 one; nil otherwise.
     case received([UInt8], from: SocketAddress?)
     /// The last event, sent exactly once: nothing follows it.
     case ended(FDPumpEnd)
 }
 
 /// Why a pump ended.
-enum FDPumpEnd: Sendable, Hashable {
+package enum FDPumpEnd: Sendable, Hashable {
     /// `close()` was called.
     case closed
     /// The peer closed its end: EOF or `POLLHUP` once what it sent was read, or an error the
@@ -20,7 +22,7 @@ enum FDPumpEnd: Sendable, Hashable {
 }
 
 /// Why one `FDPump.send` did not leave.
-enum FDPumpSendFailure: Error, Sendable, Hashable {
+package enum FDPumpSendFailure: Error, Sendable, Hashable {
     /// The pump ended before the message left (or the send ended it).
     case ended(FDPumpEnd)
     /// The caller's task was cancelled while the message waited; it was not sent.

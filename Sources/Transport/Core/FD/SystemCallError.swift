@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 
-/// A socket call the kernel refused: which call, and the `errno` it set, by name and by text.
-/// Built by `SocketSyscall` at the call, so `errno` is read before anything else can change it.
+/// A system call the kernel refused: which call, and the `errno` it set, by name and by text.
+/// Built by `SystemCall` at the call, so `errno` is read before anything else can change it.
 public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The C function, e.g. `"sendto"`.
     public let call: String
