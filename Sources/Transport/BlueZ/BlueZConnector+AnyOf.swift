@@ -35,18 +35,18 @@ extension BlueZConnector {
         let halfway = listenOnly ? deadline : start.advanced(by: start.duration(to: deadline) / 2)
         // Heard in a discovery running now, or connected: no need to listen for it.
         let known = client.store.tree.devices(of: adapter.path).first { ($0.rssi != nil || $0.connected) && match($0) != nil }
-        var chosen = known.flatMap(match)
-        if chosen == nil {
+        var heard = known
+        if heard == nil {
             log("looking for any of " + peers.map(\.redacted).joined(separator: ", "))
-            chosen = try await discover(until: halfway, filter: BlueZScanFilter()) { match($0) != nil }.flatMap(match)
+            heard = try await discover(until: halfway, filter: BlueZScanFilter()) { match($0) != nil }
         }
-        if let chosen {
-            if let target = BlueZPeerTarget(chosen), let device = known ?? client.store.tree.devices(of: adapter.path)
-                .first(where: { $0.rssi != nil && match($0) == chosen }) {
-                try await checkSole(target, device)
-            }
+        let chosen = heard.flatMap(match)
+        if let chosen, let heard {
+            if let target = BlueZPeerTarget(chosen) { try await checkSole(target, heard) }
             do throws(LinkError) {
-                return (chosen, try await connect(to: chosen, deadline: deadline))
+                // Dialled as heard; a device known only as connected is left to `find`, which
+                // knows a stale Connected=true after a reboot (`BlueZComeback`).
+                return (chosen, try await connect(to: chosen, deadline: deadline, heard: heard.rssi != nil ? heard : nil))
             } catch {
                 switch error {
                 case .timeout, .peerNotFound: break

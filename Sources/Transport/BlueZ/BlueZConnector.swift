@@ -55,7 +55,18 @@ public final class BlueZConnector: Connector {
     public var latestGeneration: LinkGeneration { state.withLock { $0.lastGeneration } }
 
     public func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
+        try await connect(to: peer, deadline: deadline, heard: nil)
+    }
+
+    /// `heard`: the peer's device, just heard by a discovery of the caller's that has since stopped.
+    /// The first attempt dials it as it is: stopping that discovery cleared its RSSI, so looking
+    /// for it again would wait for a new report, and a controller that reports an advertiser once
+    /// per scan start may lose every later one (the rig: the bootloader went unfound for a whole
+    /// minute after it had been heard).
+    func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant,
+                 heard: BlueZDeviceInfo?) async throws(LinkError) -> any Link {
         if Task.isCancelled { throw .cancelled }
+        var heard = heard
         // Moved on by the time spent waiting for the adapter's turn (`establish`).
         var deadline = deadline
         guard let target = BlueZPeerTarget(peer) else { throw .peerNotFound(peer) }
@@ -69,7 +80,13 @@ public final class BlueZConnector: Connector {
             if Task.isCancelled { throw .cancelled }
             guard ContinuousClock.now < deadline else { throw .timeout }
             let plan = plan(for: target)
-            let found = try await find(plan, for: target, halfway: halfway, deadline: deadline)
+            let found: Found
+            if let device = heard {
+                heard = nil
+                found = Found(device: device)
+            } else {
+                found = try await find(plan, for: target, halfway: halfway, deadline: deadline)
+            }
             let device = found.device
             agent?.allow(device.path)
             var connectBy = found.connectBy ?? deadline

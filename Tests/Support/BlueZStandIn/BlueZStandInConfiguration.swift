@@ -96,6 +96,10 @@ public struct BlueZStandInDevice: Sendable {
     /// drops a report that comes before its discovery is under way: the rig, test-bluez.md). Nil:
     /// heard every advertising interval.
     public var scanStartsMissed: Int?
+    /// The same controller on a boot where the race is lost again and again: reported once per
+    /// StartDiscovery up to the `lastScanStartHeard`th, and never at a later start (the rig:
+    /// test-bluez.md). Nil: no such limit.
+    public var lastScanStartHeard: Int?
 
     public init(address: String, advertisement: BlueZStandInAdvertisement, connector: any Connector,
                 peer: PeerIdentity, adapter: String = "hci0", connectFailures: Int = 0,

@@ -174,10 +174,12 @@ extension StandInCore {
         for adapter in discovering {
             for peripheral in peripherals.values.sorted(by: { $0.id < $1.id })
                 where peripheral.spec.adapter == adapter.name && peripheral.advertising && !isConnected(peripheral.id) {
-                if let missed = peripheral.spec.scanStartsMissed {
-                    // Once per scan start, and not at all for the first `missed` starts.
+                let missed = peripheral.spec.scanStartsMissed, last = peripheral.spec.lastScanStartHeard
+                if missed != nil || last != nil {
+                    // Once per scan start, not at all for the first `missed` starts nor after the `last`.
                     let key = "\(adapter.name)/\(peripheral.id)"
-                    guard scanStarts[adapter.name, default: 0] > missed, reportedSinceScanStart.insert(key).inserted else {
+                    let start = scanStarts[adapter.name, default: 0]
+                    guard start > missed ?? 0, start <= last ?? .max, reportedSinceScanStart.insert(key).inserted else {
                         continue
                     }
                 }
