@@ -681,6 +681,12 @@ import Testing
                                       address no rule derives from the application's (an
                                       application with a resolvable private address); dfu
                                       then finds it by name.
+              --readvertise <SECONDS>
+                                      With bluez:, start advertising again every SECONDS
+                                      while no central is connected, for a controller that
+                                      reports an advertiser only when its advertising or a
+                                      scan starts (btvirt, on the BlueZ test rig); a radio
+                                      needs none. (default: off)
               --security <LEVEL>      With bluez:, what the SMP characteristic requires of a
                                       central's link: open, encrypt or authen (an
                                       authenticated link, Zephyr's default with Bluetooth

@@ -98,6 +98,8 @@ import Testing
          "invalid value 'maybe' for --buttonless: expected plain, bonds or bonds-unpaired"),
         (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--chip", "nrf52810"],
          "invalid value 'nrf52810' for --chip: expected nrf52832, nrf52833 or nrf52840"),
+        (["sim", "--serve", "udp:127.0.0.1:0", "--readvertise", "3"], "--readvertise is for --serve bluez:hciN"),
+        (["sim", "--serve", "bluez:hci0", "--readvertise", "0.1"], "invalid --readvertise 0.1: give seconds from 0.5 to 3600"),
         (["sim", "--serve", "udp:127.0.0.1:0", "--chip", "nrf52840"],
          "the device options do not fit together: chip= applies to protocol=nordic only"),
     ])

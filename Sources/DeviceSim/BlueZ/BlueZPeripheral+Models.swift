@@ -7,6 +7,7 @@ extension BlueZPeripheral where Model == SMPPeripheralModel {
     /// The Zephyr device `options` describe (MCUmgr SMP on MCUboot).
     public static func serve(_ options: SimOptions, adapter: String, name: String? = nil,
                              pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
+                             readvertiseEvery: Duration? = nil,
                              bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
                              observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
         async throws(BlueZServeError) -> BlueZPeripheral {
@@ -17,7 +18,7 @@ extension BlueZPeripheral where Model == SMPPeripheralModel {
             throw .options(error)
         }
         return try await serve(SMPPeripheralModel(device: device), adapter: adapter, name: name, pairing: pairing,
-                               bus: bus, clock: clock, observer: observer)
+                               readvertiseEvery: readvertiseEvery, bus: bus, clock: clock, observer: observer)
     }
 
     /// The device as it is now (a copy): slots, upload session, boots, battery.
@@ -29,7 +30,7 @@ extension BlueZPeripheral where Model == NordicPeripheralModel {
     /// its secure bootloader after a buttonless request, at the same address (§10.7), or on
     /// `bootloaderAdapter` (at that adapter's address: one a central cannot derive).
     public static func serveNordic(_ options: SimOptions, adapter: String, bootloaderAdapter: String? = nil,
-                                   name: String? = nil,
+                                   name: String? = nil, readvertiseEvery: Duration? = nil,
                                    bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
                                    observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
         async throws(BlueZServeError) -> BlueZPeripheral {
@@ -42,7 +43,7 @@ extension BlueZPeripheral where Model == NordicPeripheralModel {
         let model = NordicPeripheralModel(device: device)
         let others = bootloaderAdapter.map { [NordicPeripheralModel.bootloaderDatabase: $0] } ?? [:]
         return try await serve(model, adapter: adapter, otherAdapters: others, name: name,
-                               bus: bus, clock: clock, observer: observer)
+                               readvertiseEvery: readvertiseEvery, bus: bus, clock: clock, observer: observer)
     }
 
     /// The device as it is now (a copy): mode, settings, boots.

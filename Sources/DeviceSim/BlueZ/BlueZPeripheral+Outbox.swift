@@ -34,7 +34,7 @@ extension BlueZPeripheral {
         armTimer()
     }
 
-    private func enqueue(_ item: Outgoing) {
+    func enqueue(_ item: Outgoing) {
         guard !finished else { return }
         outbox.append(item)
         guard !draining else { return }
@@ -104,6 +104,8 @@ extension BlueZPeripheral {
                 failed("UnregisterApplication", error.description)
             }
             releaseAdapterIfUnused()
+        case .readvertise:
+            await readvertise(on: adapterPath)
         case .register:
             do throws(BlueZServeError) {
                 try await register()

@@ -42,6 +42,8 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
         case unregisterAdvertisement
         case unregisterApplication
         case register
+        /// The advertisement unregistered and registered again (`BlueZPeripheral+Readvertise`).
+        case readvertise
     }
 
     public nonisolated let identity: PeerIdentity
@@ -78,6 +80,8 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     var draining = false
     private var timer = DeadlineTimer()
     var watchers: [Task<Void, Never>] = []
+    /// How often advertising starts again while no central is connected; nil: never.
+    let readvertiseEvery: Duration?
     var finished = false
     /// Why the server stopped by itself; nil while serving or after `stop()`.
     public private(set) var failure: BlueZServeError?
@@ -93,9 +97,10 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     static func objectRoot(for adapter: String) -> String { "/org/dfu/sim/" + adapter }
 
     init(model: Model, connection: DBusConnection, adapter: String, otherAdapters: [Int: String] = [:], address: String,
-         name: String, pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(), clock: LinkClock,
-         observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void) {
+         name: String, pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(), readvertiseEvery: Duration?,
+         clock: LinkClock, observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void) {
         self.model = model
+        self.readvertiseEvery = readvertiseEvery
         self.connection = connection
         self.adapter = adapter
         self.otherAdapters = otherAdapters
@@ -120,6 +125,7 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
     /// bluetoothd, the bus or the adapter is not usable.
     public static func serve(_ model: Model, adapter: String, otherAdapters: [Int: String] = [:], name: String? = nil,
                              pairing: PeripheralSecurity.Pairing = PeripheralSecurity.Pairing(),
+                             readvertiseEvery: Duration? = nil,
                              bus: DBusBusAddress = .system, clock: LinkClock = .realTime(),
                              observer: @escaping @Sendable (BlueZPeripheralEvent) -> Void = { _ in })
         async throws(BlueZServeError) -> BlueZPeripheral {
@@ -138,7 +144,8 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
             let peripheral = BlueZPeripheral(model: model, connection: connection, adapter: adapter,
                                              otherAdapters: otherAdapters, address: address,
                                              name: name ?? PeripheralAdvertisement.defaultName(for: model.identity),
-                                             pairing: pairing, clock: clock, observer: observer)
+                                             pairing: pairing, readvertiseEvery: readvertiseEvery, clock: clock,
+                                             observer: observer)
             try await peripheral.start()
             return peripheral
         } catch {
@@ -165,6 +172,7 @@ public actor BlueZPeripheral<Model: PeripheralModel> {
         }
         try await registerAgent()
         try await register()
+        if let readvertiseEvery { startReadvertising(every: readvertiseEvery) }
         armTimer()
     }
 

@@ -77,6 +77,9 @@ struct SimCommand: DFUCommand {
     @Option(valueName: "hciN", help: "With --protocol nordic: serve the bootloader on this other adapter, at its address, as a bootloader whose address no rule derives from the application's (an application with a resolvable private address); dfu then finds it by name.")
     var bootloaderAdapter: String?
 
+    @Option(valueName: "SECONDS", help: "With bluez:, start advertising again every SECONDS while no central is connected, for a controller that reports an advertiser only when its advertising or a scan starts (btvirt, on the BlueZ test rig); a radio needs none. (default: off)")
+    var readvertise: Double?
+
     @Option(valueName: "LEVEL",
             help: "With bluez:, what the SMP characteristic requires of a central's link: open, encrypt or authen (an authenticated link, Zephyr's default with Bluetooth pairing; needs --passkey). (default: open)")
     var security: String?
@@ -100,6 +103,12 @@ struct SimCommand: DFUCommand {
             if let problem = BlueZPeripheral<SMPPeripheralModel>.problem(withName: name) { throw UsageError("invalid --name: \(problem)") }
         }
         _ = try pairing(for: target)
+        if let readvertise {
+            guard case .bluez = target else { throw UsageError("--readvertise is for --serve bluez:hciN (a UDP server does not advertise)") }
+            guard readvertise.isFinite, readvertise >= 0.5, readvertise <= 3600 else {
+                throw UsageError("invalid --readvertise \(readvertise): give seconds from 0.5 to 3600")
+            }
+        }
         let options = try device.options()
         if let bootloaderAdapter {
             guard options.simProtocol == .nordic, case .bluez(let adapter) = target else {

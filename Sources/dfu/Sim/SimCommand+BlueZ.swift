@@ -9,7 +9,8 @@ extension SimCommand {
                     signals: StopSignals) async throws(DFUError) -> ExitStatus {
         let observer = printer(console)
         return try await serve(options, console: console, signals: signals) { () async throws(BlueZServeError) in
-            try await BlueZPeripheral.serve(options, adapter: adapter, name: name, pairing: pairing, observer: observer)
+            try await BlueZPeripheral.serve(options, adapter: adapter, name: name, pairing: pairing,
+                                            readvertiseEvery: readvertiseEvery, observer: observer)
         } ready: { peripheral, address in
             let device = await peripheral.snapshot
             return "SMP over BLE on \(adapter) as \(peripheral.name) (address \(address), device \(device.identity), "
@@ -24,7 +25,7 @@ extension SimCommand {
         let observer = printer(console)
         return try await serve(options, console: console, signals: signals) { () async throws(BlueZServeError) in
             try await BlueZPeripheral.serveNordic(options, adapter: adapter, bootloaderAdapter: bootloaderAdapter,
-                                                  name: name, observer: observer)
+                                                  name: name, readvertiseEvery: readvertiseEvery, observer: observer)
         } ready: { peripheral, address in
             let device = await peripheral.snapshot
             let place = bootloaderAdapter.map { "on \($0), at that adapter's address," } ?? "at the same address"
@@ -33,6 +34,9 @@ extension SimCommand {
                 + "its bootloader answers \(place) as \(device.bootloaderName) or the name a central gives it)"
         }
     }
+
+    /// `--readvertise` as a duration.
+    private var readvertiseEvery: Duration? { readvertise.map { .milliseconds(Int64(($0 * 1000).rounded())) } }
 
     /// Starts the server, prints `dfu sim: serving ` and what `ready` says, and serves until a stop
     /// signal (exit 0) or the server's own end (exit 5 with why).
