@@ -54,17 +54,15 @@ public actor NordicSession {
     /// How long a refused write's link must stay up for the refusal to count (as the transfer's
     /// `NordicTransferConfiguration.linkVerdictDelay`).
     private let linkVerdictDelay: Duration
-    private let now: @Sendable () -> MonotonicInstant
-    private let sleep: @Sendable (MonotonicInstant) async throws -> Void
+    /// The time base of every deadline, as the cores' instants.
+    private let clock: InstantClock
 
     /// Serves `link` (enabling Control Point notifications when the link has the Control Point).
     /// `clock` is the time base of every deadline.
     public init<C: Clock>(link: any Link, clock: C, linkVerdictDelay: Duration = .seconds(1)) async throws(LinkError)
         where C.Duration == Duration {
         self.linkVerdictDelay = linkVerdictDelay
-        let origin = clock.now
-        now = { MonotonicInstant(sinceOrigin: origin.duration(to: clock.now)) }
-        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline.sinceOrigin), tolerance: nil) }
+        self.clock = InstantClock(clock)
         (linkLosses, linkLossesContinuation) = AsyncStream.makeStream(of: DisconnectReason.self)
         try await Self.subscribe(link)
         connection = serve(link)
@@ -169,10 +167,10 @@ public actor NordicSession {
         } catch {
             return .writeFailed(error)
         }
-        let deadline = now().advanced(by: timeout)
-        let sleep = sleep
+        let deadline = clock.now.advanced(by: timeout)
+        let clock = clock
         let timeoutTask = Task { [weak self] in
-            do { try await sleep(deadline) } catch { return }
+            do { try await clock.sleep(until: deadline) } catch { return }
             await self?.finishButtonless(.timedOut)
         }
         let outcome = await withCheckedContinuation { continuation in
@@ -197,10 +195,10 @@ public actor NordicSession {
     /// bootloader), and its answer within `timeout` (model time).
     public func request(_ request: NordicRequest, timeout: Duration) async -> NordicRequestOutcome {
         guard let link = connection?.link, transfer == nil, single == nil else { return .linkLost }
-        let deadline = now().advanced(by: timeout)
-        let sleep = sleep
+        let deadline = clock.now.advanced(by: timeout)
+        let clock = clock
         let timeoutTask = Task { [weak self] in
-            do { try await sleep(deadline) } catch { return }
+            do { try await clock.sleep(until: deadline) } catch { return }
             await self?.finishSingle(.timedOut)
         }
         let outcome = await withCheckedContinuation { continuation in
@@ -226,8 +224,8 @@ public actor NordicSession {
     private func writeFailed(_ error: LinkError, generation: LinkGeneration,
                              finish: @escaping @Sendable (isolated NordicSession, LinkError, LinkGeneration) -> Void) async {
         guard case .rejected = error else { return finish(self, error, generation) }
-        let deadline = now().advanced(by: linkVerdictDelay)
-        do { try await sleep(deadline) } catch { return }
+        let deadline = clock.now.advanced(by: linkVerdictDelay)
+        do { try await clock.sleep(until: deadline) } catch { return }
         finish(self, error, generation)
     }
 
@@ -341,7 +339,7 @@ public actor NordicSession {
 
     private func feed(_ event: NordicTransferCore.Event) {
         guard var current = transfer else { return }
-        let actions = current.core.handle(event, now: now())
+        let actions = current.core.handle(event, now: clock.now)
         transfer = current
         perform(actions)
     }
@@ -375,9 +373,9 @@ public actor NordicSession {
         timer?.cancel()
         timer = nil
         guard let deadline else { return }
-        let sleep = sleep
+        let clock = clock
         timer = Task { [weak self] in
-            do { try await sleep(deadline) } catch { return }
+            do { try await clock.sleep(until: deadline) } catch { return }
             await self?.timerFired()
         }
     }

@@ -60,16 +60,14 @@ public actor SMPSession {
     private var timer: Task<Void, Never>?
     /// When `timer` wakes; it may be earlier than the core's deadline (an early wake-up is a no-op).
     private var timerAt: MonotonicInstant?
-    private let now: @Sendable () -> MonotonicInstant
-    private let sleep: @Sendable (MonotonicInstant) async throws -> Void
+    /// The time base of every deadline, as the cores' instants.
+    private let clock: InstantClock
 
     /// Subscribes to the SMP characteristic on `link` and starts serving it. `clock` is the time
     /// base of every deadline (a model clock runs the session faster than real time in tests).
     public init<C: Clock>(link: any Link, configuration: Configuration = .init(), clock: C) async throws(LinkError)
     where C.Duration == Duration {
-        let origin = clock.now
-        now = { MonotonicInstant(sinceOrigin: origin.duration(to: clock.now)) }
-        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline.sinceOrigin), tolerance: nil) }
+        self.clock = InstantClock(clock)
         self.configuration = configuration
         (linkLosses, linkLossesContinuation) = AsyncStream.makeStream(of: DisconnectReason.self)
         let budget = SMPPacketBudget(maxWriteSize: link.parameters.maxWriteWithoutResponse)
@@ -105,7 +103,7 @@ public actor SMPSession {
                 }
                 pending[id] = continuation
                 let actions = client.handle(.send(id, SMPRequestMessage(request), timeout: timeout ?? configuration.requestTimeout),
-                                            now: now())
+                                            now: clock.now)
                 mode = .requests(client)
                 perform(actions)
             }
@@ -126,7 +124,7 @@ public actor SMPSession {
     /// and whether the device was found to reassemble). Used from the next packet on.
     public func setDeviceLimits(bufferSize: Int?, reassembles: Bool) {
         guard case .requests(var client) = mode else { return }
-        let actions = client.handle(.deviceLimits(bufferSize: bufferSize, reassembles: reassembles), now: now())
+        let actions = client.handle(.deviceLimits(bufferSize: bufferSize, reassembles: reassembles), now: clock.now)
         mode = .requests(client)
         perform(actions)
     }
@@ -152,7 +150,7 @@ public actor SMPSession {
             return stream
         }
         var core = ImageUploadCore(job: job, configuration: upload, client: client, firstRequestID: nextID)
-        let actions = core.handle(.start, now: now())
+        let actions = core.handle(.start, now: clock.now)
         mode = .uploading(core, continuation)
         continuation.onTermination = { [weak self] termination in
             guard case .cancelled = termination else { return }
@@ -258,11 +256,11 @@ public actor SMPSession {
     private func feed(_ input: Input) {
         switch mode {
         case .requests(var client):
-            let actions = client.handle(input.clientEvent, now: now())
+            let actions = client.handle(input.clientEvent, now: clock.now)
             mode = .requests(client)
             perform(actions)
         case .uploading(var upload, let continuation):
-            let actions = upload.handle(input.uploadEvent, now: now())
+            let actions = upload.handle(input.uploadEvent, now: clock.now)
             mode = .uploading(upload, continuation)
             perform(actions)
         case .closed:
@@ -319,9 +317,9 @@ public actor SMPSession {
         timer = nil
         timerAt = deadline
         guard let deadline else { return }
-        let sleep = sleep
+        let clock = clock
         timer = Task { [weak self] in
-            do { try await sleep(deadline) } catch { return }
+            do { try await clock.sleep(until: deadline) } catch { return }
             await self?.timerFired()
         }
     }

@@ -5,8 +5,8 @@
 ///   from the moment the clock was made;
 /// - the protocol cores in DFUCore never read a clock (quinn-proto's rule): every `handle` call gets
 ///   `now` from its driver, and deadlines come back as instants of this type. The driver maps them
-///   onto whatever clock it runs on (`ContinuousClock` for real links, a model clock in
-///   tests), so the same core runs in real time, faster than real time, or on a
+///   onto whatever clock it runs on through `InstantClock` (`ContinuousClock` for real links, a
+///   model clock in tests), so the same core runs in real time, faster than real time, or on a
 ///   test's hand-moved clock.
 public struct MonotonicInstant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
     public typealias Duration = Swift.Duration
