@@ -1,5 +1,6 @@
-import Testing
 @testable import DFUCore
+import Testing
+import Transport
 
 /// The SMP client core alone: what it writes, how it matches replies, and how it refuses a
 /// device that breaks the protocol.

@@ -1,5 +1,6 @@
 @testable import DFUCore
 import Testing
+import Transport
 
 /// `MGMT_ERR_EBUSY` (rc 10) during an upload: the core waits, with a backoff that doubles up to
 /// its cap, and asks again at the same offset; a device that stays busy ends the upload after a

@@ -1,5 +1,6 @@
 import Testing
 @testable import DFUCore
+import Transport
 
 /// Chunks fill whole writes: the packet is the budget or the largest multiple of the write size
 /// under it, whichever carries more image bytes per write.

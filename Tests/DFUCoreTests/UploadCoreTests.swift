@@ -1,5 +1,6 @@
-import Testing
 @testable import DFUCore
+import Testing
+import Transport
 
 /// The upload on a well-behaved device: what goes out, in what order, with which deadlines.
 @Suite struct UploadCoreTests {

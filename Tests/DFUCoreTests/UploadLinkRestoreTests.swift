@@ -1,5 +1,6 @@
 import Testing
 @testable import DFUCore
+import Transport
 
 /// A job that carries its slot hash reads the image list on a restored link before resuming: slot 1
 /// holding the image ends the upload (the device wrote the last chunk, its reply was lost); any

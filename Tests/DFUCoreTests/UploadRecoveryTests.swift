@@ -1,5 +1,6 @@
 import Testing
 @testable import DFUCore
+import Transport
 
 /// Lost requests, lost or late replies, lost sessions and lost links: the device's offset wins,
 /// nothing is sent twice beyond what was in flight, and the upload still completes.

@@ -1,4 +1,5 @@
 @testable import DFUCore
+import Transport
 
 /// An `ImageUploadCore` joined to an `UploadTestDevice` on a virtual clock (quinn's `Pair`):
 /// writes leave one per `writeTime` and arrive after `latency`; the device works through requests

@@ -5,10 +5,10 @@ import Transport
     @Test func unpacedClockJumpsToDeadlinesWithoutWaiting() async throws {
         let clock = LinkClock.unpaced()
         let start = ContinuousClock.now
-        try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(3600)))
-        #expect(clock.now == LinkInstant(sinceOrigin: .seconds(3600)))
-        try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(1)))
-        #expect(clock.now == LinkInstant(sinceOrigin: .seconds(3600)))  // never goes back
+        try await clock.sleep(until: MonotonicInstant(sinceOrigin: .seconds(3600)))
+        #expect(clock.now == MonotonicInstant(sinceOrigin: .seconds(3600)))
+        try await clock.sleep(until: MonotonicInstant(sinceOrigin: .seconds(1)))
+        #expect(clock.now == MonotonicInstant(sinceOrigin: .seconds(3600)))  // never goes back
         #expect(ContinuousClock.now - start < .seconds(60))  // an hour of model time, not of real time
     }
 
@@ -19,7 +19,7 @@ import Transport
         let beforeMaking = ContinuousClock.now
         let clock = try #require(LinkClock(timeScale: scale))
         let afterMaking = ContinuousClock.now
-        try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(10)))
+        try await clock.sleep(until: MonotonicInstant(sinceOrigin: .seconds(10)))
         let beforeReading = ContinuousClock.now
         let model = clock.now.sinceOrigin
         let afterReading = ContinuousClock.now
@@ -34,29 +34,29 @@ import Transport
 
     @Test func manualClockMovesOnlyWhenAdvanced() async throws {
         let clock = LinkClock.manual()
-        #expect(clock.now == LinkInstant(sinceOrigin: .zero))
+        #expect(clock.now == MonotonicInstant(sinceOrigin: .zero))
         let early = Task {
-            try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(1)))
+            try await clock.sleep(until: MonotonicInstant(sinceOrigin: .seconds(1)))
             return clock.now
         }
         let late = Task {
-            try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(2)))
+            try await clock.sleep(until: MonotonicInstant(sinceOrigin: .seconds(2)))
             return clock.now
         }
         // Each step wakes only the sleeps it reached: each returns while the clock still reads its step.
         clock.advance(by: .seconds(1))
-        #expect(try await early.value == LinkInstant(sinceOrigin: .seconds(1)))
+        #expect(try await early.value == MonotonicInstant(sinceOrigin: .seconds(1)))
         clock.advance(by: .seconds(1))
-        #expect(try await late.value == LinkInstant(sinceOrigin: .seconds(2)))
+        #expect(try await late.value == MonotonicInstant(sinceOrigin: .seconds(2)))
         // A deadline already reached returns at once; time never goes back.
-        try await clock.sleep(until: LinkInstant(sinceOrigin: .milliseconds(500)))
+        try await clock.sleep(until: MonotonicInstant(sinceOrigin: .milliseconds(500)))
         clock.advance(by: .seconds(-5))
-        #expect(clock.now == LinkInstant(sinceOrigin: .seconds(2)))
+        #expect(clock.now == MonotonicInstant(sinceOrigin: .seconds(2)))
     }
 
     @Test func cancelledSleepOnAManualClockEnds() async throws {
         let clock = LinkClock.manual()
-        let sleeper = Task { try await clock.sleep(until: LinkInstant(sinceOrigin: .seconds(3600))) }
+        let sleeper = Task { try await clock.sleep(until: MonotonicInstant(sinceOrigin: .seconds(3600))) }
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
     }

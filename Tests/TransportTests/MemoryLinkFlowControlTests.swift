@@ -19,7 +19,7 @@ import Transport
 
         // The fifth waits for the first slot (2468 µs, from the event at 0) to free a buffer.
         clock.advance(by: .microseconds(2468))
-        #expect(try await fifth.value == LinkInstant(sinceOrigin: .microseconds(2468)))
+        #expect(try await fifth.value == MonotonicInstant(sinceOrigin: .microseconds(2468)))
         #expect(await link.statistics().centralPDUs == 1)
         clock.advance(by: .seconds(60))
         await device.waitForWrites(5)

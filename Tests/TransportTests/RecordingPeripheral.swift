@@ -21,7 +21,7 @@ actor RecordingPeripheral: MemoryPeripheral {
     struct Write: Sendable {
         let value: [UInt8]
         let characteristic: CharacteristicID
-        let at: LinkInstant
+        let at: MonotonicInstant
     }
 
     let clock: LinkClock

@@ -10,8 +10,8 @@ import Transport
 ///   (connect, reconnect, the reboot), because `Connector` deadlines are real time (see
 ///   `Connector`). Only tests replace it.
 public struct EngineClock: Sendable {
-    private let elapsed: @Sendable () -> Duration
-    private let sleeper: @Sendable (Duration) async throws -> Void
+    /// Model time, as the instants the protocol cores work in; handed to their sessions.
+    let model: InstantClock
     private let wallNow: @Sendable () -> ContinuousClock.Instant
     private let wallSleep: @Sendable (ContinuousClock.Instant) async throws -> Void
 
@@ -24,9 +24,7 @@ public struct EngineClock: Sendable {
                               try await ContinuousClock().sleep(until: $0, tolerance: nil)
                           })
         where C.Duration == Duration {
-        let origin = clock.now
-        elapsed = { origin.duration(to: clock.now) }
-        sleeper = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+        model = InstantClock(clock)
         wallNow = realTime
         wallSleep = realSleep
     }
@@ -35,11 +33,11 @@ public struct EngineClock: Sendable {
     public static var continuous: EngineClock { EngineClock(ContinuousClock()) }
 
     /// Model time since this clock value was made; only differences mean anything.
-    var now: Duration { elapsed() }
+    var now: Duration { model.now.sinceOrigin }
 
     /// Sleeps until `now` reaches `offset` (model time). Throws when the task is cancelled.
     func sleep(untilElapsed offset: Duration) async throws {
-        try await sleeper(offset)
+        try await model.sleep(until: MonotonicInstant(sinceOrigin: offset))
     }
 
     /// The real-time deadline `allowance` from now, for a `Connector` (connect, reconnect, the
@@ -67,19 +65,5 @@ public struct EngineClock: Sendable {
     /// Waits until the real-time `deadline`; throws when the task is cancelled first.
     func pause(until deadline: ContinuousClock.Instant) async throws {
         try await wallSleep(deadline)
-    }
-}
-
-extension EngineClock {
-    /// Model time as a `Clock`, for drivers that take one (a protocol session's request deadlines).
-    var model: Model { Model(engine: self) }
-
-    struct Model: Clock {
-        let engine: EngineClock
-        var now: MonotonicInstant { MonotonicInstant(sinceOrigin: engine.now) }
-        var minimumResolution: Duration { .nanoseconds(1) }
-        func sleep(until deadline: MonotonicInstant, tolerance: Duration?) async throws {
-            try await engine.sleep(untilElapsed: deadline.sinceOrigin)
-        }
     }
 }

@@ -5,7 +5,7 @@ import Transport
 struct DeadlineTimer {
     private var task: Task<Void, Never>?
 
-    mutating func arm(at deadline: LinkInstant?, on clock: LinkClock, fire: @escaping @Sendable () async -> Void) {
+    mutating func arm(at deadline: MonotonicInstant?, on clock: LinkClock, fire: @escaping @Sendable () async -> Void) {
         cancel()
         guard let deadline else { return }
         task = Task {

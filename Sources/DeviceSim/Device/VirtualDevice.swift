@@ -38,7 +38,7 @@ public struct VirtualDevice: Sendable {
     public enum Action: Sendable, Hashable {
         case notify([UInt8], after: Duration, fault: NotificationFault?)
         case dropLink(LinkDropCause)
-        case rebooting(until: LinkInstant, report: BootReport)
+        case rebooting(until: MonotonicInstant, report: BootReport)
         case online
         case dropped(SMPDrop)
         case faultInjected(SimFault)
@@ -55,9 +55,9 @@ public struct VirtualDevice: Sendable {
 
     public enum PowerState: Sendable, Hashable {
         /// Running the application; `resetAt` is set between a reset reply and the reboot.
-        case running(resetAt: LinkInstant?)
+        case running(resetAt: MonotonicInstant?)
         /// In the bootloader (swapping) and starting up; unreachable until `until`.
-        case booting(until: LinkInstant)
+        case booting(until: MonotonicInstant)
     }
 
     public let identity: PeerIdentity
@@ -118,7 +118,7 @@ public struct VirtualDevice: Sendable {
     public var runningVersionText: String { runningImage?.version.description ?? "no valid image" }
 
     /// The earliest instant at which `handle(.tick, now:)` has something to do.
-    public var nextDeadline: LinkInstant? {
+    public var nextDeadline: MonotonicInstant? {
         switch power {
         case .booting(let until):
             return until
@@ -136,7 +136,7 @@ public struct VirtualDevice: Sendable {
         }
     }
 
-    public mutating func handle(_ event: Event, now: LinkInstant) -> [Action] {
+    public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Action] {
         var actions: [Action] = []
         advance(to: now, into: &actions)
         switch event {
@@ -159,7 +159,7 @@ public struct VirtualDevice: Sendable {
 
     /// Runs every timer due by `now` in time order: replies completing, the reset after a reset
     /// reply, the end of a boot.
-    private mutating func advance(to now: LinkInstant, into actions: inout [Action]) {
+    private mutating func advance(to now: MonotonicInstant, into actions: inout [Action]) {
         while let due = nextDeadline, due <= now {
             switch power {
             case .booting:
@@ -176,7 +176,7 @@ public struct VirtualDevice: Sendable {
     }
 
     /// Carries out the server's actions, injecting faults where their triggers are reached.
-    private mutating func route(_ serverActions: [SMPServer.Action], at time: LinkInstant, into actions: inout [Action]) {
+    private mutating func route(_ serverActions: [SMPServer.Action], at time: MonotonicInstant, into actions: inout [Action]) {
         var linkFault = false
         for action in serverActions {
             switch action {
@@ -283,7 +283,7 @@ public struct VirtualDevice: Sendable {
 
     /// Reset: the link drops, RAM is lost, MCUboot runs (swap, revert or nothing) and the
     /// application starts again after the report's duration.
-    private mutating func reboot(at time: LinkInstant, into actions: inout [Action]) {
+    private mutating func reboot(at time: MonotonicInstant, into actions: inout [Action]) {
         if connection != nil {
             connection = nil
             actions.append(.dropLink(.reboot))

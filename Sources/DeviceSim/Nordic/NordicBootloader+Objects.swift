@@ -30,7 +30,7 @@ extension NordicBootloader {
         }
     }
 
-    mutating func create(type: UInt8, size: Int, now: LinkInstant) -> [Action] {
+    mutating func create(type: UInt8, size: Int, now: MonotonicInstant) -> [Action] {
         switch pick(type) {
         case .command:
             // DFU_STARTED restarts the inactivity timer before the size is looked at.
@@ -119,7 +119,7 @@ extension NordicBootloader {
         }
     }
 
-    mutating func execute(now: LinkInstant) -> [Action] {
+    mutating func execute(now: MonotonicInstant) -> [Action] {
         switch currentObject {
         case .command: return [respond(0x04, executeCommand())]
         case .data: return executeData(now: now)
@@ -159,7 +159,7 @@ extension NordicBootloader {
         }
     }
 
-    private mutating func executeData(now: LinkInstant) -> [Action] {
+    private mutating func executeData(now: MonotonicInstant) -> [Action] {
         // Also true of an object executed already (nothing received since): a second Execute
         // succeeds (§10.1).
         guard progress.dataObjectSize == progress.imageOffset - progress.imageOffsetLast else {

@@ -69,7 +69,7 @@ public struct NordicBootloader: Sendable {
     var notificationsEnabled = false
     /// Packet writes seen, for `droppedPacketWrites`.
     public internal(set) var packetWriteCount = 0
-    public internal(set) var inactivityDeadline: LinkInstant?
+    public internal(set) var inactivityDeadline: MonotonicInstant?
     /// Set once the bootloader asked for a reset; it then ignores everything.
     public internal(set) var resetCause: NordicResetCause?
     /// Data objects created and executed with success so far, for `configuration.linkDrops`.
@@ -79,7 +79,7 @@ public struct NordicBootloader: Sendable {
     /// Starts the bootloader in DFU mode from `settings` (as stored in flash) at `now`; `continuing`
     /// after it activated a SoftDevice, when it waits `continuationTimeout` for the application
     /// instead of the inactivity timeout (SDK `nrf_bootloader_init`, ACTIVATION_SUCCESS_EXPECT_ADDITIONAL_UPDATE).
-    public init(configuration: NordicBootloaderConfiguration, settings: NordicDFUSettings, now: LinkInstant,
+    public init(configuration: NordicBootloaderConfiguration, settings: NordicDFUSettings, now: MonotonicInstant,
                 continuing: Bool = false) {
         self.configuration = configuration
         validator = NordicInitValidator(configuration: configuration)
@@ -97,9 +97,9 @@ public struct NordicBootloader: Sendable {
     /// The image bytes received so far (up to the current offset).
     public var receivedImage: ArraySlice<UInt8> { storedSettings.bank.prefix(progress.imageOffset) }
 
-    public var nextDeadline: LinkInstant? { resetCause == nil ? inactivityDeadline : nil }
+    public var nextDeadline: MonotonicInstant? { resetCause == nil ? inactivityDeadline : nil }
 
-    public mutating func handle(_ event: Event, now: LinkInstant) -> [Action] {
+    public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Action] {
         guard resetCause == nil else { return [] }
         if let deadline = inactivityDeadline, deadline <= now {
             // The application is always valid here, so leave DFU mode. (Not modelled: an update that
@@ -151,13 +151,13 @@ public struct NordicBootloader: Sendable {
         return [.reset(cause)]
     }
 
-    mutating func restartInactivityTimer(_ now: LinkInstant) {
+    mutating func restartInactivityTimer(_ now: MonotonicInstant) {
         inactivityDeadline = configuration.inactivityTimeout.map { now.advanced(by: $0) }
     }
 
     // MARK: Control Point
 
-    private mutating func controlPoint(_ bytes: [UInt8], now: LinkInstant) -> [Action] {
+    private mutating func controlPoint(_ bytes: [UInt8], now: MonotonicInstant) -> [Action] {
         // An empty write has no opcode; the SDK would read a stale byte. Acknowledge and ignore it.
         guard let op = bytes.first else { return [] }
         let parameters = bytes.dropFirst()
@@ -195,7 +195,7 @@ public struct NordicBootloader: Sendable {
 
     // MARK: Packet
 
-    private mutating func packet(_ bytes: [UInt8], now: LinkInstant) -> [Action] {
+    private mutating func packet(_ bytes: [UInt8], now: MonotonicInstant) -> [Action] {
         packetWriteCount += 1
         if configuration.droppedPacketWrites.contains(packetWriteCount) { return [.dropped(.bufferFull)] }
         var actions: [Action] = []

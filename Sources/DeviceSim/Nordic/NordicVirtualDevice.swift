@@ -38,7 +38,7 @@ public struct NordicVirtualDevice: Sendable {
         case application(NordicApplication)
         case bootloader(NordicBootloader)
         /// Reset; nothing answers until `until`, then `next` starts.
-        case booting(until: LinkInstant, next: NordicBoot)
+        case booting(until: MonotonicInstant, next: NordicBoot)
     }
 
     /// The bootloader's advertised name unless the app set another (`NRF_DFU_BLE_ADV_NAME`).
@@ -96,7 +96,7 @@ public struct NordicVirtualDevice: Sendable {
         return NordicGATT.application(buttonless: configuration.buttonless)
     }
 
-    public var nextDeadline: LinkInstant? {
+    public var nextDeadline: MonotonicInstant? {
         switch mode {
         case .application: return nil
         case .bootloader(let bootloader): return bootloader.nextDeadline
@@ -117,7 +117,7 @@ public struct NordicVirtualDevice: Sendable {
         return nil
     }
 
-    public mutating func handle(_ event: Event, now: LinkInstant) -> [Action] {
+    public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Action] {
         var actions: [Action] = []
         advance(to: now, into: &actions)
         switch (event, mode) {
@@ -172,7 +172,7 @@ public struct NordicVirtualDevice: Sendable {
     }
 
     /// Runs what is due by `now`: the end of a boot, the bootloader's inactivity timeout.
-    private mutating func advance(to now: LinkInstant, into actions: inout [Action]) {
+    private mutating func advance(to now: MonotonicInstant, into actions: inout [Action]) {
         while let due = nextDeadline, due <= now {
             switch mode {
             case .booting(_, let next):
@@ -185,7 +185,7 @@ public struct NordicVirtualDevice: Sendable {
         }
     }
 
-    private mutating func start(_ boot: NordicBoot, at time: LinkInstant, into actions: inout [Action]) {
+    private mutating func start(_ boot: NordicBoot, at time: MonotonicInstant, into actions: inout [Action]) {
         boots.append(boot)
         switch boot.target {
         case .application(let version):
@@ -199,7 +199,7 @@ public struct NordicVirtualDevice: Sendable {
         }
     }
 
-    private mutating func route(_ appActions: [NordicApplication.Action], now: LinkInstant, into actions: inout [Action]) {
+    private mutating func route(_ appActions: [NordicApplication.Action], now: MonotonicInstant, into actions: inout [Action]) {
         for action in appActions {
             switch action {
             case .refuseWrite(let error):
@@ -218,7 +218,7 @@ public struct NordicVirtualDevice: Sendable {
     }
 
     /// Carries out the bootloader's actions and stores it back (or resets the device).
-    private mutating func route(_ bootActions: [NordicBootloader.Action], now: LinkInstant, into actions: inout [Action],
+    private mutating func route(_ bootActions: [NordicBootloader.Action], now: MonotonicInstant, into actions: inout [Action],
                                 bootloader: inout NordicBootloader) {
         mode = .bootloader(bootloader)
         for action in bootActions {
@@ -251,7 +251,7 @@ public struct NordicVirtualDevice: Sendable {
 
     /// The device resets: it stops advertising, the link drops (after what was queued, when
     /// `flush`), RAM goes, and `next` starts after the boot time.
-    private mutating func reset(now: LinkInstant, next: NordicBoot, flush: Bool, into actions: inout [Action]) {
+    private mutating func reset(now: MonotonicInstant, next: NordicBoot, flush: Bool, into actions: inout [Action]) {
         if case .bootloader(let bootloader) = mode { settings = bootloader.storedSettings }
         if let identity = currentIdentity { actions.append(.offline(identity)) }
         if connected {

@@ -49,7 +49,7 @@ public struct SMPServer: Sendable {
 
     /// The request the work queue is busy with.
     private struct Job: Sendable {
-        let completion: LinkInstant
+        let completion: MonotonicInstant
         let actions: [Action]
         let buffers: Int
         let link: Int
@@ -88,9 +88,9 @@ public struct SMPServer: Sendable {
     public var pendingRequests: Int { queue.count + (job == nil ? 0 : 1) }
 
     /// When the request being processed completes; nil when idle.
-    public var nextDeadline: LinkInstant? { job?.completion }
+    public var nextDeadline: MonotonicInstant? { job?.completion }
 
-    public mutating func handle(_ event: Event, now: LinkInstant) -> [Action] {
+    public mutating func handle(_ event: Event, now: MonotonicInstant) -> [Action] {
         var actions = advance(to: now)
         switch event {
         case .tick:
@@ -178,7 +178,7 @@ public struct SMPServer: Sendable {
     }
 
     /// Completes every job due by `now`, starting each next one when the previous ended.
-    private mutating func advance(to now: LinkInstant) -> [Action] {
+    private mutating func advance(to now: MonotonicInstant) -> [Action] {
         var actions: [Action] = []
         while let current = job, current.completion <= now {
             job = nil
@@ -202,7 +202,7 @@ public struct SMPServer: Sendable {
 
     /// Starts the next queued request if the work queue is free. Requests of a link that has gone
     /// were removed on disconnect, so everything queued belongs to the current link.
-    private mutating func startNext(at time: LinkInstant) {
+    private mutating func startNext(at time: MonotonicInstant) {
         guard job == nil, !queue.isEmpty else { return }
         let request = queue.removeFirst()
         let processed = process(request.bytes)

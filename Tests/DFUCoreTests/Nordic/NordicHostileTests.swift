@@ -1,5 +1,6 @@
 import Testing
 @testable import DFUCore
+import Transport
 
 /// A hostile or garbled bootloader: every bad answer ends the run with a typed protocol violation,
 /// never a trap or a hang. CP writes of a clean run with a 12,288-byte image and PRN off are

@@ -1,5 +1,6 @@
 import Testing
 @testable import DFUCore
+import Transport
 
 /// Lost and corrupted packets, the retry budget, and every refusal the bootloader can give.
 @Suite struct NordicRecoveryTests {

@@ -1,4 +1,5 @@
 @testable import DFUCore
+import Transport
 
 /// The transfer core joined to a `NordicFakeBootloader` on a virtual clock (quinn's `Pair`): CP
 /// writes reach the device and its answers come back as notifications, packet batches are written

@@ -1,5 +1,6 @@
-import Testing
 @testable import DFUCore
+import Testing
+import Transport
 
 /// Fresh transfers and resumes (nordic-secure-dfu.md §3.3, §3.4, §10) against the fake bootloader.
 @Suite struct NordicTransferTests {

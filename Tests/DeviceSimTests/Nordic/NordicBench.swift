@@ -7,7 +7,7 @@ import Transport
 /// §2, §3.3), not with DFUCore's Nordic client: a client and the simulator must not share a mistake.
 struct NordicBench {
     var bootloader: NordicBootloader
-    var now = LinkInstant(sinceOrigin: .zero)
+    var now = MonotonicInstant(sinceOrigin: .zero)
     /// Every action of the last call.
     var lastActions: [NordicBootloader.Action] = []
 

@@ -170,15 +170,15 @@ import Transport
     @Test func inactivityTimeoutLeavesDFUModeAndActivityPostponesIt() throws {
         let image = try NordicSamples.image("app-signed-3.zip")
         var bench = NordicBench(try NordicBench.configuration())
-        #expect(bench.bootloader.nextDeadline == LinkInstant(sinceOrigin: .seconds(120)))
-        bench.now = LinkInstant(sinceOrigin: .seconds(100))
+        #expect(bench.bootloader.nextDeadline == MonotonicInstant(sinceOrigin: .seconds(120)))
+        bench.now = MonotonicInstant(sinceOrigin: .seconds(100))
         // Create(command) restarts the timer; a Select does not.
         #expect(try bench.sendInitPacket(image.initPacket.bytes) == [0x60, 0x04, 0x01])
-        #expect(bench.bootloader.nextDeadline == LinkInstant(sinceOrigin: .seconds(220)))
-        bench.now = LinkInstant(sinceOrigin: .seconds(219))
+        #expect(bench.bootloader.nextDeadline == MonotonicInstant(sinceOrigin: .seconds(220)))
+        bench.now = MonotonicInstant(sinceOrigin: .seconds(219))
         _ = try bench.select(0x02)
         #expect(bench.handle(.tick).isEmpty)
-        bench.now = LinkInstant(sinceOrigin: .seconds(220))
+        bench.now = MonotonicInstant(sinceOrigin: .seconds(220))
         #expect(bench.handle(.tick) == [.reset(.inactivity)])
         #expect(bench.bootloader.nextDeadline == nil)
     }

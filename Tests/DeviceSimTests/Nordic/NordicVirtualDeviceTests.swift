@@ -7,7 +7,7 @@ import Transport
 @Suite struct NordicVirtualDeviceTests {
     struct Rig {
         var device: NordicVirtualDevice
-        var now = LinkInstant(sinceOrigin: .zero)
+        var now = MonotonicInstant(sinceOrigin: .zero)
 
         init(_ text: String = "sim:protocol=nordic,id=C0:11:22:33:44:FF") throws {
             device = try SimOptions.parse(text).makeNordicDevice()

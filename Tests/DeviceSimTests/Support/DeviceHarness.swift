@@ -8,7 +8,7 @@ import Transport
 /// and bodies decoded by DFUCore's typed decoders. Our `Pair`: no sockets, no sleeps.
 struct DeviceHarness {
     var device: VirtualDevice
-    var now = LinkInstant(sinceOrigin: .zero)
+    var now = MonotonicInstant(sinceOrigin: .zero)
     var sequence: UInt8 = 0
     /// Bytes per write and per notification (ATT MTU − 3).
     var writeSize: Int

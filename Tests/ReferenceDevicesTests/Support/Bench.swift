@@ -5,7 +5,7 @@ import Transport
 /// Drives an `SDKDevice` by hand, as a central would, on a time the test moves.
 struct Bench {
     var device: SDKDevice
-    var now = LinkInstant(sinceOrigin: .zero)
+    var now = MonotonicInstant(sinceOrigin: .zero)
     /// Every action the device returned, in order.
     var log: [SDKDeviceAction] = []
 

@@ -1,38 +1,24 @@
 import Transport
 
-/// The thin async driver between a `Link` and `NordicTransferCore`: it awaits link events, feeds
-/// Control Point notifications to the core, and carries out its actions — Control Point writes
-/// (Write Request) and packet batches (Write Without Response, whose suspension is the flow
-/// control) in one ordered queue, one timer task for the earliest deadline, progress. Every
-/// protocol decision is the core's.
+/// The thin async driver between a `Link` and `NordicTransferCore`: it feeds Control Point
+/// notifications to the core and carries out its actions — Control Point writes (Write Request)
+/// and packet batches (Write Without Response, whose suspension is the flow control) in one
+/// ordered queue, the one timer, progress. Every protocol decision is the core's; the link, its
+/// generations and losses, and the timer are the shared `LinkDriver`'s. Beside the transfer it
+/// sends the buttonless requests and single Control Point requests, and decides an ATT-rejected
+/// write by the link's state `linkVerdictDelay` later.
 ///
-/// Events from an earlier link (an older generation) are dropped before they reach the core. After
-/// a link is lost the engine's connection reconnects and hands the new link to `attach(_:)`; the
-/// core then resumes with Select (the device's answer is the truth). A link without the Control
+/// After a link is lost the engine's connection reconnects and hands the new link to `attach(_:)`;
+/// the core then resumes with Select (the device's answer is the truth). A link without the Control
 /// Point (the application after the update) is served only for its losses.
 public actor NordicSession {
     /// Yields each time the served link goes down. One consumer.
     public nonisolated let linkLosses: AsyncStream<DisconnectReason>
-    private let linkLossesContinuation: AsyncStream<DisconnectReason>.Continuation
 
+    /// What goes out through the one ordered queue.
     private enum Write: Sendable {
         case controlPoint([UInt8])
         case packets([[UInt8]])
-    }
-
-    private struct Connection {
-        let link: any Link
-        let writes: AsyncStream<Write>.Continuation
-        let listener: Task<Void, Never>
-        let writer: Task<Void, Never>
-
-        var generation: LinkGeneration { link.parameters.generation }
-
-        func stop() {
-            writes.finish()
-            listener.cancel()
-            writer.cancel()
-        }
     }
 
     private struct Transfer {
@@ -41,7 +27,8 @@ public actor NordicSession {
         let finish: CheckedContinuation<Result<NordicTransferCompletion, NordicTransferError>, Never>
     }
 
-    private var connection: Connection?
+    /// The link, its writes, losses and the timer.
+    private var driver: LinkDriver<Write>
     private var transfer: Transfer?
     /// Waiting for the buttonless characteristic's answer (or the link to drop, which a device that
     /// resets fast does first).
@@ -49,35 +36,28 @@ public actor NordicSession {
                              waiter: CheckedContinuation<NordicButtonlessOutcome, Never>)?
     /// Waiting for the answer to one Control Point request outside a transfer (`dfu info`).
     private var single: (opcode: NordicOpcode, waiter: CheckedContinuation<NordicRequestOutcome, Never>)?
-    private var closed = false
-    private var timer: Task<Void, Never>?
     /// How long a refused write's link must stay up for the refusal to count (as the transfer's
     /// `NordicTransferConfiguration.linkVerdictDelay`).
     private let linkVerdictDelay: Duration
-    private let now: @Sendable () -> MonotonicInstant
-    private let sleep: @Sendable (MonotonicInstant) async throws -> Void
 
     /// Serves `link` (enabling Control Point notifications when the link has the Control Point).
     /// `clock` is the time base of every deadline.
     public init<C: Clock>(link: any Link, clock: C, linkVerdictDelay: Duration = .seconds(1)) async throws(LinkError)
         where C.Duration == Duration {
         self.linkVerdictDelay = linkVerdictDelay
-        let origin = clock.now
-        now = { MonotonicInstant(sinceOrigin: origin.duration(to: clock.now)) }
-        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline.sinceOrigin), tolerance: nil) }
-        (linkLosses, linkLossesContinuation) = AsyncStream.makeStream(of: DisconnectReason.self)
+        let driver = LinkDriver<Write>(clock: InstantClock(clock))
+        self.driver = driver
+        linkLosses = driver.linkLosses
         try await Self.subscribe(link)
-        connection = serve(link)
+        serve(link)
     }
 
     deinit {
-        connection?.stop()
-        timer?.cancel()
-        linkLossesContinuation.finish()
+        driver.close()
     }
 
     /// The link served now.
-    public var link: (any Link)? { connection?.link }
+    public var link: (any Link)? { driver.link }
 
     /// What the last transfer did and how often it recovered; nil before the first ended.
     public private(set) var lastStatistics: NordicTransferStatistics?
@@ -98,12 +78,12 @@ public actor NordicSession {
     public func transfer(initPacket: [UInt8], firmware: [UInt8], configuration: NordicTransferConfiguration,
                          progress: @escaping @Sendable (NordicTransferProgress) -> Void)
         async throws(NordicTransferError) -> NordicTransferCompletion {
-        guard transfer == nil, !closed else {
-            throw .localProtocolViolation(event: "transfer", state: closed ? "closed" : "transferring")
+        guard transfer == nil, !driver.isClosed else {
+            throw .localProtocolViolation(event: "transfer", state: driver.isClosed ? "closed" : "transferring")
         }
         finalExecuteDone = false
         var configuration = configuration
-        if let link = connection?.link {
+        if let link = driver.link {
             configuration.packetSize = NordicTransferConfiguration.packetSize(attMTU: link.parameters.attMTU)
         }
         let result = await withTaskCancellationHandler {
@@ -113,7 +93,7 @@ public actor NordicSession {
                                                              configuration: configuration),
                                     progress: progress, finish: continuation)
                 feed(.start)
-                if connection == nil { feed(.linkLost) } // started while the link was down: park at once
+                if driver.link == nil { feed(.linkLost) } // started while the link was down: park at once
             }
         } onCancel: {
             Task { await self.end(.failure(.cancelled)) }
@@ -123,17 +103,13 @@ public actor NordicSession {
 
     /// Serves a new link after the previous one was lost; a transfer in progress resumes on it.
     public func attach(_ link: any Link) async throws(LinkError) {
-        guard !closed else { return }
+        guard !driver.isClosed else { return }
         finalExecuteDone = false
-        if let old = connection {
-            // The old link's `.disconnected` may not have reached us yet; the core needs it first.
-            connection = nil
-            old.stop()
-            feed(.linkLost)
-        }
+        // The old link's `.disconnected` may not have reached us yet; the core needs it first.
+        if driver.dropCurrentLink() { feed(.linkLost) }
         try await Self.subscribe(link)
-        guard !closed, connection == nil else { return }
-        connection = serve(link)
+        guard driver.canServe else { return }
+        serve(link)
         if Self.hasControlPoint(link) {
             feed(.linkRestored(packetSize: NordicTransferConfiguration.packetSize(attMTU: link.parameters.attMTU)))
         }
@@ -142,13 +118,8 @@ public actor NordicSession {
     /// Stops serving: a transfer in progress fails with `linkNotRestored`. The link is left as it
     /// is (its owner disconnects it).
     public func close() {
-        guard !closed else { return }
-        closed = true
-        connection?.stop()
-        connection = nil
-        timer?.cancel()
-        timer = nil
-        linkLossesContinuation.finish()
+        guard !driver.isClosed else { return }
+        driver.close()
         finishButtonless(.linkLost)
         finishSingle(.linkLost)
         if let transfer {
@@ -163,16 +134,16 @@ public actor NordicSession {
                            timeout: Duration) async -> NordicButtonlessOutcome {
         guard buttonless == nil, let opcode = request.first else { return .linkLost }
         // No link: the request never goes out (unlike `.linkLost`, which may be the device's reset).
-        guard let link = connection?.link else { return .writeFailed(.disconnected(.other("no link to write to"))) }
+        guard let link = driver.link else { return .writeFailed(.disconnected(.other("no link to write to"))) }
         do throws(LinkError) {
             try await link.subscribe(characteristic)
         } catch {
             return .writeFailed(error)
         }
-        let deadline = now().advanced(by: timeout)
-        let sleep = sleep
+        let deadline = driver.now.advanced(by: timeout)
+        let clock = driver.clock
         let timeoutTask = Task { [weak self] in
-            do { try await sleep(deadline) } catch { return }
+            do { try await clock.sleep(until: deadline) } catch { return }
             await self?.finishButtonless(.timedOut)
         }
         let outcome = await withCheckedContinuation { continuation in
@@ -196,11 +167,11 @@ public actor NordicSession {
     /// One Control Point request outside a transfer, such as Select (which changes nothing on the
     /// bootloader), and its answer within `timeout` (model time).
     public func request(_ request: NordicRequest, timeout: Duration) async -> NordicRequestOutcome {
-        guard let link = connection?.link, transfer == nil, single == nil else { return .linkLost }
-        let deadline = now().advanced(by: timeout)
-        let sleep = sleep
+        guard let link = driver.link, transfer == nil, single == nil else { return .linkLost }
+        let deadline = driver.now.advanced(by: timeout)
+        let clock = driver.clock
         let timeoutTask = Task { [weak self] in
-            do { try await sleep(deadline) } catch { return }
+            do { try await clock.sleep(until: deadline) } catch { return }
             await self?.finishSingle(.timedOut)
         }
         let outcome = await withCheckedContinuation { continuation in
@@ -226,20 +197,21 @@ public actor NordicSession {
     private func writeFailed(_ error: LinkError, generation: LinkGeneration,
                              finish: @escaping @Sendable (isolated NordicSession, LinkError, LinkGeneration) -> Void) async {
         guard case .rejected = error else { return finish(self, error, generation) }
-        let deadline = now().advanced(by: linkVerdictDelay)
-        do { try await sleep(deadline) } catch { return }
+        let deadline = driver.now.advanced(by: linkVerdictDelay)
+        let clock = driver.clock
+        do { try await clock.sleep(until: deadline) } catch { return }
         finish(self, error, generation)
     }
 
     private func finishSingle(_ outcome: NordicRequestOutcome, generation: LinkGeneration? = nil) {
-        if let generation, connection?.generation != generation { return }
+        if let generation, driver.generation != generation { return }
         guard let pending = single else { return }
         single = nil
         pending.waiter.resume(returning: outcome)
     }
 
     private func finishButtonless(_ outcome: NordicButtonlessOutcome, generation: LinkGeneration? = nil) {
-        if let generation, connection?.generation != generation { return }
+        if let generation, driver.generation != generation { return }
         guard let pending = buttonless else { return }
         buttonless = nil
         pending.waiter.resume(returning: outcome)
@@ -257,46 +229,31 @@ public actor NordicSession {
         if hasControlPoint(link) { try await link.subscribe(NordicDFUService.controlPoint) }
     }
 
-    /// One task reads the link's events, one writes in order; both end with the link.
-    private func serve(_ link: any Link) -> Connection {
-        let (writes, queue) = AsyncStream.makeStream(of: Write.self)
-        let listener = Task { [weak self] in
-            for await event in link.events {
-                await self?.receive(event)
-            }
-        }
-        let writer = Task { [weak self] in
-            for await write in writes {
-                switch write {
-                case .controlPoint(let bytes):
-                    do throws(LinkError) {
-                        try await link.write(bytes, to: NordicDFUService.controlPoint)
-                    } catch {
-                        if case .rejected(_, let attError) = error {
-                            await self?.controlPointRejected(attError, generation: link.parameters.generation)
-                        } else {
-                            await Self.writeFailed(error, link: link)
-                            return
-                        }
-                    }
-                case .packets(let packets):
-                    do throws(LinkError) {
-                        for packet in packets { try await link.writeWithoutResponse(packet, to: NordicDFUService.packet) }
-                    } catch {
-                        await Self.writeFailed(error, link: link)
-                        return
-                    }
-                    await self?.packetsAccepted(generation: link.parameters.generation)
-                }
-            }
-        }
-        return Connection(link: link, writes: queue, listener: listener, writer: writer)
+    /// Serves `link`: Control Point writes as Write Requests (one the link rejects with an ATT
+    /// error goes to the core, and the queue goes on), packets as Write Commands, each batch
+    /// reported taken. Any other failed write ends the queue and the link (`ServedLink`).
+    private func serve(_ link: any Link) {
+        driver.serve(link, events: { [weak self] event in await self?.receive(event) },
+                     write: { [weak self] (write: Write, link: any Link) async throws(LinkError) in
+                         let generation = link.parameters.generation
+                         switch write {
+                         case .controlPoint(let bytes):
+                             do throws(LinkError) {
+                                 try await link.write(bytes, to: NordicDFUService.controlPoint)
+                             } catch {
+                                 guard case .rejected(_, let attError) = error else { throw error }
+                                 await self?.controlPointRejected(attError, generation: generation)
+                             }
+                         case .packets(let packets):
+                             for packet in packets { try await link.writeWithoutResponse(packet, to: NordicDFUService.packet) }
+                             await self?.packetsAccepted(generation: generation)
+                         }
+                     })
     }
 
     private func receive(_ event: LinkEvent) {
-        guard let connection, event.generation == connection.generation else { return } // stale
-        switch event.kind {
-        case .notification(let source, let bytes):
+        switch driver.accept(event) {
+        case .notification(let source, let bytes)?:
             if source == NordicDFUService.controlPoint { feed(.controlPointNotification(bytes)) }
             if source == NordicDFUService.controlPoint, let pending = single {
                 do throws(NordicWireError) {
@@ -310,38 +267,29 @@ public actor NordicSession {
                let status = NordicButtonless.status(of: bytes, answering: pending.opcode) {
                 finishButtonless(.answered(status))
             }
-        case .disconnected(let reason):
-            self.connection = nil
-            connection.stop()
+        case .disconnected(let reason)?:
             finishButtonless(.linkLost)
             finishSingle(.linkLost)
             feed(.linkLost)
-            linkLossesContinuation.yield(reason)
+            driver.reportLoss(reason)
+        case nil:
+            return // an earlier link's
         }
     }
 
     private func packetsAccepted(generation: LinkGeneration) {
-        guard connection?.generation == generation else { return }
+        guard driver.generation == generation else { return }
         feed(.packetsAccepted)
     }
 
     private func controlPointRejected(_ attError: ATTError, generation: LinkGeneration) {
-        guard connection?.generation == generation else { return }
+        guard driver.generation == generation else { return }
         feed(.controlPointWriteRejected(attError: attError.code))
-    }
-
-    /// A write that failed for another reason than the link going down leaves the link in an
-    /// unknown state: close it, so the ordinary loss path (and the engine's reconnect) runs.
-    private static func writeFailed(_ error: LinkError, link: any Link) async {
-        switch error {
-        case .disconnected, .cancelled: return
-        default: await link.disconnect()
-        }
     }
 
     private func feed(_ event: NordicTransferCore.Event) {
         guard var current = transfer else { return }
-        let actions = current.core.handle(event, now: now())
+        let actions = current.core.handle(event, now: driver.now)
         transfer = current
         perform(actions)
     }
@@ -349,8 +297,8 @@ public actor NordicSession {
     private func perform(_ actions: [NordicTransferCore.Action]) {
         for action in actions {
             switch action {
-            case .writeControlPoint(let bytes): connection?.writes.yield(.controlPoint(bytes))
-            case .writePackets(let packets): connection?.writes.yield(.packets(packets))
+            case .writeControlPoint(let bytes): driver.send(.controlPoint(bytes))
+            case .writePackets(let packets): driver.send(.packets(packets))
             case .timer(let at): arm(at)
             case .progress(let progress): transfer?.progress(progress)
             case .reconnect: break // the engine's connection reconnects and calls `attach`
@@ -366,26 +314,18 @@ public actor NordicSession {
         guard let transfer else { return }
         lastStatistics = transfer.core.statistics
         self.transfer = nil
-        timer?.cancel()
-        timer = nil
+        driver.cancelTimer()
         transfer.finish.resume(returning: result)
     }
 
     private func arm(_ deadline: MonotonicInstant?) {
-        timer?.cancel()
-        timer = nil
-        guard let deadline else { return }
-        let sleep = sleep
-        timer = Task { [weak self] in
-            do { try await sleep(deadline) } catch { return }
-            await self?.timerFired()
-        }
+        driver.arm(deadline) { [weak self] in await self?.timerFired() }
     }
 
     private func timerFired() {
-        timer = nil
+        driver.timerFired()
         feed(.timerFired)
-        // An early wake-up changes no deadline, so no `.timer` action may follow: re-arm.
-        if timer == nil, let next = transfer?.core.nextDeadline { arm(next) }
+        // An early wake-up changes no deadline, so no `.timer` action follows: re-arm from the core.
+        arm(transfer?.core.nextDeadline)
     }
 }

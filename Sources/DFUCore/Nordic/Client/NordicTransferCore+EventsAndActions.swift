@@ -1,3 +1,5 @@
+import Transport
+
 /// What goes into a `NordicTransferCore` (`Event`, through `handle(_:now:)`) and what comes out
 /// (`Action`, for the driver to carry out in order).
 extension NordicTransferCore {

@@ -1,3 +1,5 @@
+import Transport
+
 /// The transfer core's answers about objects: what a Select of the command or data object means
 /// (fresh, resume inside, execute, create again, §3.4 with the §10 corrections), what a checksum
 /// says, and what follows an executed object.

@@ -1,3 +1,5 @@
+import Transport
+
 /// The transfer core's writing side: packet batches and their acceptance, Control Point requests
 /// (with the PRN value they need first), and the bookkeeping every transition shares (retries,
 /// progress, the end of the run). The state machine's decisions are in `NordicTransferCore.swift`.

@@ -1,3 +1,5 @@
+import Transport
+
 /// The transfer core's state, one enum with payloads, and what each state means to a driver. The
 /// transitions are in `NordicTransferCore.swift`, with their table.
 extension NordicTransferCore {

@@ -1,3 +1,5 @@
+import Transport
+
 /// Nordic Secure DFU transfer (init packet, then firmware) as a value-type state machine
 /// (sans-I/O). The driver feeds Control Point notifications, packet acceptances, link changes and
 /// wake-ups into `handle(_:now:)` and carries out the returned actions in order.

@@ -1,3 +1,5 @@
+import Transport
+
 /// The SMP client as a value-type state machine (sans-I/O): sequence numbers, the SMP version,
 /// packets cut into writes, replies reassembled from notifications and matched to their requests,
 /// and one deadline per request. No clock, no link, no tasks: a driver feeds `handle(_:now:)` and

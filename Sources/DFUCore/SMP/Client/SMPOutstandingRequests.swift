@@ -1,3 +1,5 @@
+import Transport
+
 /// The client's table of requests waiting for an answer, keyed by sequence number, plus a short
 /// memory of sequence numbers that stopped waiting.
 ///

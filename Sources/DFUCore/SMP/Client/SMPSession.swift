@@ -1,14 +1,14 @@
 import Transport
 
-/// The thin async driver between a `Link` and the SMP cores: it awaits link events, feeds them to
-/// the core in charge (the `SMPClientCore` for single requests, an `ImageUploadCore` while an
-/// upload runs), and carries out the actions: writes in order through the link (whose suspension
-/// is the flow control; nothing here sleeps except the one timer), one timer task for the earliest
-/// deadline, continuations and the progress stream. Every protocol decision is the cores'.
+/// The thin async driver between a `Link` and the SMP cores: it feeds link events to the core in
+/// charge (the `SMPClientCore` for single requests, an `ImageUploadCore` while an upload runs) and
+/// carries out the actions: writes (Write Commands, in order through `LinkDriver`, whose link's
+/// suspension is the flow control), the one timer, continuations and the progress stream. Every
+/// protocol decision is the cores'; the link, its generations and losses, and the timer are the
+/// shared `LinkDriver`'s.
 ///
-/// Events from an earlier link (an older generation) are dropped before they reach a core. After a
-/// link is lost the caller reconnects (the engine, with its backoff) and hands the new link to
-/// `attach(_:)`; an upload in progress then resumes from the device's offset.
+/// After a link is lost the caller reconnects (the engine, with its backoff) and hands the new link
+/// to `attach(_:)`; an upload in progress then resumes from the device's offset.
 public actor SMPSession {
     public struct Configuration: Sendable, Hashable {
         public var characteristic: CharacteristicID
@@ -32,50 +32,28 @@ public actor SMPSession {
         case closed
     }
 
-    /// The current link and the tasks serving it.
-    private struct Connection {
-        let link: any Link
-        let writes: AsyncStream<[UInt8]>.Continuation
-        let listener: Task<Void, Never>
-        let writer: Task<Void, Never>
-
-        var generation: LinkGeneration { link.parameters.generation }
-
-        func stop() {
-            writes.finish()
-            listener.cancel()
-            writer.cancel()
-        }
-    }
-
     public let configuration: Configuration
     /// Yields each time the served link goes down, so the owner (the engine) knows to reconnect
     /// and `attach` the new link. One consumer.
     public nonisolated let linkLosses: AsyncStream<DisconnectReason>
-    private let linkLossesContinuation: AsyncStream<DisconnectReason>.Continuation
+    /// The link, its writes (each one Write Command), losses and the timer.
+    private var driver: LinkDriver<[UInt8]>
     private var mode: Mode
-    private var connection: Connection?
     private var pending: [SMPRequestID: CheckedContinuation<Result<SMPPacket, SMPClientError>, Never>] = [:]
     private var nextID = SMPRequestID(0)
-    private var timer: Task<Void, Never>?
-    /// When `timer` wakes; it may be earlier than the core's deadline (an early wake-up is a no-op).
-    private var timerAt: MonotonicInstant?
-    private let now: @Sendable () -> MonotonicInstant
-    private let sleep: @Sendable (MonotonicInstant) async throws -> Void
 
     /// Subscribes to the SMP characteristic on `link` and starts serving it. `clock` is the time
     /// base of every deadline (a model clock runs the session faster than real time in tests).
     public init<C: Clock>(link: any Link, configuration: Configuration = .init(), clock: C) async throws(LinkError)
     where C.Duration == Duration {
-        let origin = clock.now
-        now = { MonotonicInstant(sinceOrigin: origin.duration(to: clock.now)) }
-        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline.sinceOrigin), tolerance: nil) }
+        let driver = LinkDriver<[UInt8]>(clock: InstantClock(clock))
+        self.driver = driver
+        linkLosses = driver.linkLosses
         self.configuration = configuration
-        (linkLosses, linkLossesContinuation) = AsyncStream.makeStream(of: DisconnectReason.self)
         let budget = SMPPacketBudget(maxWriteSize: link.parameters.maxWriteWithoutResponse)
         mode = .requests(SMPClientCore(budget: budget, configuration: configuration.client))
         try await link.subscribe(configuration.characteristic)
-        connection = serve(link)
+        serve(link)
     }
 
     public init(link: any Link, configuration: Configuration = .init()) async throws(LinkError) {
@@ -83,9 +61,7 @@ public actor SMPSession {
     }
 
     deinit {
-        connection?.stop()
-        timer?.cancel()
-        linkLossesContinuation.finish()
+        driver.close()
     }
 
     // MARK: - API
@@ -105,7 +81,7 @@ public actor SMPSession {
                 }
                 pending[id] = continuation
                 let actions = client.handle(.send(id, SMPRequestMessage(request), timeout: timeout ?? configuration.requestTimeout),
-                                            now: now())
+                                            now: driver.now)
                 mode = .requests(client)
                 perform(actions)
             }
@@ -126,7 +102,7 @@ public actor SMPSession {
     /// and whether the device was found to reassemble). Used from the next packet on.
     public func setDeviceLimits(bufferSize: Int?, reassembles: Bool) {
         guard case .requests(var client) = mode else { return }
-        let actions = client.handle(.deviceLimits(bufferSize: bufferSize, reassembles: reassembles), now: now())
+        let actions = client.handle(.deviceLimits(bufferSize: bufferSize, reassembles: reassembles), now: driver.now)
         mode = .requests(client)
         perform(actions)
     }
@@ -152,7 +128,7 @@ public actor SMPSession {
             return stream
         }
         var core = ImageUploadCore(job: job, configuration: upload, client: client, firstRequestID: nextID)
-        let actions = core.handle(.start, now: now())
+        let actions = core.handle(.start, now: driver.now)
         mode = .uploading(core, continuation)
         continuation.onTermination = { [weak self] termination in
             guard case .cancelled = termination else { return }
@@ -165,30 +141,21 @@ public actor SMPSession {
     /// Serves a new link after the previous one was lost: its generation is the one accepted from
     /// now on, and the cores learn its write size (an upload resumes).
     public func attach(_ link: any Link) async throws(LinkError) {
-        guard !mode.isClosed else { return }
-        if let old = connection {
-            // The old link's `.disconnected` may not have reached us yet; the cores need it first.
-            connection = nil
-            old.stop()
-            feed(.linkLost)
-        }
+        guard !driver.isClosed else { return }
+        // The old link's `.disconnected` may not have reached us yet; the cores need it first.
+        if driver.dropCurrentLink() { feed(.linkLost) }
         try await link.subscribe(configuration.characteristic)
-        guard !mode.isClosed, connection == nil else { return }
-        connection = serve(link)
+        guard driver.canServe else { return }
+        serve(link)
         feed(.linkRestored(maxWriteSize: link.parameters.maxWriteWithoutResponse))
     }
 
     /// Stops serving: waiting requests end with `.closed`, an upload stream throws it. The link is
     /// left as it is (its owner disconnects it).
     public func close() {
-        connection?.stop()
-        connection = nil
-        timer?.cancel()
-        timer = nil
-        timerAt = nil
         if case .uploading(_, let continuation) = mode { continuation.finish(throwing: SMPClientError.closed) }
         mode = .closed
-        linkLossesContinuation.finish()
+        driver.close()
         let waiting = pending
         pending = [:]
         for continuation in waiting.values { continuation.resume(returning: .failure(.closed)) }
@@ -203,53 +170,29 @@ public actor SMPSession {
         case linkRestored(maxWriteSize: Int)
     }
 
-    /// One task reads the link's events, one writes in order; both end with the link.
-    private func serve(_ link: any Link) -> Connection {
-        let (writes, writeQueue) = AsyncStream.makeStream(of: [UInt8].self)
+    /// Serves `link`: each queued write is one Write Command to the SMP characteristic.
+    private func serve(_ link: any Link) {
         let characteristic = configuration.characteristic
-        let listener = Task { [weak self] in
-            for await event in link.events {
-                await self?.receive(event, characteristic: characteristic)
-            }
-        }
-        let writer = Task { [weak self] in
-            for await bytes in writes {
-                do throws(LinkError) {
-                    try await link.writeWithoutResponse(bytes, to: characteristic)
-                } catch {
-                    await self?.writeFailed(error, link: link)
-                    return
-                }
-            }
-        }
-        return Connection(link: link, writes: writeQueue, listener: listener, writer: writer)
+        driver.serve(link, events: { [weak self] event in await self?.receive(event) },
+                     write: { (bytes: [UInt8], link: any Link) async throws(LinkError) in
+                         try await link.writeWithoutResponse(bytes, to: characteristic)
+                     })
     }
 
-    private func receive(_ event: LinkEvent, characteristic: CharacteristicID) {
-        guard let connection, event.generation == connection.generation else { return } // stale
-        switch event.kind {
-        case .notification(let source, let bytes):
-            if source == characteristic { feed(.notification(bytes)) }
-        case .disconnected(let reason):
-            self.connection = nil
-            connection.stop()
+    private func receive(_ event: LinkEvent) {
+        switch driver.accept(event) {
+        case .notification(let source, let bytes)?:
+            if source == configuration.characteristic { feed(.notification(bytes)) }
+        case .disconnected(let reason)?:
             feed(.linkLost)
-            linkLossesContinuation.yield(reason)
-        }
-    }
-
-    /// A write that failed for another reason than the link going down leaves the link in an
-    /// unknown state: close it, so the ordinary loss path (and the engine's reconnect) runs.
-    private func writeFailed(_ error: LinkError, link: any Link) async {
-        switch error {
-        case .disconnected, .cancelled: return
-        default: await link.disconnect()
+            driver.reportLoss(reason)
+        case nil:
+            return // an earlier link's
         }
     }
 
     private func timerFired() {
-        timer = nil
-        timerAt = nil
+        driver.timerFired()
         feed(.timerFired)
         // An early wake-up changes no deadline, so no `.timer` action follows: re-arm from the core.
         arm(mode.nextDeadline)
@@ -258,11 +201,11 @@ public actor SMPSession {
     private func feed(_ input: Input) {
         switch mode {
         case .requests(var client):
-            let actions = client.handle(input.clientEvent, now: now())
+            let actions = client.handle(input.clientEvent, now: driver.now)
             mode = .requests(client)
             perform(actions)
         case .uploading(var upload, let continuation):
-            let actions = upload.handle(input.uploadEvent, now: now())
+            let actions = upload.handle(input.uploadEvent, now: driver.now)
             mode = .uploading(upload, continuation)
             perform(actions)
         case .closed:
@@ -273,7 +216,7 @@ public actor SMPSession {
     private func perform(_ actions: [SMPClientCore.Action]) {
         for action in actions {
             switch action {
-            case .write(let bytes): connection?.writes.yield(bytes)
+            case .write(let bytes): driver.send(bytes)
             case .timer(let at): arm(at)
             case .finished(let id, let result): pending.removeValue(forKey: id)?.resume(returning: result)
             case .failed: break // every waiting request was finished with the same error just before
@@ -285,7 +228,7 @@ public actor SMPSession {
         guard case .uploading(let upload, let continuation) = mode else { return }
         for action in actions {
             switch action {
-            case .write(let bytes): connection?.writes.yield(bytes)
+            case .write(let bytes): driver.send(bytes)
             case .timer(let at): arm(at)
             case .progress(let progress): continuation.yield(progress)
             case .completed:
@@ -310,20 +253,8 @@ public actor SMPSession {
         endUpload(upload)
     }
 
-    /// One timer task for the earliest deadline. A timer already due no later is kept: waking
-    /// early costs one no-op event, while replacing the task on every reply (each moves the
-    /// earliest deadline later) would cost a task per chunk.
     private func arm(_ deadline: MonotonicInstant?) {
-        if let deadline, let timerAt, timerAt <= deadline, timer != nil { return }
-        timer?.cancel()
-        timer = nil
-        timerAt = deadline
-        guard let deadline else { return }
-        let sleep = sleep
-        timer = Task { [weak self] in
-            do { try await sleep(deadline) } catch { return }
-            await self?.timerFired()
-        }
+        driver.arm(deadline) { [weak self] in await self?.timerFired() }
     }
 }
 

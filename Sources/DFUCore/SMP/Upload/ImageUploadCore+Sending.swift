@@ -1,3 +1,5 @@
+import Transport
+
 /// The upload core's sending side: the first packet, filling the window, the SMP client core
 /// underneath and the bookkeeping every transition shares (acknowledgements, failure budget,
 /// request IDs, the end of the run). The transitions themselves are in `ImageUploadCore.swift`.

@@ -1,3 +1,5 @@
+import Transport
+
 /// The upload core's state, one enum with payloads (no flags that drift apart), and what each state
 /// means to a driver: when to wake the core, whether the upload is over. The transitions between
 /// states are in `ImageUploadCore.swift`, with their table.

@@ -1,3 +1,5 @@
+import Transport
+
 /// MCUboot image upload over SMP as a value-type state machine (sans-I/O), on top of an
 /// `SMPClientCore` it owns for the duration. The driver feeds link events and wake-ups into
 /// `handle(_:now:)` and carries out the returned actions in order.

@@ -32,7 +32,7 @@ public struct NordicPeripheralModel: PeripheralModel {
     }
     public var securedCharacteristics: Set<CharacteristicID> { [] }
     public var identity: PeerIdentity { device.applicationIdentity }
-    public var nextDeadline: LinkInstant? { device.nextDeadline }
+    public var nextDeadline: MonotonicInstant? { device.nextDeadline }
     public var bootCount: Int { device.boots.count }
     public var runningVersion: String {
         switch device.mode {
@@ -54,7 +54,7 @@ public struct NordicPeripheralModel: PeripheralModel {
         }
     }
 
-    public mutating func handle(_ event: PeripheralModelEvent, now: LinkInstant) -> [PeripheralModelAction] {
+    public mutating func handle(_ event: PeripheralModelEvent, now: MonotonicInstant) -> [PeripheralModelAction] {
         let actions: [NordicVirtualDevice.Action]
         switch event {
         case .connected: actions = device.handle(.connected, now: now)

@@ -21,12 +21,12 @@ public protocol PeripheralModel: Sendable {
     /// The device identity (the default advertised name ends with it).
     var identity: PeerIdentity { get }
     /// The earliest instant at which a `.tick` has something to do.
-    var nextDeadline: LinkInstant? { get }
+    var nextDeadline: MonotonicInstant? { get }
     /// Resets and boots so far, and what runs now, for the server's last line.
     var bootCount: Int { get }
     var runningVersion: String { get }
 
-    mutating func handle(_ event: PeripheralModelEvent, now: LinkInstant) -> [PeripheralModelAction]
+    mutating func handle(_ event: PeripheralModelEvent, now: MonotonicInstant) -> [PeripheralModelAction]
     /// A GATT read; nil: read not permitted.
     func read(_ characteristic: CharacteristicID) -> [UInt8]?
     /// What a written or notified value means, for `--verbose` (an SMP header); nil: nothing to add.

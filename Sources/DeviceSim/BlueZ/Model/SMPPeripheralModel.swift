@@ -18,7 +18,7 @@ public struct SMPPeripheralModel: PeripheralModel {
     public var advertisedName: String? { nil }
     public var securedCharacteristics: Set<CharacteristicID> { [DeviceGATT.smpCharacteristic] }
     public var identity: PeerIdentity { device.identity }
-    public var nextDeadline: LinkInstant? { device.nextDeadline }
+    public var nextDeadline: MonotonicInstant? { device.nextDeadline }
     public var bootCount: Int { device.boots.count }
     public var runningVersion: String { device.runningVersionText }
 
@@ -29,7 +29,7 @@ public struct SMPPeripheralModel: PeripheralModel {
         return "\(header)"
     }
 
-    public mutating func handle(_ event: PeripheralModelEvent, now: LinkInstant) -> [PeripheralModelAction] {
+    public mutating func handle(_ event: PeripheralModelEvent, now: MonotonicInstant) -> [PeripheralModelAction] {
         let actions: [VirtualDevice.Action]
         switch event {
         case .connected(let notificationSize):

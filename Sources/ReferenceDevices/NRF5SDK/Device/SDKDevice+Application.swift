@@ -3,7 +3,7 @@ import Transport
 /// Writes while the application runs (ble_dfu.c `on_ctrlpt_write`, ble_dfu_unbonded.c).
 extension SDKDevice {
     mutating func applicationWrite(_ characteristic: CharacteristicID, _ value: [UInt8], withResponse: Bool,
-                                   now: LinkInstant) -> [SDKDeviceAction] {
+                                   now: MonotonicInstant) -> [SDKDeviceAction] {
         guard characteristic == SDKGATT.buttonless, withResponse,
               case .application(var service) = image else { return [] }
         guard value.count <= SDKGATT.controlPointMaximumLength else {

@@ -4,7 +4,7 @@ import Transport
 /// `on_write`), what their outcomes do, and the injected faults.
 extension SDKDevice {
     mutating func bootloaderWrite(_ characteristic: CharacteristicID, _ value: [UInt8], withResponse: Bool,
-                                  now: LinkInstant) -> [SDKDeviceAction] {
+                                  now: MonotonicInstant) -> [SDKDeviceAction] {
         guard case .bootloader(var run) = image else { return [] }
         let request: DFURequest
         switch characteristic {

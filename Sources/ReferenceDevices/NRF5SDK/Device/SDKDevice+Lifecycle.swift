@@ -4,7 +4,7 @@ import Transport
 extension SDKDevice {
     /// The device resets: advertising stops, the link drops, RAM is gone; the next image comes up
     /// after `bootTime`. `intoBootloader` sets the GPREGRET DFU flag first.
-    mutating func reset(now: LinkInstant, intoBootloader: Bool) -> [SDKDeviceAction] {
+    mutating func reset(now: MonotonicInstant, intoBootloader: Bool) -> [SDKDeviceAction] {
         counters.resets += 1
         var actions: [SDKDeviceAction] = []
         if let advertised = advertisement {
@@ -27,7 +27,7 @@ extension SDKDevice {
     /// `nrf_bootloader_init`: activate a validated update, then stay in DFU mode when there is no
     /// valid application or the DFU flag is set; otherwise erase the stored name
     /// (`nrf_dfu_settings_additional_erase`) and start the application.
-    mutating func boot(now: LinkInstant) -> [SDKDeviceAction] {
+    mutating func boot(now: MonotonicInstant) -> [SDKDeviceAction] {
         activateUpdate()
         let applicationValid = flash.settings.bank0.code == .validApplication
         if !applicationValid || dfuFlag {

@@ -16,14 +16,14 @@ public struct SDKDevice: Sendable {
     enum Image: Sendable {
         case application(ButtonlessApplication)
         case bootloader(BootloaderRun)
-        case booting(until: LinkInstant)
+        case booting(until: MonotonicInstant)
     }
 
     /// The bootloader's RAM: request handler, BLE transport, inactivity timer.
     struct BootloaderRun: Sendable {
         var core: BootloaderCore
         var transport = BootloaderTransport()
-        var inactivityDeadline: LinkInstant?
+        var inactivityDeadline: MonotonicInstant?
     }
 
     /// The connection the device holds.
@@ -89,7 +89,7 @@ public struct SDKDevice: Sendable {
     }
 
     /// When `handle(.tick, now:)` is next due: the end of a boot or the inactivity timeout.
-    public var nextDeadline: LinkInstant? {
+    public var nextDeadline: MonotonicInstant? {
         switch image {
         case .booting(let until): return until
         case .bootloader(let run): return run.inactivityDeadline
@@ -108,7 +108,7 @@ public struct SDKDevice: Sendable {
         }
     }
 
-    public mutating func handle(_ event: SDKDeviceEvent, now: LinkInstant) -> [SDKDeviceAction] {
+    public mutating func handle(_ event: SDKDeviceEvent, now: MonotonicInstant) -> [SDKDeviceAction] {
         switch event {
         case .connected(let identity):
             // A link of an image that has reset may still be closing; the new image's replaces it.
@@ -147,7 +147,7 @@ public struct SDKDevice: Sendable {
         return []
     }
 
-    private mutating func tick(now: LinkInstant) -> [SDKDeviceAction] {
+    private mutating func tick(now: MonotonicInstant) -> [SDKDeviceAction] {
         switch image {
         case .booting(let until) where until <= now:
             return boot(now: now)

@@ -4,9 +4,9 @@ import Transport
 /// replaces the previous timer; nil arms nothing.
 struct SDKDeadlineTimer {
     private var task: Task<Void, Never>?
-    private var armedAt: LinkInstant?
+    private var armedAt: MonotonicInstant?
 
-    mutating func arm(at deadline: LinkInstant?, on clock: LinkClock, fire: @escaping @Sendable () async -> Void) {
+    mutating func arm(at deadline: MonotonicInstant?, on clock: LinkClock, fire: @escaping @Sendable () async -> Void) {
         guard deadline != armedAt || task == nil else { return }
         task?.cancel()
         task = nil

@@ -17,7 +17,7 @@ import Synchronization
 /// The model sleeps only to the instants it computes (a slot's end, a connection event's anchor), never
 /// a fixed delay. A class (not a struct) because copies must share the unpaced or manual model time.
 public final class LinkClock: Clock {
-    public typealias Instant = LinkInstant
+    public typealias Instant = MonotonicInstant
 
     public let timeScale: Double
     private let origin: ContinuousClock.Instant
@@ -60,14 +60,14 @@ public final class LinkClock: Clock {
 
     private var isManual: Bool { timeScale == .infinity }
 
-    public var now: LinkInstant {
-        if timeScale == 0 || isManual { return LinkInstant(sinceOrigin: model.withLock { $0.now }) }
-        return LinkInstant(sinceOrigin: (ContinuousClock.now - origin) / timeScale)
+    public var now: MonotonicInstant {
+        if timeScale == 0 || isManual { return MonotonicInstant(sinceOrigin: model.withLock { $0.now }) }
+        return MonotonicInstant(sinceOrigin: (ContinuousClock.now - origin) / timeScale)
     }
 
     public var minimumResolution: Duration { .nanoseconds(1) }
 
-    public func sleep(until deadline: LinkInstant, tolerance: Duration? = nil) async throws {
+    public func sleep(until deadline: MonotonicInstant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         if isManual { return try await sleepUntilAdvanced(to: deadline.sinceOrigin) }
         if timeScale == 0 {
@@ -98,7 +98,7 @@ public final class LinkClock: Clock {
     }
 
     /// `sleep(until:)` for the model's own loops: false when the task was cancelled.
-    func pause(until deadline: LinkInstant) async -> Bool {
+    func pause(until deadline: MonotonicInstant) async -> Bool {
         do {
             try await sleep(until: deadline)
             return true

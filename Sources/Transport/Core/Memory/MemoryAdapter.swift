@@ -34,7 +34,7 @@ public actor MemoryAdapter {
     func join(interval: Duration) -> Seat { airtime.join(interval: interval) }
 
     /// The radio for `seat`'s next connection event at or after `notBefore`; nil once the seat left.
-    func acquire(_ seat: Seat, notBefore: LinkInstant) async -> SharedAirtime.Grant? {
+    func acquire(_ seat: Seat, notBefore: MonotonicInstant) async -> SharedAirtime.Grant? {
         switch airtime.request(seat, notBefore: notBefore) {
         case .granted(let grant): return grant
         case .refused: return nil
@@ -54,7 +54,7 @@ public actor MemoryAdapter {
 
     /// `seat`'s event ended at `end`. With `notBefore`, also its request for the next event, whose
     /// grant it returns (suspending while another event holds the radio); nil without.
-    func release(_ seat: Seat, at end: LinkInstant, requesting notBefore: LinkInstant?) async -> SharedAirtime.Grant? {
+    func release(_ seat: Seat, at end: MonotonicInstant, requesting notBefore: MonotonicInstant?) async -> SharedAirtime.Grant? {
         let next = airtime.release(seat, at: end, requesting: notBefore)
         if let (granted, grant) = next, granted == seat { return grant }
         wake(next)

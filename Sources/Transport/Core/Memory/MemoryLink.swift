@@ -39,7 +39,7 @@ public final class MemoryLink: Link {
         let services = await peripheral.gattServices
         let parameters = profile.parameters(generation: generation, peer: peer)
         let (events, userEvents) = AsyncStream.makeStream(of: LinkEvent.self)
-        let (hostEvents, centralHost) = AsyncStream.makeStream(of: (LinkInstant, LinkEvent).self)
+        let (hostEvents, centralHost) = AsyncStream.makeStream(of: (MonotonicInstant, LinkEvent).self)
         let (inboxItems, inbox) = AsyncStream.makeStream(of: PeripheralInbound.self)
         let radio = MemoryRadio(profile: profile, clock: clock, parameters: parameters, adapter: adapter,
                                 services: services, centralHost: centralHost, inbox: inbox)

@@ -11,8 +11,8 @@ public struct MemoryLinkStatistics: Hashable, Sendable {
     public var notifications = 0
     /// The anchors of the first and the latest connection event that carried data, in model time:
     /// the schedule the radio played, whatever the pace of the tasks around it.
-    public var firstEventAt: LinkInstant?
-    public var lastEventAt: LinkInstant?
+    public var firstEventAt: MonotonicInstant?
+    public var lastEventAt: MonotonicInstant?
 
     public init() {}
 }

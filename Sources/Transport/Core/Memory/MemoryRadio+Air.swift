@@ -59,10 +59,10 @@ extension MemoryRadio {
     /// delivered, when its slot ends. `window` bounds the event on a shared adapter. Returns when
     /// the event's last slot ended.
     @discardableResult
-    func runEvent(at anchor: LinkInstant, window: Duration? = nil) async -> LinkInstant {
+    func runEvent(at anchor: MonotonicInstant, window: Duration? = nil) async -> MonotonicInstant {
         var elapsed = Duration.zero
         var slots = 0
-        var ended: LinkInstant { anchor.advanced(by: elapsed) }
+        var ended: MonotonicInstant { anchor.advanced(by: elapsed) }
         while isOpen {
             let centralSize = paths.central.head?.size
             let deviceSize = paths.device.head?.size

@@ -4,7 +4,7 @@
 extension MemoryRadio {
     /// Yields each central event once its instant (notification latency included) has come, then
     /// finishes `userEvents` when the radio finished `hostEvents` (after the disconnection).
-    static func deliver(_ hostEvents: AsyncStream<(LinkInstant, LinkEvent)>,
+    static func deliver(_ hostEvents: AsyncStream<(MonotonicInstant, LinkEvent)>,
                         to userEvents: AsyncStream<LinkEvent>.Continuation, clock: LinkClock) async {
         for await (due, event) in hostEvents {
             _ = await clock.pause(until: due)

@@ -16,7 +16,7 @@ actor MemoryRadio {
         case open
         /// The reasons as each side sees them; the central's host reports its end at `reportedAt`
         /// (`LinkProfile.dropReportDelay`), and until then its ATT requests fail with 0x0E.
-        case closed(central: DisconnectReason, peripheral: DisconnectReason, reportedAt: LinkInstant)
+        case closed(central: DisconnectReason, peripheral: DisconnectReason, reportedAt: MonotonicInstant)
     }
 
     let profile: LinkProfile
@@ -26,10 +26,10 @@ actor MemoryRadio {
     /// The adapter whose radio this connection shares; nil = a radio of its own.
     let adapter: MemoryAdapter?
     /// When the connection came up; connection event k starts at origin + k × interval.
-    let origin: LinkInstant
+    let origin: MonotonicInstant
     private let characteristics: [CharacteristicID: CharacteristicProperties]
     /// Central events with the instant the app may see them (notification latency), in air order.
-    private let centralHost: AsyncStream<(LinkInstant, LinkEvent)>.Continuation
+    private let centralHost: AsyncStream<(MonotonicInstant, LinkEvent)>.Continuation
     /// What reached the device, for the delivery task.
     private let inbox: AsyncStream<PeripheralInbound>.Continuation
 
@@ -40,7 +40,7 @@ actor MemoryRadio {
     private var lastID: UInt64 = 0
     var workWaiter: CheckedContinuation<Void, Never>?
     /// When the idle radio was last handed work: its next connection event is the first at or after it.
-    var workQueuedAt: LinkInstant?
+    var workQueuedAt: MonotonicInstant?
     /// Devices waiting for their queued notifications and responses to leave (`flush`).
     private var flushWaiters: [CheckedContinuation<Void, Never>] = []
     private var byteLimit: Int?
@@ -52,7 +52,7 @@ actor MemoryRadio {
     var seat: MemoryAdapter.Seat?
 
     init(profile: LinkProfile, clock: LinkClock, parameters: LinkParameters, adapter: MemoryAdapter?, services: [GATTService],
-         centralHost: AsyncStream<(LinkInstant, LinkEvent)>.Continuation,
+         centralHost: AsyncStream<(MonotonicInstant, LinkEvent)>.Continuation,
          inbox: AsyncStream<PeripheralInbound>.Continuation) {
         self.profile = profile
         timing = profile.timing
@@ -75,7 +75,7 @@ actor MemoryRadio {
     /// `onEnd` runs once the device has handled the end of this connection (its `handleDisconnect`
     /// returned), never before: a connector makes the device connectable again only then.
     func start(peripheral: any MemoryPeripheral, userEvents: AsyncStream<LinkEvent>.Continuation,
-               hostEvents: AsyncStream<(LinkInstant, LinkEvent)>, inboxItems: AsyncStream<PeripheralInbound>,
+               hostEvents: AsyncStream<(MonotonicInstant, LinkEvent)>, inboxItems: AsyncStream<PeripheralInbound>,
                onEnd: (@Sendable (LinkGeneration) async -> Void)?) async {
         if let adapter { seat = await adapter.join(interval: profile.connectionInterval) }
         airTask = Task { await self.runAir() }
@@ -321,7 +321,7 @@ actor MemoryRadio {
     }
 
     /// Drops the link if the fault time has come by `instant`.
-    func dropTimeReached(at instant: LinkInstant) -> Bool {
+    func dropTimeReached(at instant: MonotonicInstant) -> Bool {
         guard isOpen, let time = dropTime, origin.duration(to: instant) >= time else { return false }
         drop(central: .connectionTimeout, peripheral: .connectionTimeout)
         return true
@@ -353,7 +353,7 @@ actor MemoryRadio {
         return true
     }
 
-    func arrivedAtCentral(_ pdu: PeripheralPDU, at instant: LinkInstant) {
+    func arrivedAtCentral(_ pdu: PeripheralPDU, at instant: MonotonicInstant) {
         switch pdu {
         case .notification(let characteristic, let value):
             stats.notifications += 1

@@ -31,8 +31,8 @@ struct SharedAirtime {
 
     /// One connection event the radio is given to: it starts at `anchor` and must end by `end`.
     struct Grant: Hashable, Sendable {
-        let anchor: LinkInstant
-        let end: LinkInstant
+        let anchor: MonotonicInstant
+        let end: MonotonicInstant
 
         var window: Duration { anchor.duration(to: end) }
     }
@@ -46,16 +46,16 @@ struct SharedAirtime {
     }
 
     /// Period 0 starts here.
-    let origin: LinkInstant
+    let origin: MonotonicInstant
     private var seats: [(seat: Seat, interval: Duration)] = []
     private var lastSeat: Seat = 0
     /// The event the radio is promised to, or carrying once `started`.
-    private var holder: (seat: Seat, grant: Grant, notBefore: LinkInstant, started: Bool)?
+    private var holder: (seat: Seat, grant: Grant, notBefore: MonotonicInstant, started: Bool)?
     /// No event may start before this: the end of the last event the radio carried.
-    private var freeFrom: LinkInstant
-    private var waiting: [(seat: Seat, notBefore: LinkInstant)] = []
+    private var freeFrom: MonotonicInstant
+    private var waiting: [(seat: Seat, notBefore: MonotonicInstant)] = []
 
-    init(origin: LinkInstant) {
+    init(origin: MonotonicInstant) {
         self.origin = origin
         freeFrom = origin
     }
@@ -73,7 +73,7 @@ struct SharedAirtime {
     }
 
     /// The radio for `seat`'s next event at or after `notBefore`, or a place in the queue.
-    mutating func request(_ seat: Seat, notBefore: LinkInstant) -> Decision {
+    mutating func request(_ seat: Seat, notBefore: MonotonicInstant) -> Decision {
         guard seats.contains(where: { $0.seat == seat }), holder?.seat != seat,
               !waiting.contains(where: { $0.seat == seat }) else { return .refused }
         guard let grant = window(for: seat, notBefore: notBefore) else { return .refused }
@@ -102,7 +102,7 @@ struct SharedAirtime {
     /// `seat`'s event ended at `end`; returns the waiter granted next, if any. With `notBefore`,
     /// the seat asks for its next event in the same step, so no other event can be granted before
     /// its request is in (on an unpaced or manual clock the others would run on meanwhile).
-    mutating func release(_ seat: Seat, at end: LinkInstant, requesting notBefore: LinkInstant?) -> (Seat, Grant)? {
+    mutating func release(_ seat: Seat, at end: MonotonicInstant, requesting notBefore: MonotonicInstant?) -> (Seat, Grant)? {
         guard let current = holder, current.seat == seat else { return nil }
         freeFrom = max(freeFrom, end, current.grant.anchor)
         holder = nil
@@ -134,7 +134,7 @@ struct SharedAirtime {
     }
 
     /// The seat's first window starting at or after both `notBefore` and `freeFrom`.
-    private func window(for seat: Seat, notBefore: LinkInstant) -> Grant? {
+    private func window(for seat: Seat, notBefore: MonotonicInstant) -> Grant? {
         guard let index = seats.firstIndex(where: { $0.seat == seat }) else { return nil }
         let interval = Self.nanoseconds(seats[index].interval)
         let slice = interval / Int64(seats.count)
