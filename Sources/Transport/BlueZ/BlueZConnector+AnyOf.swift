@@ -6,14 +6,18 @@ import Transport
 extension BlueZConnector {
     public func connect(toAnyOf peers: [PeerIdentity],
                         deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
-        try await connectLastResortsLast(toAnyOf: peers, deadline: deadline) { peers, deadline, laterPhaseFollows async throws(LinkError) in
-            try await connectOnce(toAnyOf: peers, deadline: deadline, listenOnly: laterPhaseFollows)
+        let searchStart = ContinuousClock.now
+        return try await connectLastResortsLast(toAnyOf: peers, deadline: deadline) { peers, deadline, laterPhaseFollows async throws(LinkError) in
+            try await connectOnce(toAnyOf: peers, deadline: deadline, listenOnly: laterPhaseFollows, heardSince: searchStart)
         }
     }
 
     /// `listenOnly`: one discovery until `deadline`, and no turns at dialling known devices after it.
+    /// `heardSince`: when the whole search began; what an earlier phase heard counts as heard now
+    /// (the last resort, ignored while only the others were wanted, may never be reported again).
     private func connectOnce(toAnyOf peers: [PeerIdentity], deadline: ContinuousClock.Instant,
-                             listenOnly: Bool) async throws(LinkError) -> (PeerIdentity, any Link) {
+                             listenOnly: Bool, heardSince: ContinuousClock.Instant) async throws(LinkError)
+        -> (PeerIdentity, any Link) {
         let targets = peers.compactMap { peer in BlueZPeerTarget(peer).map { (peer, $0) } }
         guard targets.count > 1 || listenOnly else { return try await connectTakingTurns(toAnyOf: peers, deadline: deadline) }
         if Task.isCancelled { throw .cancelled }
@@ -33,8 +37,9 @@ extension BlueZConnector {
         }
         let start = ContinuousClock.now
         let halfway = listenOnly ? deadline : start.advanced(by: start.duration(to: deadline) / 2)
-        // Heard in a discovery running now, or connected: no need to listen for it.
+        // Heard in a discovery running now or in an earlier phase, or connected: no need to listen for it.
         let known = client.store.tree.devices(of: adapter.path).first { ($0.rssi != nil || $0.connected) && match($0) != nil }
+            ?? devicesHeard(since: heardSince).first { match($0) != nil }
         var heard = known
         if heard == nil {
             log("looking for any of " + peers.map(\.redacted).joined(separator: ", "))
@@ -42,7 +47,7 @@ extension BlueZConnector {
         }
         let chosen = heard.flatMap(match)
         if let chosen, let heard {
-            if let target = BlueZPeerTarget(chosen) { try await checkSole(target, heard) }
+            if let target = BlueZPeerTarget(chosen) { try await checkSole(target, heard, heardSince: heardSince) }
             do throws(LinkError) {
                 // Dialled as heard; a device known only as connected is left to `find`, which
                 // knows a stale Connected=true after a reboot (`BlueZComeback`).

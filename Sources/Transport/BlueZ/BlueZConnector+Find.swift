@@ -124,14 +124,19 @@ extension BlueZConnector {
     /// A `sole-name:` peer found as `device`: refused when another device advertises the same name
     /// with an expected service (two bootloaders under `DfuTarg` cannot be told apart). The first
     /// one heard ends a discovery at once, so dfu listens `soleNameSettle` longer for a second one.
-    func checkSole(_ target: BlueZPeerTarget, _ device: BlueZDeviceInfo) async throws(LinkError) {
+    /// `heardSince`: devices our discoveries heard from then on count too (an earlier phase of
+    /// the same search).
+    func checkSole(_ target: BlueZPeerTarget, _ device: BlueZDeviceInfo,
+                   heardSince: ContinuousClock.Instant? = nil) async throws(LinkError) {
         guard case .soleName(let name) = target else { return }
         let services = expectedServices
         let sharesTheName: @Sendable (BlueZDeviceInfo) -> Bool = { other in
             other.address != device.address && other.name == name
                 && (services.isEmpty || other.services.contains(where: services.contains))
         }
-        let heardNow = client.store.tree.devices(of: adapter.path).filter { $0.rssi != nil && sharesTheName($0) }.count
+        let earlier = heardSince.map(devicesHeard(since:)) ?? []
+        let heardNow = Set((client.store.tree.devices(of: adapter.path).filter { $0.rssi != nil } + earlier)
+            .filter(sharesTheName).map(\.path)).count
         // (Read before listening: stopping a discovery clears the RSSI of what it heard.)
         let another = try await discover(until: ContinuousClock.now.advanced(by: Self.soleNameSettle),
                                          filter: BlueZScanFilter(), where: sharesTheName)
@@ -175,11 +180,16 @@ extension BlueZConnector {
         let heard: @Sendable (BlueZDeviceInfo) -> Bool = { device in
             device.rssi != nil && filter.matches(device.discovered) && accept(device)
         }
-        var found = session.initialTree.devices(of: adapter.path).first(where: heard)
+        let initial = session.initialTree.devices(of: adapter.path)
+        initial.forEach(noteHeard)
+        var found = initial.first(where: heard)
         if found == nil {
-            for await device in session.updates where heard(device) {
-                found = device
-                break
+            for await device in session.updates {
+                noteHeard(device)
+                if heard(device) {
+                    found = device
+                    break
+                }
             }
         }
         await session.stop()

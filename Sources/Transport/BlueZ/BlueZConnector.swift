@@ -36,6 +36,8 @@ public final class BlueZConnector: Connector {
         /// The newest link to each device path, to tell a leftover connection from one that has
         /// just dropped while bluetoothd has not said so yet.
         var lastLinks: [String: BlueZLinkState] = [:]
+        /// Every device our discoveries heard, by path: the latest snapshot with its RSSI, and when.
+        var heard: [String: (device: BlueZDeviceInfo, at: ContinuousClock.Instant)] = [:]
     }
 
     init(client: BlueZClient, adapter: BlueZAdapterInfo, expecting services: [ServiceID],
@@ -165,6 +167,22 @@ public final class BlueZConnector: Connector {
     func keptConnection(at path: String) {
         state.withLock { state in
             if state.lastLinks[path]?.endReason != nil { state.lastLinks[path] = nil }
+        }
+    }
+
+    /// A device one of our discoveries heard (its RSSI set). Stopping a discovery clears the RSSI
+    /// of what it heard, and a controller that reports an advertiser once per scan start may not
+    /// report it to the next discovery at all (the rig), so a search in phases keeps what an
+    /// earlier phase heard here.
+    func noteHeard(_ device: BlueZDeviceInfo) {
+        guard device.rssi != nil else { return }
+        state.withLock { $0.heard[device.path] = (device, .now) }
+    }
+
+    /// The devices our discoveries heard at `since` or later, on our adapter.
+    func devicesHeard(since: ContinuousClock.Instant) -> [BlueZDeviceInfo] {
+        state.withLock { state in
+            state.heard.values.filter { $0.at >= since && $0.device.adapterPath == adapter.path }.map(\.device)
         }
     }
 

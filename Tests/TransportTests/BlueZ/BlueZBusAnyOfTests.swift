@@ -87,6 +87,41 @@ struct BlueZBusAnyOfTests {
         }
     }
 
+    /// The last resort heard during the first phase (while only the others were wanted) counts in
+    /// the second: a controller that reports it once per scan start may never report it again.
+    @Test func aSoleNamePeerHeardInTheFirstPhaseIsTakenInTheSecond() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address, name: "DfuTarg") { $0.lastScanStartHeard = 1 }
+            let central = try await BlueZBus.open(bench)
+            let lines = BlueZBus.Lines()
+            let connector = central.connector(expecting: [BlueZBus.smpService]) { lines.append($0) }
+            let (peer, link) = try await HangGuard.within("connect to any") {
+                try await connector.connect(toAnyOf: [PeerIdentity("C2:11:40:55:7A:02"), PeerIdentity("sole-name:DfuTarg")],
+                                            deadline: .now + .seconds(20))
+            }
+            #expect(peer == PeerIdentity("sole-name:DfuTarg"), "\(lines.all)")
+            await link.disconnect()
+            central.close()
+        }
+    }
+
+    /// Two devices with the default name, one heard only in the first phase: still ambiguous.
+    @Test func aSecondSoleNameDeviceHeardOnlyInTheFirstPhaseStillCounts() async throws {
+        try await BlueZStandInBench.run { bench in
+            try await bench.addTestPeripheral(address: BlueZBus.address, name: "DfuTarg")
+            try await bench.addTestPeripheral(address: "C2:11:40:55:7A:03", name: "DfuTarg") { $0.lastScanStartHeard = 1 }
+            let central = try await BlueZBus.open(bench)
+            let connector = central.connector(expecting: [BlueZBus.smpService])
+            await #expect(throws: LinkError.ambiguous(PeerIdentity("sole-name:DfuTarg"), count: 2)) {
+                _ = try await HangGuard.within("connect to any") {
+                    try await connector.connect(toAnyOf: [PeerIdentity("C2:11:40:55:7A:02"), PeerIdentity("sole-name:DfuTarg")],
+                                                deadline: .now + .seconds(20))
+                }
+            }
+            central.close()
+        }
+    }
+
     @Test func twoDevicesWithTheSoleNameAreAmbiguous() async throws {
         try await BlueZStandInBench.run { bench in
             try await bench.addTestPeripheral(address: BlueZBus.address, name: "DfuTarg")
