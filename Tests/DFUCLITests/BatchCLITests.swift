@@ -89,9 +89,9 @@ import Testing
         let run = try DFURun.run(["batch", planPath], timeout: 30, environment: ["XDG_STATE_HOME": state])
         #expect(run.exitCode == 2, "\(run.output)")
         #expect(run.stderr.contains("3 rows cannot run, so none was started"), "\(run.stderr)")
-        #expect(run.stderr.contains("line 2:") && run.stderr.contains("sideways"))
-        #expect(run.stderr.contains("line 3: the passkey must be six digits"))
-        #expect(run.stderr.contains("line 4: passkey is for Bluetooth devices"), "\(run.stderr)")
+        #expect(run.stderr.contains("line 2, column mode: 'sideways' is not a mode"), "\(run.stderr)")
+        #expect(run.stderr.contains("line 3, column passkey: must be six digits"))
+        #expect(run.stderr.contains("line 4, column passkey: is for Bluetooth devices"), "\(run.stderr)")
         #expect(!run.output.contains("12ab56") && !run.output.contains("123456"), "a passkey was printed")
         #expect(!FileManager.default.fileExists(atPath: state + "/dfu"), "nothing ran, so no journal")
     }

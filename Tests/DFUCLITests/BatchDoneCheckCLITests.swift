@@ -111,6 +111,6 @@ import Testing
         #expect(second.exitCode == 0, "\(second.output)")
         #expect(again.map { $0["result"] as? String } == ["ok", "skipped"], "\(second.stdout)")
         #expect(again.map { $0["bytes"] as? Int } == [49152, 0], "\(second.stdout)")
-        #expect((again.last?["error"] as? String)?.contains("the version an earlier run of this package left it with") == true)
+        #expect((again.last?["error"] as? String)?.contains("the version an earlier run of this update left it with") == true)
     }
 }

@@ -40,7 +40,7 @@ import Testing
                                  environment: ["XDG_STATE_HOME": state])
         #expect(run.exitCode == 2, "\(run.output)")
         #expect(run.stderr.contains("1 row cannot run, so none was started"), "\(run.stderr)")
-        #expect(run.stderr.contains("line 3: invalid device 'sim:id=m2,timescale=0,key=keys/missing.pem'")
+        #expect(run.stderr.contains("line 3, column device: invalid device 'sim:id=m2,timescale=0,key=keys/missing.pem'")
                 && run.stderr.contains(state + "/keys/missing.pem"), "\(run.stderr)")
         #expect(run.stdout.isEmpty && !FileManager.default.fileExists(atPath: state + "/dfu"), "nothing ran: \(run.stdout)")
     }

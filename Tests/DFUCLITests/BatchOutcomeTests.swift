@@ -42,30 +42,30 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         let earlier = BatchJob.EarlierRun(versionAfter: "1.1.0+0")
         var unanswered = BatchDeviceProgress()
         unanswered.stage = .connect
-        #expect(BatchDoneCheck.verdict(of: unanswered, failure: .deviceUnreachable, protocolName: "smp", earlier: earlier)
+        #expect(BatchDoneCheck.verdict(of: unanswered, failure: .deviceUnreachable, protocolName: .smp, earlier: earlier)
                 == .notChecked)
-        #expect(BatchDoneCheck.verdict(of: unanswered, failure: .authenticationFailed, protocolName: "smp", earlier: earlier)
+        #expect(BatchDoneCheck.verdict(of: unanswered, failure: .authenticationFailed, protocolName: .smp, earlier: earlier)
                 == .notChecked)
-        #expect(BatchDoneCheck.verdict(of: unanswered, failure: .imageInvalid, protocolName: "smp", earlier: earlier) == .flash,
+        #expect(BatchDoneCheck.verdict(of: unanswered, failure: .imageInvalid, protocolName: .smp, earlier: earlier) == .flash,
                 "the file, not the device: the real run says so")
 
         var answered = BatchDeviceProgress()
         answered.deviceStateRead = true
         answered.versionBefore = "1.1.0+0"
         answered.dryRunPlan = .upload(bytes: 100)
-        #expect(BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: "smp", earlier: earlier) == .flash,
+        #expect(BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: .smp, earlier: earlier) == .flash,
                 "an SMP device is skipped on its image hash, never on its version alone")
-        if case .runsIt = BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: "nordic", earlier: earlier) {} else {
+        if case .runsIt = BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: .nordic, earlier: earlier) {} else {
             Issue.record("a Nordic application reporting the version the earlier run left is skipped")
         }
         answered.versionBefore = "1.0.0+0"
-        #expect(BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: "nordic", earlier: earlier) == .flash)
+        #expect(BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: .nordic, earlier: earlier) == .flash)
         answered.dryRunPlan = .nothing
-        if case .runsIt = BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: "smp", earlier: earlier) {} else {
+        if case .runsIt = BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: .smp, earlier: earlier) {} else {
             Issue.record("the device's own check found the image running")
         }
         answered.dryRunPlan = .confirmOnly
-        #expect(BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: "smp", earlier: earlier) == .flash,
+        #expect(BatchDoneCheck.verdict(of: answered, failure: nil, protocolName: .smp, earlier: earlier) == .flash,
                 "running it unconfirmed: the real run confirms it")
     }
 }

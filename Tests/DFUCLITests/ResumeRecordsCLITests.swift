@@ -12,10 +12,10 @@ import Testing
     static func journal(_ device: String, daysAgo: Int = 0, status: UpdateJournal.Status = .unfinished) -> UpdateJournal {
         let now = Int(Date().timeIntervalSince1970) - daysAgo * 86_400
         let image = DFUBinary.repositoryRoot.path + "/" + FlashCLITests.image
-        var journal = UpdateJournal(device: device, protocolName: "smp", imagePath: image,
-                                    imageSHA256: String(repeating: "ab", count: 32), imageSize: 49_816,
-                                    imageVersion: "1.1.0+0", mode: "test-confirm",
-                                    arguments: [image, "--device", device], now: now)
+        var journal = UpdateJournal(request: FlashRequest(imagePath: image, device: device),
+                                    file: UpdateFileFacts(sha256: String(repeating: "ab", count: 32), size: 49_816,
+                                                          protocolName: .smp),
+                                    imageVersion: "1.1.0+0", now: now)
         journal.stage = "transfer"
         journal.offset = 24_908
         journal.status = status
@@ -93,5 +93,22 @@ import Testing
         #expect(run.exitCode == 2, "\(run.output)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
+    }
+
+    /// `--passkey` on `dfu resume` goes to the resumed run of a Bluetooth device. (When the journal
+    /// held `dfu flash` words, the passkey was appended as its redacted text, `******`, and every
+    /// such resume was refused as a journal that cannot be resumed, exit 2.) No adapter answers
+    /// here, so the run ends unreachable (exit 5) after the file check.
+    @Test func aPasskeyGivenToResumeReachesTheRun() throws {
+        let image = DFUBinary.repositoryRoot.path + "/" + FlashCLITests.image
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: image)))
+        var journal = Self.journal(Self.first)
+        journal.file = try #require(UpdateFileFacts(of: bytes))
+        let state = try Self.state(with: [journal])
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let run = try DFURun.run(["resume", "--passkey", "123456", "--connect-timeout", "1"], timeout: 60,
+                                 environment: ["XDG_STATE_HOME": state])
+        #expect(run.exitCode == 5 && !run.stderr.contains("cannot be resumed"), "\(run.output)")
+        #expect(!run.output.contains("123456"), "a passkey was printed")
     }
 }

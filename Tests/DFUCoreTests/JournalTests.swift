@@ -14,9 +14,9 @@ import Testing
     }
 
     func journal(_ device: String = "AA:BB:CC:DD:EE:FF") -> UpdateJournal {
-        UpdateJournal(device: device, protocolName: "smp", imagePath: "/images/app.bin", imageSHA256: "ab12",
-                      imageSize: 1000, imageVersion: "1.1.0+0", mode: "test-confirm",
-                      arguments: ["/images/app.bin", "--device", device], now: 1_700_000_000)
+        UpdateJournal(request: FlashRequest(imagePath: "/images/app.bin", device: device),
+                      file: UpdateFileFacts(sha256: "ab12", size: 1000, protocolName: .smp),
+                      imageVersion: "1.1.0+0", now: 1_700_000_000)
     }
 
     @Test func aSavedJournalReadsBackTheSameAndIsPrivate() throws {
@@ -87,9 +87,9 @@ import Testing
         #expect(saved.stage == "transfer" && saved.offset == 600 && saved.versionBefore == "1.0.0+0")
         #expect(saved.status == .unfinished && saved.lastOutcome == nil)
 
-        _ = recorder.finish(exitCode: 0, message: "the device runs 1.1.0+0", at: start + .seconds(2), unixTime: 5)
+        _ = recorder.finish(.init(result: .succeeded, message: "the device runs 1.1.0+0"), at: start + .seconds(2), unixTime: 5)
         let done = try #require(store.journal(for: "AA:BB:CC:DD:EE:FF").journal)
-        #expect(done.status == .done && done.stage == "done" && done.finishedAt == 5 && done.lastOutcome?.exitCode == 0)
+        #expect(done.status == .done && done.stage == "done" && done.finishedAt == 5 && done.lastOutcome?.result == .succeeded)
     }
 
     static func progress(_ bytes: Int, startOffset: Int = 0) -> UpdateEvent {
@@ -102,7 +102,7 @@ import Testing
     @Test func aRunThatChangedNothingOnTheDeviceLeavesNoJournal() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var other = journal()
-        other.imageSHA256 = "cd34"
+        other.file.sha256 = "cd34"
         other.offset = 400
         try store.save(other)
         var recorder = JournalRecorder(journal(), store: store, previous: other)
@@ -111,7 +111,7 @@ import Testing
         }
         // The device's first answer says it already held 200 bytes (an earlier run's): none of them this run's.
         _ = recorder.record(Self.progress(200, startOffset: 200), at: .now, unixTime: 3)
-        _ = recorder.finish(exitCode: 7, message: "the device refused the image", at: .now, unixTime: 4)
+        _ = recorder.finish(.failed(.deviceRejected("the device refused the image")), at: .now, unixTime: 4)
         #expect(!recorder.isKept)
         #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal == other)
     }
@@ -135,9 +135,10 @@ import Testing
         try store.save(earlier)
         var recorder = JournalRecorder(journal(), store: store, previous: earlier)
         _ = recorder.record(.stageStarted(.connect), at: .now, unixTime: 2)
-        _ = recorder.finish(exitCode: 5, message: "the device cannot be reached", at: .now, unixTime: 3)
+        _ = recorder.finish(.failed(.deviceUnreachable("the device cannot be reached")), at: .now, unixTime: 3)
         let saved = try #require(store.journal(for: "AA:BB:CC:DD:EE:FF").journal)
-        #expect(saved.attempts == 2 && saved.offset == 600 && saved.stage == "connect" && saved.lastOutcome?.exitCode == 5)
+        #expect(saved.attempts == 2 && saved.offset == 600 && saved.stage == "connect"
+                && saved.lastOutcome == .init(result: .failed, failure: .deviceUnreachable, message: "the device cannot be reached"))
         #expect(saved.status == .unfinished)
     }
 
@@ -148,7 +149,7 @@ import Testing
         let same = JournalRecorder(journal(), store: store, previous: earlier)
         #expect(same.journal.attempts == 3 && same.journal.startedAt == 42)
         var otherFile = earlier
-        otherFile.imageSHA256 = "cd34"
+        otherFile.file.sha256 = "cd34"
         #expect(JournalRecorder(journal(), store: store, previous: otherFile).journal.attempts == 1)
     }
 

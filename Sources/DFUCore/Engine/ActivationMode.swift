@@ -1,6 +1,6 @@
 /// What happens after the upload, as MCUmgr clients name it (Nordic's TEST_AND_CONFIRM, CONFIRM_ONLY,
 /// TEST_ONLY, NONE).
-public enum ActivationMode: String, Sendable, CaseIterable {
+public enum ActivationMode: String, Sendable, CaseIterable, Codable {
     /// Mark for test, reset, reconnect, check the new image runs, confirm it. A broken image rolls back.
     case testConfirm = "test-confirm"
     /// Confirm the uploaded image permanently, reset, check it runs. No rollback possible.

@@ -9,7 +9,7 @@
 ///
 ///     var recorder = JournalRecorder(journal, store: store, previous: store.journal(for: device).journal)
 ///     for await event in run.events { if let failure = recorder.record(event, at: .now, unixTime: time()) { warn(failure) } }
-///     _ = recorder.finish(exitCode: 0, message: "the device runs 1.1.0", at: .now, unixTime: time())
+///     _ = recorder.finish(.init(result: .succeeded, message: "the device runs 1.1.0"), at: .now, unixTime: time())
 public struct JournalRecorder: Sendable {
     public private(set) var journal: UpdateJournal
     public let store: JournalStore
@@ -94,13 +94,13 @@ public struct JournalRecorder: Sendable {
         return save(at: now)
     }
 
-    /// The run ended with `exitCode` (0: the device runs the image as the mode asked).
-    public mutating func finish(exitCode: Int32, message: String, at now: ContinuousClock.Instant,
+    /// The run ended with `outcome` (succeeded: the device runs the image as the mode asked).
+    public mutating func finish(_ outcome: UpdateJournal.Outcome, at now: ContinuousClock.Instant,
                                 unixTime: Int) -> JournalError? {
         guard started else { return nil }
-        journal.lastOutcome = .init(exitCode: exitCode, message: message)
+        journal.lastOutcome = outcome
         journal.updatedAt = unixTime
-        if exitCode == 0 {
+        if outcome.result == .succeeded {
             journal.status = .done
             journal.stage = "done"
             journal.finishedAt = unixTime

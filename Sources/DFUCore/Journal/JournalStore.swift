@@ -7,7 +7,9 @@ import Foundation
 /// half of one, even after a crash or a `kill -9`.
 ///
 /// A file that does not parse, or is not a journal of this format, is never trusted: reading it moves
-/// it aside (`NAME.set-aside-SECONDS`) and reports it, so one bad file cannot stop the others.
+/// it aside (`NAME.set-aside-SECONDS`) and reports it, so one bad file cannot stop the others. A
+/// journal of the first format (`LegacyJournal`) is read and converted; the next write replaces it
+/// with today's.
 public struct JournalStore: Sendable {
     public let directory: String
 
@@ -104,16 +106,28 @@ public struct JournalStore: Sendable {
         case .unreadable(let reason): return .bad(reason)
         case .bytes(let read): bytes = read
         }
-        let journal: UpdateJournal
-        do {
-            journal = try JSONDecoder().decode(UpdateJournal.self, from: Data(bytes))
-        } catch {
-            return .bad("it is not a dfu journal (not the JSON one holds)")
+        let notAJournal = ReadResult.bad("it is not a dfu journal (not the JSON one holds)")
+        guard let format = try? JSONDecoder().decode(Format.self, from: Data(bytes)).format else { return notAJournal }
+        switch format {
+        case UpdateJournal.currentFormat:
+            guard let journal = try? JSONDecoder().decode(UpdateJournal.self, from: Data(bytes)) else { return notAJournal }
+            return .journal(journal)
+        case LegacyJournal.format:
+            // An older dfu's journal: converted, so that its unfinished update can be resumed.
+            guard let legacy = try? JSONDecoder().decode(LegacyJournal.self, from: Data(bytes)) else { return notAJournal }
+            do throws(LegacyJournal.Unreadable) {
+                return .journal(try legacy.converted())
+            } catch {
+                return .bad("it is a journal of an older dfu ('\(format)') that cannot be read: \(error.reason)")
+            }
+        default:
+            return .bad("it is a journal of another format ('\(format)'; this dfu writes '\(UpdateJournal.currentFormat)')")
         }
-        guard journal.format == UpdateJournal.currentFormat else {
-            return .bad("it is a journal of another format ('\(journal.format)'; this dfu writes '\(UpdateJournal.currentFormat)')")
-        }
-        return .journal(journal)
+    }
+
+    /// The one field every journal format has.
+    private struct Format: Decodable {
+        var format: String
     }
 
     private func setAside(_ path: String, reason: String) -> SetAside {

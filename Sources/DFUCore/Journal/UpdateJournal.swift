@@ -1,10 +1,14 @@
-/// What `dfu resume` needs to finish an update that a run did not: which device, which file (by path
-/// and SHA-256, so a changed file is refused), the command that restarts it, and how far it got.
-/// The device stays the source of truth for progress (ARCHITECTURE.md): `offset` is only what the
-/// last run saw acknowledged, for `dfu resume --list`; the resumed run asks the device again.
+/// What `dfu resume` needs to finish an update that a run did not: the request as it was made
+/// (`FlashRequest`: the device, the file by absolute path, every option that decides what is sent),
+/// what the file held (`UpdateFileFacts`: its SHA-256, so a changed file is refused), and how far
+/// the update got. The device stays the source of truth for progress (ARCHITECTURE.md): `offset`
+/// is only what the last run saw acknowledged, for `dfu resume --list`; the resumed run asks the
+/// device again.
 ///
-/// One file per device (`JournalStore`), JSON, no key material and no passkey: a resumed run that
-/// needs a passkey gets it again from its own command line or terminal.
+/// One file per device (`JournalStore`), JSON, typed facts only: no command-line words, no exit
+/// codes, no key material and no passkey (a resumed run that needs a passkey gets it again from its
+/// own command line or terminal). A journal of the first format (`dfu-journal/1`, which kept the
+/// `dfu flash` words) is read through `LegacyJournal`.
 public struct UpdateJournal: Codable, Sendable, Equatable {
     /// Where the update is. `stage` holds an `UpdateStage` raw value while the update runs.
     public enum Status: String, Codable, Sendable, Equatable {
@@ -14,41 +18,16 @@ public struct UpdateJournal: Codable, Sendable, Equatable {
         case done
     }
 
-    /// How the last run that ended (rather than being killed) ended.
-    public struct Outcome: Codable, Sendable, Equatable {
-        public var exitCode: Int32
-        public var message: String
-
-        public init(exitCode: Int32, message: String) {
-            self.exitCode = exitCode
-            self.message = message
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case exitCode = "exit_code"
-            case message
-        }
-    }
-
-    /// This layout; a journal with another is set aside as foreign.
-    public static let currentFormat = "dfu-journal/1"
+    /// This layout; a journal of `LegacyJournal.format` is converted, any other set aside as foreign.
+    public static let currentFormat = "dfu-journal/2"
 
     public var format: String
-    /// The device as `--device` takes it, addresses in full (the journal is the user's own file).
-    public var device: String
-    /// `smp` or `nordic` (`UpdateProtocolName`).
-    public var protocolName: String
-    /// The update file: an absolute path, its SHA-256 (hex) and size.
-    public var imagePath: String
-    public var imageSHA256: String
-    public var imageSize: Int
+    /// The update as asked for, paths absolute. Never a dry run (a dry run keeps no journal).
+    public var request: FlashRequest
+    /// What the file held when the update started.
+    public var file: UpdateFileFacts
     /// The image's version as the file states it, for reports.
     public var imageVersion: String?
-    /// The activation mode's name (`test-confirm`).
-    public var mode: String
-    /// The `dfu flash` arguments that restart this update (the file and `--key` as absolute paths);
-    /// never `--passkey`, never output flags.
-    public var arguments: [String]
     public var status: Status
     /// The last `UpdateStage` a run entered (`transfer`), or `done`.
     public var stage: String
@@ -75,17 +54,13 @@ public struct UpdateJournal: Codable, Sendable, Equatable {
     /// How the last run that ended ended; nil while it runs (a killed run leaves it nil).
     public var lastOutcome: Outcome?
 
-    public init(device: String, protocolName: String, imagePath: String, imageSHA256: String, imageSize: Int,
-                imageVersion: String?, mode: String, arguments: [String], now: Int) {
+    /// A new journal for `request` (its paths absolute) with the file that held `file`.
+    public init(request: FlashRequest, file: UpdateFileFacts, imageVersion: String? = nil, now: Int) {
         self.format = Self.currentFormat
-        self.device = device
-        self.protocolName = protocolName
-        self.imagePath = imagePath
-        self.imageSHA256 = imageSHA256
-        self.imageSize = imageSize
+        self.request = request
+        self.request.dryRun = false
+        self.file = file
         self.imageVersion = imageVersion
-        self.mode = mode
-        self.arguments = arguments
         self.status = .unfinished
         self.stage = UpdateStage.verifyImage.rawValue
         self.offset = 0
@@ -94,19 +69,25 @@ public struct UpdateJournal: Codable, Sendable, Equatable {
         self.updatedAt = now
     }
 
+    /// The device as the request names it (the canonical text `--device` takes, addresses in full).
+    public var device: String { request.device }
+    /// The update file's absolute path.
+    public var imagePath: String { request.imagePath }
+    public var imageSHA256: String { file.sha256 }
+    public var imageSize: Int { file.size }
+    public var protocolName: UpdateProtocolName { file.protocolName }
+    /// The mode the update runs in.
+    public var mode: ActivationMode { request.effectiveMode }
+
     /// Whether this journal is for the same update: same device and same file content.
     public func isSameUpdate(device: String, imageSHA256: String) -> Bool {
         self.device == device && self.imageSHA256 == imageSHA256
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, device
-        case protocolName = "protocol"
-        case imagePath = "image_path"
-        case imageSHA256 = "image_sha256"
-        case imageSize = "image_size"
+        case format, request, file
         case imageVersion = "image_version"
-        case mode, arguments, status, stage, offset, part
+        case status, stage, offset, part
         case bootloaderName = "bootloader_name"
         case versionBefore = "version_before"
         case versionAfter = "version_after"

@@ -16,6 +16,7 @@ extension ProtocolEntry {
         scanColumn: "Nordic DFU",
         scanJSONName: "nordic-secure-dfu",
         runsHint: "an nRF5 SDK secure bootloader or buttonless DFU application",
+        reportsRunningImageHash: false,
         readInfo: { reading throws(DFUError) in try await reading.nordic() })
 }
 

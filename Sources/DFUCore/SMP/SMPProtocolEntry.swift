@@ -17,6 +17,7 @@ extension ProtocolEntry {
         scanColumn: "SMP",
         scanJSONName: "smp",
         runsHint: "firmware with MCUmgr (SMP)",
+        reportsRunningImageHash: true,
         readInfo: { reading throws(DFUError) in try await reading.smp() })
 }
 

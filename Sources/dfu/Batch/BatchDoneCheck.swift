@@ -7,10 +7,11 @@ import ExitCodes
 /// connection and no transfer: the update's checks up to the transfer (`--dry-run`), which read
 /// the device's state. Then:
 ///
-/// - it runs the image: skipped, a success. SMP: its running image's hash is the file's (the
-///   engine's own check, `UpdatePlan.alreadyRunning`). Nordic: the version its application
-///   reports (Device Information firmware revision) is `expect_version`, or the one the earlier
-///   run left it with; an application reports no image hash, so that is all that can be read.
+/// - it runs the image: skipped, a success. Where the protocol's device reports the hash of the
+///   image it runs (SMP), the hash is the file's (the engine's own check,
+///   `UpdatePlan.alreadyRunning`). Where it does not (`ProtocolEntry.reportsRunningImageHash`; a
+///   Nordic application reports only its firmware revision), the version it reports is the one
+///   the earlier run left it with: that is all that can be read.
 /// - it answered, but does not run it or says nothing that tells: flashed, as any other device.
 /// - it could not be asked (not found, the connection or pairing failed, its state unreadable):
 ///   not checked, with that failure's exit status, never a success. Its journal stays as it was.
@@ -23,7 +24,7 @@ enum BatchDoneCheck {
     }
 
     /// `probe`: what the dry run found; `failure`: its exit status when it failed.
-    static func verdict(of probe: BatchDeviceProgress, failure: ExitStatus?, protocolName: String?,
+    static func verdict(of probe: BatchDeviceProgress, failure: ExitStatus?, protocolName: UpdateProtocolName?,
                         earlier: BatchJob.EarlierRun) -> Verdict {
         guard probe.deviceStateRead else {
             // The file, the key or a bug stopped it before the device was reached: the row's
@@ -35,9 +36,10 @@ enum BatchDoneCheck {
         if probe.dryRunPlan == .nothing {
             return .runsIt("already runs this image" + (version.map { " (\($0))" } ?? "") + ", read from the device")
         }
-        if protocolName == UpdateProtocolName.nordic.rawValue, let version, version == earlier.versionAfter {
-            return .runsIt("runs \(version), the version an earlier run of this package left it with "
-                           + "(read from the device; a Nordic application reports no image hash)")
+        if let protocolName, let entry = ProtocolRegistry.entry(named: protocolName), !entry.reportsRunningImageHash,
+           let version, version == earlier.versionAfter {
+            return .runsIt("runs \(version), the version an earlier run of this update left it with "
+                           + "(read from the device, which over \(protocolName) reports no image hash)")
         }
         return .flash
     }

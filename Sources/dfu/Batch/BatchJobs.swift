@@ -1,20 +1,18 @@
 import DFUCore
-import ExitCodes
 
-/// A plan's rows made into jobs: each device's names, each file read once for its SHA-256 and
-/// protocol, and what each device's journal says of an earlier run of the same update.
+/// A plan's rows made into jobs: each device's names, each file read once for its facts (SHA-256,
+/// protocol: `UpdateFileFacts`), and what each device's journal says of an earlier run of the same update.
 enum BatchJobs {
     static func make(_ rows: [BatchRow], fullAddresses: Bool, journal: JournalStore?) -> [BatchJob] {
-        var files: [String: (sha256: String, protocolName: String)?] = [:]
+        var files: [String: UpdateFileFacts?] = [:]
         return rows.map { row in
-            let spec = try? DeviceSpec(parsing: row.device)
-            let written = try? DeviceSpec(parsing: row.writtenDevice)
+            let spec = try? DeviceSpec(reading: row.device)
+            let written = try? DeviceSpec(reading: row.writtenDevice)
             if files[row.image] == nil { files[row.image] = .some(describe(row.image)) }
             let file = files[row.image] ?? nil
             let identity = spec?.description ?? row.device
             return BatchJob(row: row, name: written?.displayName(fullAddresses: fullAddresses) ?? row.writtenDevice,
-                            fullName: written?.description ?? row.writtenDevice, identity: identity,
-                            protocolName: file?.protocolName, imageSHA256: file?.sha256,
+                            fullName: written?.description ?? row.writtenDevice, identity: identity, file: file,
                             earlier: file.flatMap { earlierRun(of: identity, sha256: $0.sha256, journal: journal) })
         }
     }
@@ -26,9 +24,9 @@ enum BatchJobs {
         return BatchJob.EarlierRun(versionAfter: earlier.versionAfter)
     }
 
-    private static func describe(_ path: String) -> (sha256: String, protocolName: String)? {
-        guard let bytes = try? FileReader.readAll(path: path), let digest = try? SHA256.hash(bytes) else { return nil }
-        let kind: UpdateProtocolName = UpdateFileKind(of: bytes) == .nordicPackage ? .nordic : .smp
-        return (hexString(digest), kind.rawValue)
+    /// The file's facts, the protocol the registry's strongest claim gives it.
+    static func describe(_ path: String) -> UpdateFileFacts? {
+        guard let bytes = try? FileReader.readAll(path: path) else { return nil }
+        return UpdateFileFacts(of: bytes)
     }
 }

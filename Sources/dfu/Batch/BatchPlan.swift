@@ -6,8 +6,8 @@ import Foundation
 /// (required), `key`, `expect_version`, `mode`, `min_battery`, `passkey`; an empty cell (or JSON
 /// null) leaves the command line's value. Any other column (a serial number, notes) is kept as the
 /// row's extra and echoed in the report. Relative paths are taken from the plan's own directory,
-/// so a plan and its images can move together. Each row is checked as `dfu flash` checks its
-/// command line before anything runs (`BatchRow.flashCommand`).
+/// so a plan and its images can move together. Each row is made into its request, every cell
+/// checked, before anything runs (`BatchRow.request(defaults:adapter:)`).
 struct BatchPlan: Equatable {
     static let columns = ["device", "image", "key", "expect_version", "mode", "min_battery", "passkey"]
 

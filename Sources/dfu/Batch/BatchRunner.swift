@@ -1,4 +1,3 @@
-import ArgumentParsing
 import BlueZTransport
 import DFUCore
 import ExitCodes
@@ -9,8 +8,10 @@ import Transport
 /// Cancelling the calling task stops every run where it is (resumable) and starts no more.
 struct BatchRunner: Sendable {
     var jobs: [BatchJob]
-    /// The batch's own options, as `dfu flash` words, for every row.
-    var sharedArguments: [String]
+    /// The batch's own options, for every row's request.
+    var defaults: BatchDefaults
+    /// `--full-addresses`: how each run names its device.
+    var fullAddresses = false
     var parallel: Int
     var perAdapter: Int
     var adapters: [String]
@@ -72,31 +73,33 @@ struct BatchRunner: Sendable {
 
     private func run(_ job: BatchJob, index: Int, adapter: String?, gate: BlueZConnectGate?) async -> BatchDeviceReport {
         let adapter = adapter.flatMap { $0.isEmpty ? nil : $0 }
-        let command: FlashCommand
-        do throws(UsageError) {
-            command = try job.row.flashCommand(shared: sharedArguments, adapter: adapter)
+        let request: FlashRequest
+        let passkey: Passkey?
+        do throws(BatchRowProblem) {
+            (request, passkey) = try job.row.request(defaults: defaults, adapter: adapter)
         } catch {
-            return job.report(.failed, status: .usage, stage: "plan", error: error.message)
+            return job.report(.failed, status: .usage, stage: "plan", error: error.description)
         }
         let start = ContinuousClock.now
-        if let earlier = job.earlier, !command.dryRun {
-            if let decided = await ask(job, earlier: earlier, index: index, adapter: adapter, gate: gate, start: start) {
+        if let earlier = job.earlier, !request.dryRun {
+            if let decided = await ask(job, request: request, passkey: passkey, earlier: earlier, index: index, gate: gate,
+                                       start: start) {
                 return decided
             }
         }
-        let (outcome, progress) = await execute(command, job: job, index: index, gate: gate)
+        let (outcome, progress) = await execute(request, passkey: passkey, job: job, index: index, gate: gate)
         let result: BatchDeviceReport.Result
         var error: String?
         switch outcome.result {
         case _ where outcome.cancelled:
             result = .interrupted
             error = "interrupted; 'dfu resume' or the same batch again carries on"
-        case .success where !progress.stagesStarted.contains(.checkPreconditions) && !command.dryRun:
+        case .success where !progress.stagesStarted.contains(.checkPreconditions) && !request.dryRun:
             // Straight from the device state to the version check: it already ran this image.
             result = .skipped
             error = "already runs this image (\(progress.versionAfter ?? progress.versionBefore ?? "?")), read from the device"
         case .success:
-            result = command.dryRun ? .checked : .ok
+            result = request.dryRun ? .checked : .ok
         case .failure(let failure):
             result = .failed
             error = failure.description
@@ -107,7 +110,7 @@ struct BatchRunner: Sendable {
         case .failed, .notChecked, .interrupted: progress.stage?.rawValue ?? UpdateStage.verifyImage.rawValue
         }
         return BatchDeviceReport(
-            line: job.row.line, device: job.name, fullDevice: job.fullName, image: job.imageName, protocolName: job.protocolName,
+            line: job.row.line, device: job.name, fullDevice: job.fullName, image: job.imageName, protocolName: job.protocolName?.rawValue,
             result: result, exitStatus: outcome.exitStatus, stage: stage,
             versionBefore: progress.versionBefore, versionAfter: progress.versionAfter,
             duration: ContinuousClock.now - start, bytes: progress.bytes, error: error, extras: job.row.extras)
@@ -116,15 +119,11 @@ struct BatchRunner: Sendable {
     /// A device an earlier run finished: asked first (`BatchDoneCheck`). Its report when that
     /// decides it (it runs the image, it could not be asked, the batch was stopped); nil when it
     /// is to be flashed.
-    private func ask(_ job: BatchJob, earlier: BatchJob.EarlierRun, index: Int, adapter: String?,
+    private func ask(_ job: BatchJob, request: FlashRequest, passkey: Passkey?, earlier: BatchJob.EarlierRun, index: Int,
                      gate: BlueZConnectGate?, start: ContinuousClock.Instant) async -> BatchDeviceReport? {
-        let probe: FlashCommand
-        do throws(UsageError) {
-            probe = try job.row.flashCommand(shared: sharedArguments + ["--dry-run"], adapter: adapter)
-        } catch {
-            return job.report(.failed, status: .usage, stage: "plan", error: error.message)
-        }
-        let (outcome, progress) = await execute(probe, job: job, index: index, gate: gate)
+        var probe = request
+        probe.dryRun = true
+        let (outcome, progress) = await execute(probe, passkey: passkey, job: job, index: index, gate: gate)
         if outcome.cancelled {
             return job.report(.interrupted, status: .interrupted, stage: progress.stage?.rawValue ?? "not-started",
                               error: "interrupted while asking the device whether it still runs the image",
@@ -146,13 +145,14 @@ struct BatchRunner: Sendable {
         }
     }
 
-    /// One `dfu flash` run of `command` for the job, drawn on the board while it lasts.
-    private func execute(_ command: FlashCommand, job: BatchJob, index: Int,
+    /// One run of `request` for the job, drawn on the board while it lasts.
+    private func execute(_ request: FlashRequest, passkey: Passkey?, job: BatchJob, index: Int,
                          gate: BlueZConnectGate?) async -> (FlashRun.Outcome, BatchDeviceProgress) {
         board.start(index, name: job.name)
         let name = job.name
         let log = self.log
-        let flash = FlashRun(command: command, journal: journal, commandName: BatchCommand.name, connectGate: gate)
+        let flash = FlashRun(request: request, output: FlashOutput(fullAddresses: fullAddresses), passkey: passkey,
+                             journal: journal, commandName: BatchCommand.name, connectGate: gate)
         let outcome = await flash.execute(log: { line in log?(name, line) }) { event in
             board.fold(index, event)
             if let log, case .log(let line) = event { log(name, line) }

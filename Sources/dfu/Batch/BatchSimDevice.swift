@@ -1,4 +1,3 @@
-import ArgumentParsing
 import DeviceSim
 
 /// A plan row's virtual device (`sim:…`): the files its options name (`key=`, `enc_key=`) are
@@ -26,8 +25,8 @@ enum BatchSimDevice {
 
     /// Builds the configuration of the virtual device `row` names (its options, its key files),
     /// without serving it; nothing for a device that is not virtual.
-    static func check(_ row: BatchRow) throws(UsageError) {
-        guard case .simulator(let text)? = try? DeviceSpec(parsing: row.device) else { return }
+    static func check(_ row: BatchRow) throws(BatchRowProblem) {
+        guard case .simulator(let text)? = try? DeviceSpec(reading: row.device) else { return }
         do throws(SimOptionsError) {
             let options = try SimOptions.parse(text.isEmpty ? "sim" : "sim:" + text)
             switch options.simProtocol {
@@ -35,7 +34,7 @@ enum BatchSimDevice {
             case .nordic: _ = try options.nordicDeviceConfiguration()
             }
         } catch {
-            throw UsageError("line \(row.line): invalid device '\(row.writtenDevice)': \(error)")
+            throw BatchRowProblem(line: row.line, column: "device", reason: "invalid device '\(row.writtenDevice)': \(error)")
         }
     }
 }

@@ -4,16 +4,16 @@ import DFUCore
 /// The plan side of `dfu batch`: reading PLAN, checking every row before anything runs, and
 /// opening `--report FILE` against it.
 extension BatchCommand {
-    /// Every row checked as `dfu flash` checks its command line, and a virtual device's options
-    /// and files (`BatchSimDevice`), before anything runs.
-    func check(_ plan: BatchPlan, shared: [String], adapter: String?) throws(DFUError) {
+    /// Every row made into its request (each cell checked as what it is), and a virtual device's
+    /// options and files (`BatchSimDevice`), before anything runs.
+    func check(_ plan: BatchPlan, defaults: BatchDefaults, adapter: String?) throws(DFUError) {
         var problems: [String] = []
         for row in plan.rows {
-            do throws(UsageError) {
-                _ = try row.flashCommand(shared: shared, adapter: adapter)
+            do throws(BatchRowProblem) {
+                _ = try row.request(defaults: defaults, adapter: adapter)
                 try BatchSimDevice.check(row)
             } catch {
-                problems.append(error.message)
+                problems.append(error.description)
             }
         }
         guard problems.isEmpty else {

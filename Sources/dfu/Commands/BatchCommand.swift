@@ -184,7 +184,7 @@ struct BatchCommand: DFUCommand {
     }
 
     private func runBatch(_ console: Console) async throws(DFUError) -> ExitStatus {
-        let shared = sharedArguments
+        let defaults = self.defaults
         let adapters = try await resolvedAdapters()
         let journal = FlashJournal.standardStore()
         let reportFile: BatchReportFile?
@@ -196,7 +196,7 @@ struct BatchCommand: DFUCommand {
             let plan = try readPlan()
             // With --json stderr stays empty: such a column is in each line's "extra" as written.
             for warning in plan.warnings where !common.json { console.error("dfu: warning: " + warning) }
-            try check(plan, shared: shared, adapter: adapters.first)
+            try check(plan, defaults: defaults, adapter: adapters.first)
             reportFile = try openReport()
             let jobs = BatchJobs.make(plan.rows, fullAddresses: fullAddresses, journal: dryRun ? nil : journal)
             for job in jobs { source.push(job) }
@@ -204,7 +204,7 @@ struct BatchCommand: DFUCommand {
             devices = jobs.count
             doneBefore = jobs.filter { $0.earlier != nil }.count
         } else {
-            let made = try await makeDiscovery(shared: shared, adapter: adapters.first, journal: journal)
+            let made = try await makeDiscovery(defaults: defaults, adapter: adapters.first, journal: journal)
             discovery = made
             do throws(DFUError) { reportFile = try openReport() } catch {
                 made.1.close()
@@ -223,8 +223,8 @@ struct BatchCommand: DFUCommand {
         var log: (@Sendable (String, String) -> Void)?
         if common.verbose && !common.json { log = { name, line in verboseConsole.log("\(name): \(line)") } }
         let board = BatchBoard()
-        let runner = BatchRunner(jobs: [], sharedArguments: shared, parallel: parallel, perAdapter: perAdapter,
-                                 adapters: adapters, journal: journal, board: board, log: log)
+        let runner = BatchRunner(jobs: [], defaults: defaults, fullAddresses: fullAddresses, parallel: parallel,
+                                 perAdapter: perAdapter, adapters: adapters, journal: journal, board: board, log: log)
         let start = ContinuousClock.now
         let scanning = discovery
         let finder = scanning.map { found in Task { await found.0.run(on: found.1, into: source) } }
@@ -278,14 +278,15 @@ struct BatchCommand: DFUCommand {
 
     /// `--discover`: the scan on the first --adapter (or the default one) and how a heard device
     /// becomes a job (PLAN is the file; the row is the batch's own options).
-    private func makeDiscovery(shared: [String], adapter: String?, journal: JournalStore?) async throws(DFUError) -> (BatchDiscovery, BlueZCentral) {
+    private func makeDiscovery(defaults: BatchDefaults, adapter: String?,
+                               journal: JournalStore?) async throws(DFUError) -> (BatchDiscovery, BlueZCentral) {
         let filter: BatchDiscoveryFilter
         do throws(UsageError) { filter = try BatchDiscoveryFilter(parsing: discover ?? "any") } catch { throw .usage(error.message) }
         let image = FlashJournal.absolutePath(plan)
         // The file is checked once, as a plan's rows are, before the first device is connected.
         let probe = BatchRow(line: 0, device: "00:00:00:00:00:00", image: image)
-        do throws(UsageError) { _ = try probe.flashCommand(shared: shared, adapter: adapter) } catch {
-            throw .usage(error.message)
+        do throws(BatchRowProblem) { _ = try probe.request(defaults: defaults, adapter: adapter) } catch {
+            throw .usage(error.description)
         }
         let central: BlueZCentral
         do throws(BlueZError) { central = try await BlueZCentral.open(adapter: adapter) } catch {
@@ -299,23 +300,15 @@ struct BatchCommand: DFUCommand {
             let spec = try? DeviceSpec(parsing: address)
             return BatchJob(row: row, name: spec?.displayName(fullAddresses: fullAddresses) ?? address,
                             fullName: spec?.description ?? address, identity: spec?.description ?? address,
-                            protocolName: described?.protocolName, imageSHA256: described?.imageSHA256)
+                            file: described?.file)
         }
         return (discovery, central)
     }
 
-    /// The batch's own options as `dfu flash` words, for every row (a row's cells come after them).
-    var sharedArguments: [String] {
-        var words: [String] = []
-        if let key { words += ["--key", FlashJournal.absolutePath(key)] }
-        if let mode { words += ["--mode", mode.rawValue] }
-        if let minBattery { words += ["--min-battery", String(minBattery)] }
-        if allowDowngrade { words.append("--allow-downgrade") }
-        if allowUnsigned { words.append("--allow-unsigned") }
-        if allowHostBattery { words.append("--allow-host-battery") }
-        if pair { words.append("--pair") }
-        if dryRun { words.append("--dry-run") }
-        if fullAddresses { words.append("--full-addresses") }
-        return words + timeouts.arguments
+    /// The batch's own options that go into every row's request.
+    var defaults: BatchDefaults {
+        BatchDefaults(key: key.map(FlashJournal.absolutePath), mode: mode, minBattery: minBattery,
+                      allowDowngrade: allowDowngrade, allowUnsigned: allowUnsigned, allowHostBattery: allowHostBattery,
+                      pair: pair, dryRun: dryRun, timeouts: timeouts.requested)
     }
 }

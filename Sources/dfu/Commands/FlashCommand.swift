@@ -7,7 +7,8 @@ import Transport
 /// `dfu flash FILE --device SPEC`: update one device with a signed MCUboot image or an nRF Connect
 /// SDK zip over SMP, or with a Nordic DFU package over Nordic Secure DFU, from the file check to the device reporting the new
 /// version. The work is `UpdateEngine`'s (the file's content picks the protocol); this command turns
-/// options into the engine's input and renders its events (terminal or `--json`).
+/// its options into a `FlashRequest` and runs it (`FlashRun`: the events rendered on the terminal
+/// or as `--json`).
 struct FlashCommand: DFUCommand {
     static let name = "flash"
     static let abstract = "Update a device with an MCUboot image, NCS zip or Nordic DFU package."
@@ -151,58 +152,34 @@ struct FlashCommand: DFUCommand {
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
-        await FlashRun(command: self, journal: FlashJournal.standardStore()).run(console)
+        await FlashRun(request: request, output: output, passkey: security.passkey,
+                       journal: FlashJournal.standardStore()).run(console)
     }
 
-    /// Reads the key and sets up the device, for the update file's `bytes`. `log` gets the BlueZ
-    /// connector's diagnostic lines; `connectGate` is shared by the runs that use one adapter.
-    func makeEngine(image bytes: [UInt8], connectGate: BlueZConnectGate? = nil, earlierBootloaderName: String? = nil,
-                    log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> (UpdateEngine, DeviceTarget) {
-        var publicKey: PublicKey?
-        if let key {
-            do throws(ImageError) { publicKey = try PublicKey.load(path: key) } catch { throw .image(error) }
-        }
-        let deviceTarget = try await DeviceTarget.make(try spec(), adapter: target.bluetooth.adapter,
-                                                       fullAddresses: target.bluetooth.fullAddresses,
-                                                       pairing: security.pairing(), connectGate: connectGate, log: log)
-        var options = UpdateOptions()
-        options.mode = Self.effectiveMode(mode, image: imageIndex)
-        options.imageIndex = imageIndex.map { UInt64($0) }
-        options.minimumBattery = minBattery
-        options.allowDowngrade = allowDowngrade
-        options.requireNewer = requireNewer
-        options.allowHostOnBattery = allowHostBattery
-        options.allowUnsigned = allowUnsigned
-        options.expectedVersion = expectVersion
-        options.packetReceiptNotification = UInt16(clamping: prn)
-        options.bootloaderName = bootloaderName
-        options.earlierBootloaderName = earlierBootloaderName
-        options.deadlines = timeouts.deadlines
-        options.dryRun = dryRun
-        let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown
-        let engine = UpdateEngine(image: bytes, imageName: Self.fileName(image), key: publicKey, options: options,
-                                  target: deviceTarget.target, hostPower: hostPower, clock: deviceTarget.clock)
-        return (engine, deviceTarget)
+    /// The update these options ask for. Valid after `validate()`.
+    var request: FlashRequest {
+        var request = FlashRequest(imagePath: image, device: target.recordName)
+        request.adapter = target.bluetooth.adapter
+        request.keyPath = key
+        request.allowUnsigned = allowUnsigned
+        request.expectVersion = expectVersion
+        request.packetReceiptInterval = UInt16(clamping: prn)
+        request.bootloaderName = bootloaderName
+        request.mode = mode
+        request.imageIndex = imageIndex
+        request.minimumBattery = minBattery
+        request.allowDowngrade = allowDowngrade
+        request.requireNewer = requireNewer
+        request.allowHostOnBattery = allowHostBattery
+        request.pair = security.pair
+        request.timeouts = timeouts.requested
+        request.dryRun = dryRun
+        return request
     }
 
-    func spec() throws(DFUError) -> DeviceSpec {
-        do throws(UsageError) { return try target.spec } catch { throw .usage(error.message) }
-    }
-
-    /// test-confirm for an image other than the application's cannot confirm after the reboot:
-    /// Zephyr refuses to confirm another image's running image (img_mgmt_state.c
-    /// `img_mgmt_set_next_boot_slot`, IMAGE_CONFIRMATION_DENIED unless
-    /// CONFIG_MCUMGR_GRP_IMG_ALLOW_CONFIRM_NON_ACTIVE_IMAGE_ANY), while making its secondary slot
-    /// permanent is allowed by default. Nordic's libraries use confirm-only on the nRF5340 for
-    /// the same reason (Android-nRF-Connect-Device-Manager README, "Firmware Upgrade Mode").
-    static func effectiveMode(_ mode: ActivationMode, image: Int?) -> ActivationMode {
-        mode.forImage(UInt64(clamping: image ?? 0))
-    }
-
-    static func modeWarning(_ mode: ActivationMode, image: Int?) -> String? {
-        guard let image, effectiveMode(mode, image: image) != mode else { return nil }
-        return "image \(image) is updated confirm-only: MCUmgr does not confirm the running image of an image index "
-            + "other than 0 after the reboot, so it is made permanent before the reset (no revert)"
+    /// How the run is shown.
+    var output: FlashOutput {
+        FlashOutput(json: common.json, verbose: common.verbose, fullAddresses: target.bluetooth.fullAddresses)
     }
 
     /// `app.signed.bin` for `build/zephyr/app.signed.bin`: what the progress lines call the image.

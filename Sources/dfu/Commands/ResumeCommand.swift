@@ -135,44 +135,33 @@ struct ResumeCommand: DFUCommand {
 
     private var deviceSpec: DeviceSpec? { device.flatMap { try? DeviceSpec(parsing: $0) } }
 
-    /// One journal's update, run again as `dfu flash` with its arguments and this command's
-    /// overrides; nil when a signal interrupted it.
+    /// One journal's update, run again: its request, with this command's waits, output flags and,
+    /// for a Bluetooth device, adapter and pairing; nil when a signal interrupted it.
     private func resume(_ journal: UpdateJournal, store: JournalStore, _ output: ResumeOutput,
                         _ console: Console) async -> ResumedUpdate? {
-        let words = journal.arguments + overrides(for: journal)
-        let command: FlashCommand
-        do {
-            command = try FlashCommand.parse(words)
-        } catch {
-            let reason = (error as? UsageError)?.message ?? "\(error)"
-            let refusal = DFUError.usage("the journal of \(journal.device) cannot be resumed (\(reason)); "
+        var run = FlashRun(request: journal.request, journal: store, commandName: Self.name, resultEvent: Self.runResultEvent)
+        run.output.json = common.json
+        run.output.verbose = common.verbose
+        run.request.timeouts = journal.request.timeouts.overridden(by: timeouts.requested)
+        let spec: DeviceSpec
+        do throws(DFUError) { spec = try journal.request.deviceSpec } catch {
+            let refusal = DFUError.usage("the journal of \(journal.device) cannot be resumed (\(error.description)); "
                 + "run 'dfu flash' again, or 'dfu resume --forget --device \(journal.device)'")
             return ResumedUpdate(journal: journal, status: output.refused(refusal), result: .failure(refusal))
         }
-        let run = FlashRun(command: command, journal: store, commandName: Self.name, resultEvent: Self.runResultEvent)
+        switch spec {
+        case .address, .name:
+            run.output.fullAddresses = bluetooth.fullAddresses
+            if let adapter = bluetooth.adapter { run.request.adapter = adapter }
+            run.passkey = security.passkey
+            if security.pair { run.request.pair = true }
+        case .simulator, .udp:
+            break
+        }
         if let changed = ResumeFileCheck.problem(journal) {
             return ResumedUpdate(journal: journal, status: run.refuse(changed, console), result: .failure(changed))
         }
         let (status, result) = await run.report(console)
         return result.map { ResumedUpdate(journal: journal, status: status, result: $0) }
-    }
-
-    /// Words appended to the journal's arguments (the parser keeps an option's last value): the
-    /// waits and output flags given here, and for a Bluetooth device the adapter and pairing.
-    private func overrides(for journal: UpdateJournal) -> [String] {
-        var words = timeouts.arguments
-        if common.json { words.append("--json") }
-        if common.verbose { words.append("--verbose") }
-        guard let spec = try? DeviceSpec(parsing: journal.device) else { return words }
-        switch spec {
-        case .address, .name:
-            if bluetooth.fullAddresses { words.append("--full-addresses") }
-            if let adapter = bluetooth.adapter { words += ["--adapter", adapter] }
-            if let passkey = security.passkey { words += ["--passkey", passkey.description] }
-            if security.pair { words.append("--pair") }
-        case .simulator, .udp:
-            break
-        }
-        return words
     }
 }

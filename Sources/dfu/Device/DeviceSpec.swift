@@ -25,13 +25,27 @@ enum DeviceSpec: Sendable, Hashable, CustomStringConvertible {
     /// The accepted forms, for error messages and help.
     static let forms = "sim, sim:KEY=VALUE,…, udp:HOST:PORT, a Bluetooth address (AA:BB:CC:DD:EE:FF) or name:NAME"
 
+    /// Why a text is not a device: the text and what is wrong with it, for each caller to word
+    /// (`--device` on a command line, the device column of a batch plan).
+    struct Invalid: Error, Sendable, Equatable {
+        var text: String
+        var reason: String
+    }
+
     init(parsing text: String) throws(UsageError) {
-        func invalid(_ reason: String) -> UsageError {
-            UsageError("invalid --device '\(text)': \(reason)")
-        }
         guard !text.isEmpty else {
             throw UsageError("--device needs a value: \(Self.forms)")
         }
+        do throws(Invalid) { self = try Self(reading: text) } catch {
+            throw UsageError("invalid --device '\(text)': \(error.reason)")
+        }
+    }
+
+    init(reading text: String) throws(Invalid) {
+        func invalid(_ reason: String) -> Invalid {
+            Invalid(text: text, reason: reason)
+        }
+        guard !text.isEmpty else { throw invalid("it is empty; expected \(Self.forms)") }
         if text.lowercased() == "sim" {
             self = .simulator(options: "")
         } else if let options = Self.body(of: text, kind: "sim") {
@@ -75,6 +89,14 @@ enum DeviceSpec: Sendable, Hashable, CustomStringConvertible {
         case .udp(let endpoint): return "udp:" + endpoint.description
         case .address(let address): return address.description
         case .name(let name): return "name:" + name
+        }
+    }
+
+    /// Whether it is reached through BlueZ (an address or a name), so an adapter and pairing apply.
+    var isBluetooth: Bool {
+        switch self {
+        case .address, .name: return true
+        case .simulator, .udp: return false
         }
     }
 

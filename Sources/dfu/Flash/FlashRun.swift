@@ -4,12 +4,17 @@ import ExitCodes
 import Foundation
 import Transport
 
-/// One update from its parsed `dfu flash` command line to its result: the engine, its events, its
-/// journal kept (`JournalRecorder`, so `dfu resume` can finish it if this run does not). `run`
+/// One update from its request to its result: the engine, its events, its journal kept
+/// (`JournalRecorder`, so `dfu resume` can finish it if this run does not). `dfu flash` builds the
+/// request from its options, `dfu batch` from a plan row, `dfu resume` from a journal. `run`
 /// renders it for `dfu flash` and `dfu resume` (terminal or `--json`, SIGINT/SIGTERM turned into a
 /// resumable stop); `execute` hands the events to a caller that shows them itself (`dfu batch`).
 struct FlashRun {
-    var command: FlashCommand
+    var request: FlashRequest
+    /// How the run is shown (the caller's own flags).
+    var output = FlashOutput()
+    /// Answers a device that asks to pair; from the command line or a plan cell, never journaled.
+    var passkey: Passkey?
     /// Where the journal goes; nil: none is kept.
     var journal: JournalStore?
     /// The command the JSON lines name (`flash`, `resume`).
@@ -40,22 +45,23 @@ struct FlashRun {
         let bytes: [UInt8]
         // What the journal knows of this device from an earlier run: one that was cut off in
         // Nordic DFU mode named the bootloader, which may wait under that name alone.
-        let previous = journal.flatMap { FlashJournal.previous(for: command, in: $0) }
+        let previous = journal.map { FlashJournal.previous(for: request, in: $0) }
         do throws(DFUError) {
-            bytes = try FileReader.readAll(path: command.image)
-            (engine, deviceTarget) = try await command.makeEngine(
-                image: bytes, connectGate: connectGate, earlierBootloaderName: previous?.earlierBootloaderName, log: log)
+            bytes = try FileReader.readAll(path: request.imagePath)
+            (engine, deviceTarget) = try await request.makeEngine(
+                image: bytes, passkey: passkey, fullAddresses: output.fullAddresses, connectGate: connectGate,
+                earlierBootloaderName: previous?.earlierBootloaderName, log: log)
         } catch {
             return Outcome(result: .failure(error), cancelled: Task.isCancelled)
         }
         var recorder: JournalRecorder?
         // A dry run is no update: nothing to resume.
-        if let journal, let previous, !command.dryRun {
-            let started = FlashJournal.recorder(for: command, image: bytes, store: journal, previous: previous)
+        if let journal, let previous, !request.dryRun {
+            let started = FlashJournal.recorder(for: request, image: bytes, store: journal, previous: previous)
             recorder = started.recorder
             for warning in started.warnings { observe(.warning(warning)) }
         }
-        if let warning = FlashCommand.modeWarning(command.mode, image: command.imageIndex) { observe(.warning(warning)) }
+        if let warning = request.modeWarning { observe(.warning(warning)) }
         let run = engine.start()
         await withTaskCancellationHandler {
             for await event in run.events {
@@ -73,9 +79,8 @@ struct FlashRun {
         let outcome = Outcome(result: result, cancelled: cancelled, journaled: recorder?.isKept ?? false)
         // Interrupted: the device keeps what it acknowledged, and the journal says which update
         // this was, so `dfu resume` (or the same command again) carries on.
-        _ = recorder?.finish(exitCode: outcome.exitStatus.rawValue,
-                             message: cancelled ? "interrupted" : FlashJournal.message(result),
-                             at: .now, unixTime: FlashJournal.unixTime())
+        _ = recorder?.finish(cancelled ? .interrupted : FlashJournal.outcome(result), at: .now,
+                             unixTime: FlashJournal.unixTime())
         return outcome
     }
 
@@ -88,11 +93,11 @@ struct FlashRun {
     func report(_ console: Console) async -> (status: ExitStatus, result: UpdateResult?) {
         // The BlueZ connector's own lines (retries, rediscovery, pairing) are not engine events:
         // with --verbose they go to stderr, also with --json (whose stdout stays JSON lines only).
-        let logConsole = console.verbose(command.common.verbose)
+        let logConsole = console.verbose(output.verbose)
         let work = Task { () -> (Outcome, ExitStatus) in
             // On a terminal a ticker counts the reboot's seconds between events.
             let renderer = TickingRenderer(makeRenderer(console),
-                                           ticks: !command.common.json && Console.isTerminal(.standardOutput))
+                                           ticks: !output.json && Console.isTerminal(.standardOutput))
             // A cancelled run's events stop at once (the stream ends), so nothing is drawn after ^C.
             let outcome = await execute(log: { logConsole.log($0) }) { renderer.render($0, at: .now) }
             if outcome.cancelled {
@@ -105,9 +110,10 @@ struct FlashRun {
         let (outcome, status) = await work.value
         interruption.finish()
         if outcome.cancelled {
-            let tookNothing = journal != nil && !command.dryRun && !outcome.journaled
+            let tookNothing = journal != nil && !request.dryRun && !outcome.journaled
             console.error(GracefulInterruption.message
-                          + FlashJournal.resumeHint(for: command, journaled: outcome.journaled, tookNothing: tookNothing))
+                          + FlashJournal.resumeHint(for: request, fullAddresses: output.fullAddresses,
+                                                    journaled: outcome.journaled, tookNothing: tookNothing))
             return (status, nil)
         }
         return (status, outcome.result)
@@ -121,14 +127,14 @@ struct FlashRun {
     }
 
     private func makeRenderer(_ console: Console) -> any EventRenderer {
-        if command.common.json {
-            return NDJSONRenderer(sink: console, configuration: .init(command: commandName, verbose: command.common.verbose,
+        if output.json {
+            return NDJSONRenderer(sink: console, configuration: .init(command: commandName, verbose: output.verbose,
                                                                       resultEvent: resultEvent))
         }
         return TerminalRenderer(sink: console, configuration: .init(
-            imageName: FlashCommand.fileName(command.image), minimumBattery: command.minBattery,
-            isTerminal: Console.isTerminal(.standardOutput), verbose: command.common.verbose,
-            requireNewer: command.requireNewer, keyGiven: command.key != nil,
-            modelTimeScale: (try? command.spec())?.modelTimeScale))
+            imageName: request.imageName, minimumBattery: request.minimumBattery,
+            isTerminal: Console.isTerminal(.standardOutput), verbose: output.verbose,
+            requireNewer: request.requireNewer, keyGiven: request.keyPath != nil,
+            modelTimeScale: (try? request.deviceSpec)?.modelTimeScale))
     }
 }

@@ -9,7 +9,7 @@ import Transport
 /// --connect-timeout"); there is no catch-all `--timeout`.
 ///
 /// Each is nil unless given, so `dfu resume` and `dfu batch` can tell a wait the user set (kept in
-/// the journal; a wait given again on the resuming command line comes later and wins) from a default.
+/// the journal's request; a wait given again on the resuming command line wins) from a default.
 struct FlashTimeouts: ParsableArguments, Equatable {
     @Option(valueName: "SECONDS", help: "Seconds to connect, and to reconnect after a lost link. (default: \(Self.text(UpdateOptions.Deadlines().connect)))")
     var connectTimeout: Double?
@@ -24,11 +24,11 @@ struct FlashTimeouts: ParsableArguments, Equatable {
     var firstChunkTimeout: Double?
 
     /// The longest wait that is still a timeout and not a typo (an hour).
-    static let maximum = 3600.0
+    static let maximum = FlashRequest.Timeouts.maximumSeconds
 
     init() {}
 
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.arguments == rhs.arguments }
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.requested == rhs.requested }
 
     /// Called from the command's `validate()`.
     func validate() throws(UsageError) {
@@ -45,29 +45,17 @@ struct FlashTimeouts: ParsableArguments, Equatable {
          ("--first-chunk-timeout", firstChunkTimeout)].compactMap { name, value in value.map { (name, $0) } }
     }
 
-    /// The waits given, as command-line words (for a journal's resume command).
-    var arguments: [String] {
-        given.flatMap { [$0.0, FixedPoint.compact($0.1, maximumFractionDigits: 3) ?? String($0.1)] }
+    /// The waits given, for a request. Valid after `validate()`.
+    var requested: FlashRequest.Timeouts {
+        FlashRequest.Timeouts(connect: connectTimeout, reboot: rebootTimeout, chunk: chunkTimeout,
+                              firstChunk: firstChunkTimeout)
     }
 
     /// The engine's deadlines from these options. Valid after `validate()`.
-    var deadlines: UpdateOptions.Deadlines {
-        var deadlines = UpdateOptions.Deadlines()
-        if let connectTimeout { deadlines.connect = Self.duration(connectTimeout) }
-        if let rebootTimeout { deadlines.reboot = Self.duration(rebootTimeout) }
-        if let chunkTimeout { deadlines.chunk = Self.duration(chunkTimeout) }
-        if let firstChunkTimeout {
-            // The user's deadline is taken as given, whatever the image's size.
-            deadlines.firstChunk = Self.duration(firstChunkTimeout)
-            deadlines.firstChunkPerMiB = nil
-        }
-        // The last chunk may wait for the device's image check; never less than any other chunk.
-        deadlines.lastChunk = max(deadlines.lastChunk, deadlines.chunk)
-        return deadlines
-    }
+    var deadlines: UpdateOptions.Deadlines { requested.deadlines }
 
     static func duration(_ seconds: Double) -> Duration {
-        .milliseconds(Int((min(max(seconds, 0), Self.maximum) * 1000).rounded()))
+        FlashRequest.Timeouts.duration(seconds)
     }
 
     /// As help shows any other default seconds (`20.0`).

@@ -66,10 +66,10 @@ struct ResumeOutput {
 
     func fields(of journal: UpdateJournal) -> [(String, JSONValue)] {
         [("device", .string(journal.device)), ("image", .string(journal.imagePath)),
-         ("image_sha256", .string(journal.imageSHA256)), ("protocol", .string(journal.protocolName)),
-         ("mode", .string(journal.mode)), ("stage", .string(journal.stage)), ("part", journal.part.map { .string($0) } ?? .null),
+         ("image_sha256", .string(journal.imageSHA256)), ("protocol", .string(journal.protocolName.rawValue)),
+         ("mode", .string(journal.mode.rawValue)), ("stage", .string(journal.stage)), ("part", journal.part.map { .string($0) } ?? .null),
          ("offset", .int(journal.offset)), ("size", .int(journal.imageSize)), ("attempts", .int(journal.attempts)),
-         ("last_exit_code", journal.lastOutcome.map { .int(Int($0.exitCode)) } ?? .null),
+         ("last_exit_code", journal.lastOutcome.map { .int(Int($0.exitStatus.rawValue)) } ?? .null),
          ("last_error", journal.lastOutcome.map { .string($0.message) } ?? .null),
          ("updated_at", .int(journal.updatedAt))]
     }
@@ -88,7 +88,7 @@ struct ResumeOutput {
 
     private func lastResult(_ journal: UpdateJournal) -> String {
         guard let outcome = journal.lastOutcome else { return "cut off" }
-        return outcome.exitCode == ExitStatus.interrupted.rawValue ? "interrupted" : "exit \(outcome.exitCode)"
+        return outcome.result == .interrupted ? "interrupted" : "exit \(outcome.exitStatus.rawValue)"
     }
 
     /// A journal names devices in full; lines for people shorten addresses unless asked not to.

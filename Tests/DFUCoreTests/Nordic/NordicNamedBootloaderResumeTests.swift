@@ -55,9 +55,9 @@ extension EngineTests {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let store = JournalStore(directory: directory)
             func journal(sha256: String) -> UpdateJournal {
-                UpdateJournal(device: "AA:BB:CC:DD:EE:FF", protocolName: "nordic", imagePath: "/p/app.zip", imageSHA256: sha256,
-                              imageSize: 1000, imageVersion: "fw_version 3", mode: "test-confirm",
-                              arguments: ["/p/app.zip", "--device", "AA:BB:CC:DD:EE:FF"], now: 1)
+                UpdateJournal(request: FlashRequest(imagePath: "/p/app.zip", device: "AA:BB:CC:DD:EE:FF"),
+                              file: UpdateFileFacts(sha256: sha256, size: 1000, protocolName: .nordic),
+                              imageVersion: "fw_version 3", now: 1)
             }
             var recorder = JournalRecorder(journal(sha256: "ab"), store: store, previous: nil)
             _ = recorder.record(.stageStarted(.connect), at: .now, unixTime: 2)

@@ -22,6 +22,11 @@ package struct ProtocolEntry: Sendable {
     /// What a device offering the protocol runs, for the hint when a device offers no update
     /// service ("Check that the device runs <this>, or <the next>.").
     let runsHint: String
+    /// Whether a device tells which image it runs by the image's hash (SMP's image list), so an
+    /// update that is done shows as nothing to send. Where not (a Nordic application reports only
+    /// its firmware revision), the version it reports is all that tells an earlier update still
+    /// runs (`dfu batch`, before it skips a device its journal says is done).
+    package let reportsRunningImageHash: Bool
     /// `dfu info`: what the protocol reports of a connected device.
     let readInfo: @Sendable (InfoRead) async throws(DFUError) -> DeviceInfo
     /// The update session: its layout, peers, and the stages run with it.
@@ -30,7 +35,7 @@ package struct ProtocolEntry: Sendable {
     init<Protocol: UpdateProtocol>(
         _ updateProtocol: Protocol, description: String, files: String, fileKinds: [UpdateFileKind],
         recognise: @escaping @Sendable ([UInt8]) -> FileClaim?, advertisedService: ServiceID, scanColumn: String,
-        scanJSONName: String, runsHint: String, readInfo: @escaping @Sendable (InfoRead) async throws(DFUError) -> DeviceInfo
+        scanJSONName: String, runsHint: String, reportsRunningImageHash: Bool, readInfo: @escaping @Sendable (InfoRead) async throws(DFUError) -> DeviceInfo
     ) {
         name = updateProtocol.name
         self.description = description
@@ -41,6 +46,7 @@ package struct ProtocolEntry: Sendable {
         self.scanColumn = scanColumn
         self.scanJSONName = scanJSONName
         self.runsHint = runsHint
+        self.reportsRunningImageHash = reportsRunningImageHash
         self.readInfo = readInfo
         self.updateProtocol = AnyUpdateProtocol(updateProtocol)
     }

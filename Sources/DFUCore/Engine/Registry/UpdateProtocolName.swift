@@ -24,3 +24,20 @@ public struct UpdateProtocolName: RawRepresentable, Hashable, Sendable, CaseIter
 
     private var entry: ProtocolEntry? { ProtocolRegistry.entry(named: self) }
 }
+
+/// As its name (`"smp"`); a name no registered protocol has does not decode.
+extension UpdateProtocolName: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let known = UpdateProtocolName(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "no protocol is called '\(name)'")
+        }
+        self = known
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
