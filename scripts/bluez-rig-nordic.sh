@@ -16,9 +16,6 @@
 #                     write (dfu sim --drop): dfu takes each for a lost link (also when bluetoothd
 #                     fails the next Control Point write with ATT 0x0E before it reports the drop),
 #                     reconnects and finishes from what Select reports, in one run
-#   (the three elsewhere scenarios run only when named, like nordic-link-drop: in 2 of 6 full runs
-#   B heard nothing from hci2's bootloader for the whole connect time while the sim said it
-#   advertised; the cause is not found yet, docs/test-bluez.md)
 #   nordic-elsewhere  the bootloader comes up on another controller (hci2, dfu sim
 #                     --bootloader-adapter), at an address no rule derives from the application's:
 #                     dfu names it (buttonless set-name) and finds it by that name
@@ -178,14 +175,13 @@ nordic_elsewhere() {  # NAME EXTRA-SIM-ARGS...
         pass "$name" "${how:-?}; bootloader found at $bl_hci's …:${bl_addr: -5}, application $fl_version"
     fi
 }
-named() { [[ $ONLY == *",$1,"* ]]; }
-named nordic-elsewhere && nordic_elsewhere nordic-elsewhere
-named nordic-elsewhere-unnamed && nordic_elsewhere nordic-elsewhere-unnamed --set-name off
+wanted nordic-elsewhere && nordic_elsewhere nordic-elsewhere
+wanted nordic-elsewhere-unnamed && nordic_elsewhere nordic-elsewhere-unnamed --set-name off
 
 # nordic-resume-elsewhere: Ctrl-C once the bootloader on hci2 (named by dfu) has taken data, then
 # `dfu resume`: the bootloader waits under that name only, at an address no rule derives; the
 # journal kept the name, so the resumed run finds it there and finishes.
-if named nordic-resume-elsewhere && bootloader_adapter_on nordic-resume-elsewhere; then
+if wanted nordic-resume-elsewhere && bootloader_adapter_on nordic-resume-elsewhere; then
     state=$LOGS/nordic-resume-state
     rm -rf "$state" "$LOGS/nordic-resume-elsewhere.cut"
     fresh_sim=("${nordic_sim[@]}" --bootloader-adapter "$bl_hci")

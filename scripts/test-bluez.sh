@@ -206,7 +206,7 @@ boot() {
     if [[ $rc -ne 0 ]]; then echo "test-bluez: $label: rig logs (bluetoothd.log, setup.log, ...) in $out/$label-rig"; fi
 }
 
-secure=secure-no-passkey,secure-wrong,secure-flash,secure-info,secure-unpair
+secure=secure-no-passkey,secure-wrong,secure-flash,secure-info,secure-unpair,secure-retry
 if [[ -n "${TEST_BLUEZ_ONLY:-}" ]]; then
     conf=main.conf boot single-bearer --only "$TEST_BLUEZ_ONLY"
 else
