@@ -1,5 +1,5 @@
 /// Splits a raw SMP byte stream into packets: Zephyr's raw UART transport
-/// (`CONFIG_MCUMGR_TRANSPORT_RAW_UART`, new in Zephyr 4.4) and MCUboot's
+/// (`CONFIG_MCUMGR_TRANSPORT_RAW_UART`, `smp_raw_uart.c`) and MCUboot's
 /// `MCUBOOT_SERIAL_RAW_PROTOCOL`. Sans-I/O, fed any split of the stream.
 ///
 /// What the sources do: there is no framing at all. The device writes the bare packet, header
