@@ -1,6 +1,7 @@
 import ArgumentParsing
 import DFUCore
 import ExitCodes
+import Transport
 
 /// `dfu image confirm [HASH] --device DEVICE`: confirms the running image (no HASH, as `mcumgr
 /// image confirm`), or makes the image with HASH permanent.

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import DFUCore
 import ExitCodes
+import Transport
 
 /// `dfu image test HASH --device DEVICE`: marks an uploaded image for a test boot at the next
 /// reset, as `mcumgr image test` does.
