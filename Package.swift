@@ -35,11 +35,14 @@ let package = Package(
                                                       "ExitCodes", "ArgumentParsing"]),
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
         // What the two measuring tools below share: host facts, stderr lines, text columns.
-        .target(name: "ReportSupport"),
+        .target(name: "ReportSupport", dependencies: ["Transport"]),
         .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ArgumentParsing"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
         .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes",
-                                                             "ArgumentParsing"]),
+                                                             "ArgumentParsing", "Harness"]),
+        // What the harnesses share and `dfu` does not carry: the hang guard of the fault campaign
+        // and of the tests.
+        .target(name: "Harness"),
         // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
         // without a rig (test support, not shipped).
         .target(name: "BlueZStandIn", dependencies: ["Transport", "DBusBinding", "BlueZTransport"], path: "Tests/Support/BlueZStandIn"),
@@ -53,15 +56,15 @@ let package = Package(
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
         .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZTransport", "BlueZStandIn",
-                                                         "ExitCodes", "NordicTestSupport", "ArgumentParsing"],
+                                                         "ExitCodes", "NordicTestSupport", "ArgumentParsing", "Harness"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "DBusBinding", "BlueZTransport", "UDPTransport",
-                                                           "BlueZStandIn"]),
+                                                           "BlueZStandIn", "Harness"]),
         .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "Transport", "DBusBinding", "BlueZTransport",
-                                                           "UDPTransport", "BlueZStandIn", "NordicTestSupport"]),
+                                                           "UDPTransport", "BlueZStandIn", "NordicTestSupport", "Harness"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // The option declarations of `dfu-bench` and `dfu-faults`, in process.
-        .testTarget(name: "MeasuringToolsTests", dependencies: ["dfu-bench", "dfu-faults", "ArgumentParsing"]),
+        .testTarget(name: "MeasuringToolsTests", dependencies: ["dfu-bench", "dfu-faults", "ArgumentParsing", "Harness"]),
     ],
     swiftLanguageModes: [.v6]
 )

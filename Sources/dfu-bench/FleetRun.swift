@@ -12,7 +12,7 @@ struct FleetRun {
     func measure() async throws -> FleetMeasurement {
         let clock = LinkClock.realTime()
         let connector = MemoryConnector(clock: clock, adapter: MemoryAdapter(clock: clock))
-        let ids = (0 ..< fleet.devices).map { "C0:FE:00:00:00:\($0 < 16 ? "0" : "")\(String($0, radix: 16, uppercase: true))" }
+        let ids = (0 ..< fleet.devices).map { "C0:FE:00:00:00:" + hexDigits($0, width: 2) }
         // The preparing uploads share the adapter too; all finish before any measured transfer
         // starts, so the measured ones run side by side from their first reply on.
         let devices = try await withThrowingTaskGroup(of: (Int, BenchDevice).self) { group in

@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Harness
 
 /// One update under the hang guard, for either protocol's runs.
 enum UpdateAttempt {

@@ -1,6 +1,7 @@
 import BlueZStandIn
 import DeviceSim
 import Foundation
+import Harness
 import Testing
 import Transport
 #if canImport(Glibc)

@@ -31,6 +31,16 @@ extension EngineTests {
             #expect(device.boots.count == 1)
         }
 
+        /// The upload core announces 0 when the first packet goes out; the engine shows progress from
+        /// the device's first answer on, so the rate leaves out the slot's erase.
+        @Test func theFirstProgressIsTheDevicesFirstAnswer() async throws {
+            let bench = try await EngineTestBench.make()
+            let outcome = try await bench.flash()
+            #expect(outcome.result == .success(v110))
+            let first = try #require(outcome.progress.first)
+            #expect(first.acknowledged > 0 && first.total == image.count && first.startOffset == 0)
+        }
+
         @Test func eventsDescribeTheLinkAndTheDevice() async throws {
             let bench = try await EngineTestBench.make("sim:mtu=247,phy=1M,interval=30,battery=64")
             let outcome = try await bench.flash()

@@ -41,6 +41,16 @@ extension EngineTests {
 
         func state(_ slots: ImageSlotState...) -> ImageStateResponse { ImageStateResponse(images: slots) }
 
+        @Test func aCoresCountBecomesTheEnginesProgress() {
+            let count = AcknowledgedProgress(acknowledged: 3_000, total: 4_000, startOffset: 1_000)
+            #expect(count.fraction == 0.75 && count.description == "3000/4000 bytes")
+            #expect(AcknowledgedProgress(acknowledged: 0, total: 0).fraction == 1, "nothing to send is done")
+            let progress = TransferProgress(count, elapsed: .seconds(2), rate: 1_000, part: nil)
+            #expect(progress == TransferProgress(acknowledged: 3_000, total: 4_000, elapsed: .seconds(2), rate: 1_000,
+                                                 startOffset: 1_000))
+            #expect(progress.sent == 2_000)
+        }
+
         @Test func planUploadsWhenTheDeviceHasNeitherSlotWithTheImage() {
             #expect(UpdatePlan.decide(slotHash: new, state: state(.init(slot: 0, version: "1.0.0", hash: old, confirmed: true, active: true))) == .upload)
         }

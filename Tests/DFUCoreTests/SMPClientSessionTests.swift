@@ -60,12 +60,12 @@ import Transport
         let session = try await Self.session(on: link)
         await session.setDeviceLimits(bufferSize: 2475, reassembles: true)
         let image = uploadTestImage(40_000)
-        var last: ImageUploadProgress?
+        var last: AcknowledgedProgress?
         for try await progress in await session.upload(ImageUploadJob(image: image, sha256: try SHA256.hash(image)),
                                                        configuration: ImageUploadConfiguration(window: 3)) {
             last = progress
         }
-        #expect(last == ImageUploadProgress(acknowledged: 40_000, total: 40_000))
+        #expect(last == AcknowledgedProgress(acknowledged: 40_000, total: 40_000))
         #expect(link.device.completedImage == image)
         #expect(link.device.received.count < 30, "packets of up to 2475 bytes, not one write each")
         // The client is back for single requests, sequence numbers running on.
@@ -83,7 +83,7 @@ import Transport
             try await session.attach(second)
             return second
         }
-        var last: ImageUploadProgress?
+        var last: AcknowledgedProgress?
         for try await progress in await session.upload(ImageUploadJob(image: image, sha256: try SHA256.hash(image)),
                                                        configuration: ImageUploadConfiguration(window: 2)) {
             last = progress

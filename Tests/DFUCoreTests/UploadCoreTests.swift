@@ -14,7 +14,7 @@ import Transport
         #expect(pair.core.statistics.rewinds == 0 && pair.core.statistics.timeouts == 0)
         #expect(pair.maxCoreInFlight == window, "the window is used and never exceeded")
         #expect(pair.maxDeviceQueue <= window, "the device never holds more than the window")
-        #expect(pair.progress.last == ImageUploadProgress(acknowledged: 60_000, total: 60_000))
+        #expect(pair.progress.last == AcknowledgedProgress(acknowledged: 60_000, total: 60_000))
         #expect(zip(pair.progress, pair.progress.dropFirst()).allSatisfy { $0.acknowledged < $1.acknowledged })
         #expect(pair.device.framingErrors.isEmpty)
     }
@@ -122,7 +122,7 @@ import Transport
     @Test func progressStartsAtZeroAndEndsAtTheLength() throws {
         var pair = try UploadTestPair(image: uploadTestImage(5_000))
         #expect(pair.run() == .completed(match: nil))
-        #expect(pair.progress.first == ImageUploadProgress(acknowledged: 0, total: 5_000))
+        #expect(pair.progress.first == AcknowledgedProgress(acknowledged: 0, total: 5_000))
         #expect(pair.progress.last?.fraction == 1)
     }
 

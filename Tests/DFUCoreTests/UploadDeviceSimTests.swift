@@ -46,8 +46,8 @@ import Transport
         }
     }
 
-    func upload(_ image: [UInt8], with setup: Setup) async throws -> [ImageUploadProgress] {
-        var seen: [ImageUploadProgress] = []
+    func upload(_ image: [UInt8], with setup: Setup) async throws -> [AcknowledgedProgress] {
+        var seen: [AcknowledgedProgress] = []
         let job = ImageUploadJob(image: image, sha256: try SHA256.hash(image))
         for try await progress in await setup.session.upload(job, configuration: ImageUploadConfiguration(window: setup.window)) {
             seen.append(progress)
@@ -67,7 +67,7 @@ import Transport
         let setup = try await setUp("sim:version=1.0.0")
         #expect(setup.window == 3, "buf_count 4 → window 3")
         let progress = try await upload(image, with: setup)
-        #expect(progress.last == ImageUploadProgress(acknowledged: UInt64(image.count), total: UInt64(image.count)))
+        #expect(progress.last == AcknowledgedProgress(acknowledged: UInt64(image.count), total: UInt64(image.count)))
         try await expectSlotHolds(image, setup)
         await setup.session.close()
     }

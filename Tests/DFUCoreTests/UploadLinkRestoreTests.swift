@@ -16,7 +16,7 @@ import Transport
                                                ImageSlotState(slot: 1, version: "1.1.0", hash: slotHash)])
         let actions = core.handle(.notification(try SMPPacket.response(to: frame.header, body: list.body).encoded()),
                                   now: .zero + .seconds(2))
-        #expect(actions.contains(.progress(ImageUploadProgress(acknowledged: 8_000, total: 8_000))))
+        #expect(actions.contains(.progress(AcknowledgedProgress(acknowledged: 8_000, total: 8_000))))
         #expect(actions.contains(.completed(match: nil)))
         #expect(!actions.contains { if case .write = $0 { true } else { false } }, "no probe, no new session")
         #expect(core.isFinished && core.nextDeadline == nil)

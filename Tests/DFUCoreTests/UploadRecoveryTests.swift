@@ -100,7 +100,7 @@ import Transport
             #expect(first.length == 60_000 && first.sha == sha && first.image == 0 && first.upgrade == true)
         }
         #expect(firsts[1].data.count == firsts[0].data.count, "the device starts over, so the restart is a full chunk")
-        #expect(pair.progress.contains(ImageUploadProgress(acknowledged: 0, total: 60_000)))
+        #expect(pair.progress.contains(AcknowledgedProgress(acknowledged: 0, total: 60_000)))
     }
 
     /// A new upload of an image the device already holds part of (an earlier run's session with the

@@ -41,7 +41,7 @@ struct UploadTestPair {
     var linkDrops: [LinkDrop] = []
 
     private(set) var outcome: Outcome?
-    private(set) var progress: [ImageUploadProgress] = []
+    private(set) var progress: [AcknowledgedProgress] = []
     private(set) var timers: [MonotonicInstant?] = []
     /// Every write the core produced, in order.
     private(set) var writes: [[UInt8]] = []

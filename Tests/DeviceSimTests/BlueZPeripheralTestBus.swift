@@ -1,6 +1,7 @@
 import BlueZStandIn
 import DBusBinding
 @testable import DeviceSim
+import Harness
 import Testing
 import Transport
 

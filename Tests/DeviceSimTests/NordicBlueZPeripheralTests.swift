@@ -50,18 +50,18 @@ struct NordicBlueZPeripheralTests {
             ])
             #expect(await bluez.advertisement["ServiceUUIDs"] == .strings([Self.fe59]))
             #expect(await bluez.advertisement["LocalName"] == .string("nrf-test"))
-            #expect(try await bluez.read(NordicGATT.firmwareRevision) == Array("0.0.1".utf8))
+            #expect(try await bluez.read(NordicDeviceGATT.firmwareRevision) == Array("0.0.1".utf8))
 
             // A Write Request before indications are on is refused with an application error
             // (BlueZ cannot send the SDK's 0xFD: §10.6).
             try await bluez.connectCentral()
             await #expect(throws: DBusError.remote(name: "org.bluez.Error.Failed", message: "0x80")) {
-                try await bluez.write([0x01], to: NordicGATT.buttonless)
+                try await bluez.write([0x01], to: NordicDeviceGATT.buttonless)
             }
 
-            try await bluez.startNotify(NordicGATT.buttonless)
-            let indications = try await bluez.notifications(of: NordicGATT.buttonless)
-            try await bluez.write([0x01], to: NordicGATT.buttonless)
+            try await bluez.startNotify(NordicDeviceGATT.buttonless)
+            let indications = try await bluez.notifications(of: NordicDeviceGATT.buttonless)
+            try await bluez.write([0x01], to: NordicDeviceGATT.buttonless)
             #expect(try await Self.next(indications) == [0x20, 0x01, 0x01])
             await bluez.waitForCalls(5)
             clock.advance(by: .seconds(1))
@@ -85,9 +85,9 @@ struct NordicBlueZPeripheralTests {
             // The Control Point answers through PropertiesChanged: Select(command) on a fresh
             // bootloader is offset 0, CRC 0.
             try await bluez.connectCentral()
-            try await bluez.startNotify(NordicGATT.controlPoint)
-            let responses = try await bluez.notifications(of: NordicGATT.controlPoint)
-            try await bluez.write([0x06, 0x01], to: NordicGATT.controlPoint)
+            try await bluez.startNotify(NordicDeviceGATT.controlPoint)
+            let responses = try await bluez.notifications(of: NordicDeviceGATT.controlPoint)
+            try await bluez.write([0x06, 0x01], to: NordicDeviceGATT.controlPoint)
             let select = try #require(try await Self.next(responses))
             #expect(Array(select.prefix(3)) == [0x60, 0x06, 0x01])
             #expect(select.count == 15 && select.suffix(8).allSatisfy { $0 == 0 })

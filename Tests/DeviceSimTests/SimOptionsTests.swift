@@ -5,6 +5,13 @@ import Transport
 
 /// `sim:key=value,…` and `dfu sim` flag values.
 @Suite struct SimOptionsTests {
+    /// Addresses derived from text (FNV-1a, top two bits set) are the same on every run: a journal
+    /// recognises the device by them. The value is the one the derivation has always given.
+    @Test func aDerivedAddressIsTheSameOnEveryRun() {
+        let application = PeerIdentity("C1:02:03:04:05:06")
+        #expect(NordicBootloaderAddressing.unrelated(to: application) == .own(PeerIdentity("FB:ED:F9:09:D8:9E")))
+    }
+
     @Test func plainSimGivesTheDefaults() throws {
         let options = try SimOptions.parse("sim")
         #expect(options == SimOptions())

@@ -119,7 +119,3 @@ import Testing
         return (perLink, Double(count * writes * size) / whole.seconds)
     }
 }
-
-private extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
-}

@@ -21,7 +21,7 @@ import Transport
         // Least-squares slope of bytes received over arrival time: robust to a late first or last
         // arrival when the test machine is busy (measured: endpoints alone drift by up to 2.5 % under load).
         let writes = await device.writes
-        let times = writes.map { Double($0.at.sinceOrigin.components.seconds) + Double($0.at.sinceOrigin.components.attoseconds) * 1e-18 }
+        let times = writes.map(\.at.sinceOrigin.seconds)
         let bytes = (1...writes.count).map { Double($0 * size) }
         let meanTime = times.reduce(0, +) / Double(times.count), meanBytes = bytes.reduce(0, +) / Double(bytes.count)
         let covariance = zip(times, bytes).map { ($0 - meanTime) * ($1 - meanBytes) }.reduce(0, +)

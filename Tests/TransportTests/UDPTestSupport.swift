@@ -1,29 +1,16 @@
+import Harness
 import Testing
 import Transport
 import UDPTransport
 
 /// Shared pieces of the UDP tests: an echo server, bounded waits, and the loopback probe.
 enum UDPTestSupport {
-    struct TimedOut: Error, CustomStringConvertible {
-        let limit: Duration
-        var description: String { "nothing arrived within \(limit)" }
-    }
-
     /// Runs `body` and gives up after `limit`: events are awaited, never slept for. The bound only
     /// turns a hang into a failure, so it is long: in the parallel suite a busy machine can hold a
     /// healthy test back for tens of seconds.
-    static func within<Value: Sendable>(_ limit: Duration = .seconds(60),
+    static func within<Value: Sendable>(_ limit: Duration = HangGuard.limit,
                                         _ body: @escaping @Sendable () async -> Value) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw TimedOut(limit: limit) }
-            return value
-        }
+        try await HangGuard.within("the UDP exchange", limit, body)
     }
 
     /// A link's events until `notifications` notifications have come, or the stream ended.

@@ -1,3 +1,5 @@
+import Transport
+
 /// The checks an entry name must pass before dfu uses it: nothing that could name a file outside the
 /// archive's own directory if a tool extracted it, and nothing two tools could read differently.
 enum ZipEntryName {

@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 
 /// A public key an MCUboot image (ECDSA P-256, Ed25519, RSA-2048, RSA-3072) or a Nordic DFU package
 /// (ECDSA P-256) can be checked against.

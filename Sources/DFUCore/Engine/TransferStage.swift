@@ -22,6 +22,10 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
         let emit = context.emit
         let start = clock.now
         let meter = Locked(TransferRateMeter())
+        // The cores announce 0 before the device has said where it is; the first count shown is the
+        // device's first answer (where a resumed transfer continues), so the rate leaves out the wait
+        // for it (an SMP device erases its slot then).
+        let answered = Locked(false)
 
         let shownPart = part.count > 1 ? part : nil
         let outcome: Result<PartTransfer, DFUError> = await withTaskGroup(of: Void.self) { group in
@@ -31,14 +35,18 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
             defer { group.cancelAll() }
             do throws(DFUError) {
                 let transferred = try await session.transfer(update, part: part) { count in
-                    let now = clock.now
-                    if let attempt = pendingResume.take() {
-                        emit(.resumed(offset: count.acknowledged, attempt: attempt))
+                    let beforeTheDevicesAnswer = answered.withLock { answered in
+                        if count.acknowledged > 0 { answered = true }
+                        return !answered
                     }
-                    let rate = meter.withLock { $0.record(acknowledged: count.acknowledged, at: now) }
-                    emit(.progress(TransferProgress(acknowledged: count.acknowledged, total: count.total,
-                                                    elapsed: now - start, rate: rate, part: shownPart,
-                                                    startOffset: count.startOffset)))
+                    if beforeTheDevicesAnswer { return }
+                    let now = clock.now
+                    let acknowledged = Int(clamping: count.acknowledged)
+                    if let attempt = pendingResume.take() {
+                        emit(.resumed(offset: acknowledged, attempt: attempt))
+                    }
+                    let rate = meter.withLock { $0.record(acknowledged: acknowledged, at: now) }
+                    emit(.progress(TransferProgress(count, elapsed: now - start, rate: rate, part: shownPart)))
                 }
                 return .success(transferred)
             } catch {

@@ -130,3 +130,11 @@ public struct TransferProgress: Sendable, Equatable {
     /// Bytes this transfer sent that the device acknowledged: not what it held before.
     public var sent: Int { max(0, acknowledged - startOffset) }
 }
+
+extension TransferProgress {
+    /// A protocol core's count, with what the engine knows besides.
+    init(_ count: AcknowledgedProgress, elapsed: Duration, rate: Double, part: UpdatePart?) {
+        self.init(acknowledged: Int(clamping: count.acknowledged), total: Int(clamping: count.total), elapsed: elapsed,
+                  rate: rate, part: part, startOffset: Int(clamping: count.startOffset))
+    }
+}

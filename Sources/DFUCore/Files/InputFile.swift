@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Transport
 
 /// Reads a whole input file (an image, a key, a plan) into memory, refusing what cannot be one:
 /// directories, devices, pipes, and files larger than the caller takes. One reader, so every file
@@ -28,20 +29,11 @@ public enum InputFile {
         let size = Int(status.st_size)
         guard size <= limit else { throw .tooLarge(size: size, limit: limit, what: what) }
 
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        while filled < size {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return read(descriptor, base + filled, size - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw InputFileProblem(call: "read", errno: errno)
-            }
-            if count == 0 { break }  // The file shrank while we read it: keep what is there.
-            filled += count
+        // A file that shrank while it was read gives what is there.
+        do {
+            return try SystemCall.readAll(from: descriptor, upTo: size)
+        } catch {
+            throw InputFileProblem(call: error.call, errno: error.code)
         }
-        return Array(bytes.prefix(filled))
     }
 }

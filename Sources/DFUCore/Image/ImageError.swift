@@ -1,3 +1,5 @@
+import Transport
+
 /// Why an image (or the key given to check it) was refused. Each description names the problem and what
 /// to do about it; the tools exit 3 for all of them (`DFUError.image`).
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import Transport
+
 /// The type of one MCUboot TLV, as `boot/bootutil/include/bootutil/image.h` numbers them (imgtool's
 /// `TLV_VALUES` agrees). Types we do not know, vendor types (0xXXA0–0xXXFE) included, keep their number
 /// in `.unknown` so nothing in a file is lost or misread.

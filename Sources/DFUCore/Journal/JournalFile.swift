@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Transport
 
 /// The system calls behind `JournalStore`: a file replaced whole (write a temporary file beside it,
 /// fsync, rename over the old one, fsync the directory: POSIX rename is atomic, and the directory's
@@ -29,22 +30,14 @@ enum JournalFile {
         guard Int(status.st_size) <= maximumSize else {
             return .unreadable("it is \(status.st_size) bytes, more than a journal can be")
         }
-        var bytes = [UInt8](repeating: 0, count: maximumSize + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return read(descriptor, base + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .unreadable(reason(errno))
-            }
-            if count == 0 { break }
-            filled += count
+        let bytes: [UInt8]
+        do {
+            bytes = try SystemCall.readAll(from: descriptor, upTo: maximumSize + 1)
+        } catch {
+            return .unreadable(reason(error.code))
         }
-        guard filled <= maximumSize else { return .unreadable("it is more than a journal can be") }
-        return .bytes(Array(bytes.prefix(filled)))
+        guard bytes.count <= maximumSize else { return .unreadable("it is more than a journal can be") }
+        return .bytes(bytes)
     }
 
     static func replace(_ path: String, with bytes: [UInt8]) throws(JournalError) {
@@ -52,20 +45,10 @@ enum JournalFile {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: reason(errno)) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return write(descriptor, base + written, buffer.count - written)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let failure = reason(errno)
-                _ = close(descriptor)
-                _ = unlink(temporary)
-                throw .cannotWrite(path: path, reason: failure)
-            }
-            written += count
+        if let code = SystemCall.writeAll(bytes, to: descriptor) {
+            _ = close(descriptor)
+            _ = unlink(temporary)
+            throw .cannotWrite(path: path, reason: reason(code))
         }
         guard fsync(descriptor) == 0, close(descriptor) == 0 else {
             let failure = reason(errno)

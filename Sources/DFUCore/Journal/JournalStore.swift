@@ -1,4 +1,5 @@
 import Foundation
+import Transport
 
 /// The directory of update journals, one file per device (`UpdateJournal`): `$XDG_STATE_HOME/dfu/`,
 /// by default `~/.local/state/dfu/` (the XDG Base Directory spec's place for state that should
@@ -135,14 +136,4 @@ public struct JournalStore: Sendable {
         let moved = rename(path, target) == 0
         return SetAside(file: path, movedTo: moved ? target : nil, reason: reason)
     }
-}
-
-/// FNV-1a, 64 bits: a stable, dependency-free hash for file names (not for security).
-private func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01b3
-    }
-    return hash
 }

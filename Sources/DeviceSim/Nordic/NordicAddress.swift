@@ -15,7 +15,7 @@ public enum NordicAddress {
             return application
         }
         let next = value &+ 1
-        octets[5] = Substring((next < 16 ? "0" : "") + String(next, radix: 16, uppercase: true))
+        octets[5] = Substring(hexDigits(next, width: 2))
         return PeerIdentity(octets.joined(separator: ":"))
     }
 }

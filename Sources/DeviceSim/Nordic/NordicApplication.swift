@@ -55,8 +55,8 @@ public struct NordicApplication: Sendable {
 
     public func read(_ characteristic: CharacteristicID) -> [UInt8]? {
         switch characteristic {
-        case NordicGATT.batteryLevel: return [batteryLevel]
-        case NordicGATT.firmwareRevision: return Array(firmwareRevision.utf8)
+        case NordicDeviceGATT.batteryLevel: return [batteryLevel]
+        case NordicDeviceGATT.firmwareRevision: return Array(firmwareRevision.utf8)
         default: return nil
         }
     }

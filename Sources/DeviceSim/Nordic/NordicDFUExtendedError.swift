@@ -1,3 +1,5 @@
+import Transport
+
 /// The extended error byte (`NRF_DFU_EXT_ERROR_*`), sent after result `0x0B`.
 public enum NordicDFUExtendedError: UInt8, Sendable, Hashable, CustomStringConvertible {
     case noError = 0x00
@@ -15,5 +17,5 @@ public enum NordicDFUExtendedError: UInt8, Sendable, Hashable, CustomStringConve
     case verificationFailed = 0x0C
     case insufficientSpace = 0x0D
 
-    public var description: String { "0x\(rawValue < 0x10 ? "0" : "")\(String(rawValue, radix: 16))" }
+    public var description: String { "0x" + hexDigits(rawValue, width: 2, uppercase: false) }
 }

@@ -92,8 +92,8 @@ public struct NordicVirtualDevice: Sendable {
     }
 
     public var gattServices: [GATTService] {
-        if case .bootloader = mode { return NordicGATT.bootloader }
-        return NordicGATT.application(buttonless: configuration.buttonless)
+        if case .bootloader = mode { return NordicDeviceGATT.bootloader }
+        return NordicDeviceGATT.application(buttonless: configuration.buttonless)
     }
 
     public var nextDeadline: MonotonicInstant? {
@@ -154,13 +154,13 @@ public struct NordicVirtualDevice: Sendable {
             connected = false
             route(bootloader.handle(.disconnected, now: now), now: now, into: &actions, bootloader: &bootloader)
         case (.subscribed(let characteristic), .bootloader(var bootloader)):
-            guard characteristic == NordicGATT.controlPoint else { break }
+            guard characteristic == NordicDeviceGATT.controlPoint else { break }
             route(bootloader.handle(.subscribed, now: now), now: now, into: &actions, bootloader: &bootloader)
         case (.write(let characteristic, let bytes, let withResponse), .bootloader(var bootloader)):
             let event: NordicBootloader.Event
             switch (characteristic, withResponse) {
-            case (NordicGATT.controlPoint, true): event = .controlPointWrite(bytes)
-            case (NordicGATT.packet, false): event = .packetWrite(bytes)
+            case (NordicDeviceGATT.controlPoint, true): event = .controlPointWrite(bytes)
+            case (NordicDeviceGATT.packet, false): event = .packetWrite(bytes)
             default:
                 // The CP takes only Write Requests, the Packet char only Write Commands (§1.1).
                 if withResponse { actions.append(.refuseWrite(.writeNotPermitted)) }
@@ -226,7 +226,7 @@ public struct NordicVirtualDevice: Sendable {
             case .refuseWrite(let error):
                 actions.append(.refuseWrite(error))
             case .notify(let bytes):
-                actions.append(.notify(NordicGATT.controlPoint, bytes))
+                actions.append(.notify(NordicDeviceGATT.controlPoint, bytes))
             case .dropped:
                 actions.append(.bootloader(action))
             case .dropLink:

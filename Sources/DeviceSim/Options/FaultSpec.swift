@@ -1,3 +1,5 @@
+import Transport
+
 /// One fault as written in the options, before a `@random` point is drawn from the seed.
 ///
 /// Syntax: `KIND@WHERE`, for delay `delay@WHERE[:DURATION]`, for busy `busy@WHERE[:COUNT]`:
@@ -124,7 +126,7 @@ struct FaultSpec: Sendable, Hashable {
         case .random: location = "random"
         case .request(let request): location = request.description
         }
-        let suffix = kind == .delay ? ":\(SimFault.milliseconds(delay))ms" : kind == .busy && count != 1 ? ":\(count)" : ""
+        let suffix = kind == .delay ? ":\(delay.wholeMilliseconds)ms" : kind == .busy && count != 1 ? ":\(count)" : ""
         return "\(kind.rawValue)@\(location)\(suffix)"
     }
 

@@ -8,15 +8,7 @@ extension SimOptions {
     /// always give the same identity, so a journal can recognise the device across runs.
     public var identity: PeerIdentity {
         if let id { return PeerIdentity(id) }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in deviceText.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        var bytes = (0 ..< 6).map { UInt8(truncatingIfNeeded: hash >> (8 * $0)) }
-        bytes[0] |= 0xC0
-        return PeerIdentity(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }
-            .joined(separator: ":"))
+        return .derived(from: deviceText)
     }
 
     /// The memory link's radio model for `mtu`, `phy`, `interval` and `drop_report` (other knobs at their defaults).

@@ -228,8 +228,7 @@ public struct SimOptions: Sendable, Hashable {
     public var canonicalText: String {
         var text = deviceText
         if dropReportDelay != .zero {
-            let (seconds, attoseconds) = dropReportDelay.components
-            text += ",drop_report=\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms"
+            text += ",drop_report=\(dropReportDelay.wholeMilliseconds)ms"
         }
         return timeScale == 1 ? text : text + ",timescale=\(timeScale)"
     }

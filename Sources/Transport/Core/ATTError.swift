@@ -37,7 +37,6 @@ public struct ATTError: Error, Hashable, Sendable, CustomStringConvertible {
         case 0x11: name = "insufficient resources"
         default: name = "error"
         }
-        let hex = String(code, radix: 16, uppercase: true)
-        return "ATT \(name) (0x\(code < 0x10 ? "0" : "")\(hex))"
+        return "ATT \(name) (0x\(hexDigits(code, width: 2)))"
     }
 }

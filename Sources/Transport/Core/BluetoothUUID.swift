@@ -72,16 +72,8 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
 
     /// Canonical lowercase 8-4-4-4-12 form, as BlueZ prints it.
     public var description: String {
-        var text = ""
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text += "-" }
-            text += Self.hexDigit(byte >> 4) + Self.hexDigit(byte & 0x0F)
-        }
-        return text
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> String {
-        String(UnicodeScalar(nibble < 10 ? nibble + 48 : nibble + 87))
+        let bytes = bytes
+        return [0 ..< 4, 4 ..< 6, 6 ..< 8, 8 ..< 10, 10 ..< 16].map { hexString(bytes[$0]) }.joined(separator: "-")
     }
 
     /// Pairs of ASCII hex digits to bytes; nil on an odd count or a non-hex character.

@@ -27,9 +27,7 @@ enum HostResolver {
                 if let deadline {
                     // Clamped so the nanosecond count cannot overflow for a deadline years away.
                     let remaining = min(max(ContinuousClock.now.duration(to: deadline), .zero), .seconds(1_000_000))
-                    let components = remaining.components
-                    let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(remaining.wholeNanoseconds))) {
                         answer.give(.failure(.timedOut))
                     }
                 }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
 import ArgumentParsing
+#if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 import Synchronization
+import Transport
 
 /// `--report FILE`: the batch's JSON lines (one per device as it ends, then the summary). Each
 /// time a line comes the whole report is written to a new file beside FILE and renamed over it,
@@ -102,7 +103,7 @@ final class BatchReportFile: Sendable {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { return reason(errno) }
         var failure: String?
-        if let code = writeAll(text, to: descriptor) {
+        if let code = SystemCall.writeAll(text, to: descriptor) {
             failure = reason(code)
         } else if fsync(descriptor) != 0 {
             failure = reason(errno)

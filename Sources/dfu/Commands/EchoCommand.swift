@@ -24,21 +24,11 @@ struct EchoCommand: SMPOperationCommand {
     @Argument(valueName: "TEXT", help: "The text to send (UTF-8).")
     var text: String
 
-    var connect = ConnectTimeoutOption()
-
-    var common = CommonOptions(json: .result)
-
-    @OptionGroup(title: "DEVICE OPTIONS")
-    var target = DeviceOptions()
-
-    @OptionGroup(title: "PAIRING OPTIONS")
-    var security = PairingOptions()
+    var operation = SMPOperationOptions()
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
         let text = text
-        let outcome = await operationRun.run(console) { device async throws(DFUError) in try await device.echo(text) }
-        return try SMPOperationOutput.finish(outcome, command: Self.name, json: common.json, console: console,
-                                             text: { TerminalText.sanitized($0) },
-                                             fields: { [JSONField("text", .string($0))] })
+        return try await perform(console, { device async throws(DFUError) in try await device.echo(text) },
+                                 text: { TerminalText.sanitized($0) }, fields: { [JSONField("text", .string($0))] })
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import DFUCore
 import ExitCodes
+import Transport
 
 /// `dfu image confirm [HASH] --device DEVICE`: confirms the running image (no HASH, as `mcumgr
 /// image confirm`), or makes the image with HASH permanent.
@@ -26,20 +27,11 @@ struct ImageConfirmCommand: SMPOperationCommand {
     @Argument(valueName: "HASH", help: "The SHA256 hash of the image to confirm, 64 hex digits, as 'dfu image list' shows it (default: the running image).")
     var hash: ImageHash?
 
-    var connect = ConnectTimeoutOption()
-
-    var common = CommonOptions(json: .result)
-
-    @OptionGroup(title: "DEVICE OPTIONS")
-    var target = DeviceOptions()
-
-    @OptionGroup(title: "PAIRING OPTIONS")
-    var security = PairingOptions()
+    var operation = SMPOperationOptions()
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
         let hash = hash?.bytes
-        let outcome = await operationRun.run(console) { device async throws(DFUError) in try await device.confirm(hash: hash) }
-        return try SMPOperationOutput.finish(outcome, command: Self.name, json: common.json, console: console, text: { state in
+        return try await perform(console, { device async throws(DFUError) in try await device.confirm(hash: hash) }, text: { state in
             (["OK: " + Self.summary(state, hash: hash)] + ImageSlotsOutput.lines(state)).joined(separator: "\n")
         }, fields: { [JSONField("hash", hash.map { .string(hexString($0)) } ?? .null),
                       JSONField("slots", ImageSlotsOutput.json($0))] })

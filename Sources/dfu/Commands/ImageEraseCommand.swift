@@ -27,25 +27,16 @@ struct ImageEraseCommand: SMPOperationCommand {
     @Argument(valueName: "SLOT", help: "The slot to erase, 0-255, numbered across images (default: the device's choice, slot 1).")
     var slot: Int?
 
-    var connect = ConnectTimeoutOption()
-
-    var common = CommonOptions(json: .result)
-
-    @OptionGroup(title: "DEVICE OPTIONS")
-    var target = DeviceOptions()
-
-    @OptionGroup(title: "PAIRING OPTIONS")
-    var security = PairingOptions()
+    var operation = SMPOperationOptions()
 
     func validate() throws(UsageError) {
-        try validateDevice()
+        try operation.validate()
         if let slot, !(0 ... 255).contains(slot) { throw UsageError("SLOT must be a slot number from 0 to 255") }
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
         let slot = slot.map { UInt64($0) }
-        let outcome = await operationRun.run(console) { device async throws(DFUError) in try await device.erase(slot: slot) }
-        return try SMPOperationOutput.finish(outcome, command: Self.name, json: common.json, console: console, text: { state in
+        return try await perform(console, { device async throws(DFUError) in try await device.erase(slot: slot) }, text: { state in
             (["OK: erased " + (slot.map { "slot \($0)" } ?? "the device's default slot")]
                 + ImageSlotsOutput.lines(state)).joined(separator: "\n")
         }, fields: { [JSONField("slot", slot.map { .int(Int($0)) } ?? .null), JSONField("slots", ImageSlotsOutput.json($0))] })

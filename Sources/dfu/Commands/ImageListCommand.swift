@@ -25,20 +25,11 @@ struct ImageListCommand: SMPOperationCommand {
         \(exitStatuses())
         """
 
-    var connect = ConnectTimeoutOption()
-
-    var common = CommonOptions(json: .result)
-
-    @OptionGroup(title: "DEVICE OPTIONS")
-    var target = DeviceOptions()
-
-    @OptionGroup(title: "PAIRING OPTIONS")
-    var security = PairingOptions()
+    var operation = SMPOperationOptions()
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
-        let outcome = await operationRun.run(console) { device async throws(DFUError) in try await device.listImages() }
-        return try SMPOperationOutput.finish(outcome, command: Self.name, json: common.json, console: console,
-                                             text: { ImageSlotsOutput.lines($0).joined(separator: "\n") },
-                                             fields: { [JSONField("slots", ImageSlotsOutput.json($0))] })
+        try await perform(console, { device async throws(DFUError) in try await device.listImages() },
+                          text: { ImageSlotsOutput.lines($0).joined(separator: "\n") },
+                          fields: { [JSONField("slots", ImageSlotsOutput.json($0))] })
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import DFUCore
 import ExitCodes
+import Transport
 
 /// `dfu image test HASH --device DEVICE`: marks an uploaded image for a test boot at the next
 /// reset, as `mcumgr image test` does.
@@ -28,20 +29,11 @@ struct ImageTestCommand: SMPOperationCommand {
     @Argument(valueName: "HASH", help: "The slot's SHA256 hash, 64 hex digits, as 'dfu image list' shows it.")
     var hash: ImageHash
 
-    var connect = ConnectTimeoutOption()
-
-    var common = CommonOptions(json: .result)
-
-    @OptionGroup(title: "DEVICE OPTIONS")
-    var target = DeviceOptions()
-
-    @OptionGroup(title: "PAIRING OPTIONS")
-    var security = PairingOptions()
+    var operation = SMPOperationOptions()
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
         let hash = hash.bytes
-        let outcome = await operationRun.run(console) { device async throws(DFUError) in try await device.test(hash: hash) }
-        return try SMPOperationOutput.finish(outcome, command: Self.name, json: common.json, console: console, text: { state in
+        return try await perform(console, { device async throws(DFUError) in try await device.test(hash: hash) }, text: { state in
             let marked = state.images.first { $0.hash == hash }.map(ImageSlotsOutput.name) ?? "the image"
             return (["OK: \(marked) is marked for test: it boots at the next reset, once, unless confirmed then"]
                     + ImageSlotsOutput.lines(state)).joined(separator: "\n")

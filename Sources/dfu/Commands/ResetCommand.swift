@@ -34,33 +34,25 @@ struct ResetCommand: SMPOperationCommand {
     @Flag(help: "Reset even if the device's application refuses as busy (SMP force).")
     var force = false
 
-    var connect = ConnectTimeoutOption()
-
-    var common = CommonOptions(json: .result)
-
-    @OptionGroup(title: "DEVICE OPTIONS")
-    var target = DeviceOptions()
-
-    @OptionGroup(title: "PAIRING OPTIONS")
-    var security = PairingOptions()
+    var operation = SMPOperationOptions()
 
     func validate() throws(UsageError) {
-        try validateDevice()
+        try operation.validate()
         guard rebootTimeout > 0, rebootTimeout <= FlashTimeouts.maximum else {
             throw UsageError("--reboot-timeout must be more than 0 and at most \(Int(FlashTimeouts.maximum)) seconds")
         }
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
-        var run = operationRun
+        var run = operation.run
         run.deadlines.reboot = .milliseconds(Int((rebootTimeout * 1000).rounded()))
-        let view = ResetView(console: console, quiet: common.json || !wait)
+        let view = ResetView(console: console, quiet: operation.common.json || !wait)
         let (wait, force) = (wait, force)
         let outcome = await run.run(console, observe: { view.observe($0) }) { device async throws(DFUError) in
             try await device.reset(force: force, waitForReboot: wait)
         }
         let back = view.end()
-        return try SMPOperationOutput.finish(outcome, command: Self.name, json: common.json, console: console, text: { _ in
+        return try SMPOperationOutput.finish(outcome, command: Self.name, json: operation.common.json, console: console, text: { _ in
             guard wait, let back else { return "OK: reset sent to \(outcome.device); it restarts now" }
             return "OK: \(outcome.device) is back after \(HumanUnits.duration(back))"
         }, fields: { _ in

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import DFUCore
+import Transport
 
 /// The HASH of `dfu image test` and `confirm`: a slot's SHA256 TLV as `dfu image list` (and
 /// `dfu info`, `imgtool verify`) print it, 64 hex digits, either case. Anything else is refused

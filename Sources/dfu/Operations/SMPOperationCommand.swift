@@ -1,34 +1,29 @@
 import ArgumentParsing
 import DFUCore
+import ExitCodes
 
-/// What the everyday SMP commands (`dfu image …`, `dfu reset`, `dfu echo`) share with `dfu info`:
-/// `--device` with the adapter flags, the pairing options, `--connect-timeout`, `--json` (one
-/// result object) and `--verbose`, checked the same way. Each command declares them itself (they
-/// are its options in help) and adds its own.
+/// An everyday SMP command (`dfu image …`, `dfu reset`, `dfu echo`): its own arguments, the options
+/// every one of them takes (`SMPOperationOptions`), one operation on the device, and how its result
+/// reads. The run and its output are written once, here.
 protocol SMPOperationCommand: DFUCommand {
-    var connect: ConnectTimeoutOption { get }
-    var common: CommonOptions { get }
-    var target: DeviceOptions { get }
-    var security: PairingOptions { get }
+    var operation: SMPOperationOptions { get }
 }
 
 extension SMPOperationCommand {
-    /// The checks every one of them makes; a command with more calls this first.
-    func validateDevice() throws(UsageError) {
-        try target.validate()
-        try security.validate(for: try target.spec)
-        try connect.validate()
-    }
-
+    /// The checks every one of them makes; a command with more calls `operation.validate()` first.
     func validate() throws(UsageError) {
-        try validateDevice()
+        try operation.validate()
     }
 
-    /// The run, with the request deadlines of an update and `--connect-timeout`.
-    var operationRun: SMPOperationRun {
-        var deadlines = UpdateOptions.Deadlines()
-        deadlines.connect = connect.duration
-        return SMPOperationRun(target: target, security: security, deadlines: deadlines, common: common)
+    /// Runs `request` on the device and ends as every one of them ends (`SMPOperationOutput`): `text`
+    /// for people, `fields` in the JSON result.
+    func perform<Value: Sendable>(_ console: Console,
+                                  _ request: @escaping @Sendable (SMPOperator) async throws(DFUError) -> Value,
+                                  text: (Value) -> String,
+                                  fields: (Value) -> [JSONField]) async throws(DFUError) -> ExitStatus {
+        let outcome = await operation.run.run(console, request)
+        return try SMPOperationOutput.finish(outcome, command: Self.name, json: operation.common.json, console: console,
+                                             text: text, fields: fields)
     }
 
     /// The discussion's paragraph on devices and the exit statuses every one of them has, around

@@ -10,9 +10,6 @@ struct AlignedTable: Sendable {
     }
 
     var rendered: String {
-        let width = rows.map(\.label.count).max() ?? 0
-        return rows.map { row in
-            row.label + String(repeating: " ", count: width - row.label.count + 2) + row.value
-        }.joined(separator: "\n")
+        ColumnTable.render(rows.map { [$0.label, $0.value] })
     }
 }

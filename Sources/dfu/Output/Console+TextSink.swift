@@ -3,12 +3,13 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Transport
 
 /// The process's own stdout and stderr as a renderer's sink, written unbuffered like every other
 /// `Console` line so that stdout and stderr stay in order on a shared terminal.
 extension Console: TextSink {
     func emit(_ text: String, to stream: ConsoleStream) {
-        writeAll(text, to: stream.fileDescriptor)
+        SystemCall.writeAll(text, to: stream.fileDescriptor)
     }
 
     /// Whether `stream` is a terminal. Decides between a progress bar redrawn in place and plain

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Transport
 
 /// Where dfu writes: results on stdout, errors and logs on stderr, each call one or more whole
 /// lines written straight to the file descriptor (no buffering, so stdout and stderr stay in order).
@@ -22,12 +23,12 @@ struct Console: Sendable {
 
     /// A result line (or lines) on stdout.
     func out(_ text: String) {
-        writeAll(text + "\n", to: STDOUT_FILENO)
+        SystemCall.writeAll(text + "\n", to: STDOUT_FILENO)
     }
 
     /// An error or warning line on stderr.
     func error(_ text: String) {
-        writeAll(text + "\n", to: STDERR_FILENO)
+        SystemCall.writeAll(text + "\n", to: STDERR_FILENO)
     }
 
     /// A progress note on stderr, only with `--verbose`; a note the layers below start with

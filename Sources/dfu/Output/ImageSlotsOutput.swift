@@ -1,4 +1,5 @@
 import DFUCore
+import Transport
 
 /// The image slots as `dfu image list` (and the other image commands, after their change) show
 /// them: per image number, each slot's version (`1.2.3+45`), its flags as MCUmgr names them, and

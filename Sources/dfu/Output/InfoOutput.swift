@@ -49,7 +49,7 @@ enum InfoOutput {
             for slot in slots {
                 let label = slotLabel(slot.image, slot.slot, numbered: numbered)
                 table.add(label, TerminalText.sanitized(versionText(slot)) + ": " + flags(slot))
-                table.add(label + " hash", hex(slot.hash))
+                table.add(label + " hash", hexString(slot.hash))
             }
             // MCUboot has two slots per image; Zephyr lists only those holding an image.
             if slots.contains(where: { $0.slot == 0 }), !slots.contains(where: { $0.slot == 1 }) {
@@ -97,7 +97,7 @@ enum InfoOutput {
                 JSONField("battery", facts.batteryLevel.map { .int($0) } ?? .null),
                 JSONField("firmware_revision", facts.firmwareRevision.map { .string($0) } ?? .null),
                 JSONField("running_version", facts.runningVersion.map { .string($0.description) } ?? .null),
-                JSONField("running_sha256", facts.runningHash.map { .string(hex($0)) } ?? .null),
+                JSONField("running_sha256", facts.runningHash.map { .string(hexString($0)) } ?? .null),
                 JSONField("board", info.board.map { .string($0) } ?? .null),
                 JSONField("slots", .array(info.slots.map { slotJSON($0, core: info.imageCores[$0.image ?? 0]) })),
                 JSONField("nordic", info.nordic.map(NordicInfoOutput.json) ?? .null),
@@ -119,7 +119,7 @@ enum InfoOutput {
             JSONField("image", .int(Int(clamping: slot.image ?? 0))),
             JSONField("slot", .int(Int(clamping: slot.slot))),
             JSONField("version", .string(versionText(slot))),
-            JSONField("sha256", .string(hex(slot.hash))),
+            JSONField("sha256", .string(hexString(slot.hash))),
             JSONField("active", .bool(slot.active)),
             JSONField("pending", .bool(slot.pending)),
             JSONField("confirmed", .bool(slot.confirmed)),
@@ -174,12 +174,5 @@ enum InfoOutput {
 
     private static func slotLabel(_ image: UInt64?, _ slot: UInt64, numbered: Bool) -> String {
         numbered ? "image \(image ?? 0) slot \(slot)" : "slot \(slot)"
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
     }
 }

@@ -1,3 +1,5 @@
+import Transport
+
 /// A JSON value and its one-line encoding. Objects keep their field order, so output is stable and
 /// diffable. Only what dfu emits is supported. Measured quantities (seconds, bytes/s) are `number`s
 /// rounded to a stated precision; a value JSON cannot hold (NaN, infinity) is written as `null`.
@@ -60,8 +62,7 @@ enum JSONValue: Sendable, Equatable {
             case "\u{08}": output += "\\b"
             case "\u{0C}": output += "\\f"
             case "\u{00}"..."\u{1F}", "\u{2028}", "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                output += "\\u" + hexDigits(scalar.value, width: 4, uppercase: false)
             default: output.unicodeScalars.append(scalar)
             }
         }

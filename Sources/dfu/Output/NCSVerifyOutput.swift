@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Transport
 
 /// How `dfu verify` shows an nRF Connect SDK zip: the same kind of table and verdict line as for one
 /// MCUboot image, one block of rows per image in manifest order, or one JSON object. No key or image bytes.
@@ -35,7 +36,7 @@ enum NCSVerifyOutput {
             if let primary = entry.slotIndexPrimary, let secondary = entry.slotIndexSecondary {
                 table.add("  slot indexes", "primary \(primary), secondary \(secondary)")
             }
-            if let address = entry.loadAddress { table.add("  load address", "0x" + hex(address, width: 8)) }
+            if let address = entry.loadAddress { table.add("  load address", "0x" + hexDigits(address, width: 8, uppercase: false)) }
             if let stated = entry.statedVersion {
                 let differs = image.manifestVersionAgrees == false ? "; differs from the image header" : ""
                 table.add("  manifest version", "\(stated.value) (\(stated.key)\(differs))")
@@ -131,15 +132,4 @@ enum NCSVerifyOutput {
     }
 
     private static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
-
-
-
-    private static func hexString(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
-
-    private static func hex(_ value: UInt32, width: Int) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 }

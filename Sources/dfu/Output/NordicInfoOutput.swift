@@ -1,4 +1,5 @@
 import DFUCore
+import Transport
 
 /// The Nordic Secure DFU part of `dfu info`: what the device is, and what a bootloader's objects
 /// hold.
@@ -45,11 +46,11 @@ enum NordicInfoOutput {
     }
 
     private static func holds(_ object: NordicObjectInfo) -> String {
-        object.offset == 0 ? "empty" : "holds \(object.offset) bytes (CRC 0x\(crc(object.crc)))"
+        object.offset == 0 ? "empty" : "holds \(object.offset) bytes (CRC 0x\(hexDigits(object.crc, width: 8)))"
     }
 
     private static func received(_ object: NordicObjectInfo) -> String {
-        object.offset == 0 ? "nothing received" : "\(object.offset) bytes received (CRC 0x\(crc(object.crc)))"
+        object.offset == 0 ? "nothing received" : "\(object.offset) bytes received (CRC 0x\(hexDigits(object.crc, width: 8)))"
     }
 
     private static func objectJSON(_ object: NordicObjectInfo) -> JSONValue {
@@ -60,8 +61,4 @@ enum NordicInfoOutput {
         ])
     }
 
-    private static func crc(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
-    }
 }

@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Transport
 
 /// How `dfu verify` shows a Nordic DFU package: the same kind of table and verdict line as for an MCUboot
 /// image, one block of rows per image in update order, or one JSON object. No key or firmware bytes.
@@ -109,13 +110,4 @@ enum PackageVerifyOutput {
     }
 
     private static func fwid(_ value: UInt32) -> String { "0x" + hexDigits(value, width: 4) }
-
-    private static func hexString(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
-
-    private static func hexDigits(_ value: UInt32, width: Int) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 }

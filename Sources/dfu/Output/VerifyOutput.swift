@@ -1,5 +1,6 @@
 import DFUCore
 import ExitCodes
+import Transport
 
 /// How `dfu verify` shows a result: the aligned table and verdict line for people, one JSON object
 /// for scripts. Both show the same facts; neither shows key material or image bytes.
@@ -22,8 +23,8 @@ enum VerifyOutput {
         table.add("header size", "\(report.headerSize) bytes")
         table.add("body size", "\(report.bodySize) bytes")
         table.add("file size", "\(report.fileSize) bytes")
-        table.add("flags", flagsHex(report.flags))
-        table.add("SHA-256 (TLV)", hex(report.sha256))
+        table.add("flags", "0x" + hexDigits(report.flags, width: 8, uppercase: false))
+        table.add("SHA-256 (TLV)", hexString(report.sha256))
         table.add("signature algorithm", report.signatureAlgorithm ?? "none (image is not signed)")
         table.add("hash", report.hash.tableText)
         // An encrypted image's signature covers the plaintext's hash, which cannot be checked here.
@@ -34,7 +35,7 @@ enum VerifyOutput {
             // What MCUboot installs in slot 0, and the hash slot 0 then reports.
             table.add("compression", compression.method.rawValue)
             table.add("decompressed size", "\(compression.decompressedSize) bytes")
-            table.add("DECOMP_SHA", hex(compression.decompressedSHA256))
+            table.add("DECOMP_SHA", hexString(compression.decompressedSHA256))
             table.add("decompressed hash", compression.decompressedHash.tableText)
             table.add("decompressed signature", compression.decompressedSignature.tableText)
         }
@@ -84,7 +85,7 @@ enum VerifyOutput {
                 JSONField("body_size", .int(report.bodySize)),
                 JSONField("file_size", .int(report.fileSize)),
                 JSONField("flags", .int(Int(report.flags))),
-                JSONField("sha256", .string(hex(report.sha256))),
+                JSONField("sha256", .string(hexString(report.sha256))),
                 JSONField("signature_algorithm", report.signatureAlgorithm.map { .string($0) } ?? .null),
                 JSONField("hash", .string(report.hash.jsonName)),
                 JSONField("signature", .string(report.signature.jsonName)),
@@ -100,23 +101,12 @@ enum VerifyOutput {
         .object([
             JSONField("method", .string(compression.method.rawValue)),
             JSONField("decompressed_size", .int(compression.decompressedSize)),
-            JSONField("decompressed_sha256", .string(hex(compression.decompressedSHA256))),
+            JSONField("decompressed_sha256", .string(hexString(compression.decompressedSHA256))),
             JSONField("decompressed_hash", .string(compression.decompressedHash.jsonName)),
             JSONField("decompressed_signature", .string(compression.decompressedSignature.jsonName)),
         ])
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-    }
-
-    private static func flagsHex(_ flags: UInt32) -> String {
-        let digits = String(flags, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
-    }
 
     /// The fields every `verify` result line starts with, image or package.
     static func resultFields(file: String, status: ExitStatus) -> [JSONField] {

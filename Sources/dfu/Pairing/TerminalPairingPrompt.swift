@@ -51,7 +51,7 @@ final class TerminalPairingPrompt: BlueZPairingPrompt {
     }
 
     private func say(_ text: String) {
-        writeAll(text + "\n", to: tty.fileDescriptor)
+        SystemCall.writeAll(text + "\n", to: tty.fileDescriptor)
     }
 
     /// Reads one line on a thread of its own: a blocking read must not hold a cooperative thread.
@@ -59,7 +59,7 @@ final class TerminalPairingPrompt: BlueZPairingPrompt {
         let descriptor = tty.fileDescriptor
         return await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
             let thread = Thread {
-                writeAll(question, to: descriptor)
+                SystemCall.writeAll(question, to: descriptor)
                 var saved = termios()
                 let hasTermios = tcgetattr(descriptor, &saved) == 0
                 if hasTermios, !echo {
@@ -70,7 +70,7 @@ final class TerminalPairingPrompt: BlueZPairingPrompt {
                 let line = Self.readLine(descriptor)
                 if hasTermios, !echo {
                     _ = tcsetattr(descriptor, TCSANOW, &saved)
-                    writeAll("\n", to: descriptor)
+                    SystemCall.writeAll("\n", to: descriptor)
                 }
                 continuation.resume(returning: line)
             }

@@ -1,4 +1,5 @@
 import DFUCore
+import Transport
 
 /// The file a journal names must still be the file the update started with: a resumed upload
 /// continues from the device's offset, and bytes from another file after it would make an image

@@ -44,6 +44,16 @@ extension EngineTests {
             #expect(await bench.sim.snapshot.applicationVersion == 3)
         }
 
+        /// The transfer core announces 0 before the bootloader has said where it is (and a fresh
+        /// bootloader says 0 too); the first progress shown is past the first object.
+        @Test func theFirstProgressIsPastTheBootloadersFirstAnswer() async throws {
+            let bench = try await Self.bench()
+            let outcome = try await Self.flash(bench)
+            #expect(outcome.exitStatus == .success, "\(String(describing: outcome.error))")
+            let first = try #require(outcome.progress.first)
+            #expect(first.acknowledged > 0 && first.startOffset == 0)
+        }
+
         @Test func theBootloaderIsRenamedWhenAsked() async throws {
             let bench = try await Self.bench()
             let outcome = try await Self.flash(bench) { $0.bootloaderName = "DfuFactory" }

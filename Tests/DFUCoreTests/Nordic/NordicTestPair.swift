@@ -48,7 +48,7 @@ struct NordicTestPair {
 
     private(set) var cpWrites = 0
     private(set) var requestsSent: [NordicRequest] = []
-    private(set) var progress: [NordicTransferProgress] = []
+    private(set) var progress: [AcknowledgedProgress] = []
     private(set) var linkDrops = 0
     private(set) var reconnectCount = 0
     private(set) var steps = 0

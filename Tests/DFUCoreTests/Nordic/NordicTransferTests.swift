@@ -18,8 +18,8 @@ import Transport
             .create(.data, size: 4096), .calculateChecksum, .execute,
             .create(.data, size: 1808), .calculateChecksum, .execute,
         ])
-        #expect(pair.progress.first == NordicTransferProgress(acknowledged: 0, total: 10_000))
-        #expect(pair.progress.last == NordicTransferProgress(acknowledged: 10_000, total: 10_000))
+        #expect(pair.progress.first == AcknowledgedProgress(acknowledged: 0, total: 10_000))
+        #expect(pair.progress.last == AcknowledgedProgress(acknowledged: 10_000, total: 10_000))
         #expect(pair.core.statistics.bytesSent == 141 + 10_000)
         #expect(pair.maxPacket == 244)
         #expect(pair.failedActions == 0)

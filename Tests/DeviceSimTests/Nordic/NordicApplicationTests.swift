@@ -8,42 +8,42 @@ import Transport
     func subscribedApp() -> NordicApplication {
         var app = NordicApplication(version: 10_000, batteryLevel: 64)
         _ = app.handle(.connected)
-        _ = app.handle(.subscribed(NordicGATT.buttonless))
+        _ = app.handle(.subscribed(NordicDeviceGATT.buttonless))
         return app
     }
 
     @Test func reportsItsVersionAndBattery() {
         let app = NordicApplication(version: 10_000, batteryLevel: 64)
-        #expect(app.read(NordicGATT.firmwareRevision) == Array("1.0.0".utf8))
-        #expect(app.read(NordicGATT.batteryLevel) == [64])
-        #expect(app.read(NordicGATT.controlPoint) == nil)
+        #expect(app.read(NordicDeviceGATT.firmwareRevision) == Array("1.0.0".utf8))
+        #expect(app.read(NordicDeviceGATT.batteryLevel) == [64])
+        #expect(app.read(NordicDeviceGATT.controlPoint) == nil)
     }
 
     @Test func enterBootloaderIndicatesSuccessThenResets() {
         var app = subscribedApp()
-        #expect(app.handle(.write(NordicGATT.buttonless, [0x01])) == [.indicate([0x20, 0x01, 0x01]), .enterBootloader])
+        #expect(app.handle(.write(NordicDeviceGATT.buttonless, [0x01])) == [.indicate([0x20, 0x01, 0x01]), .enterBootloader])
     }
 
     @Test func writeBeforeIndicationsAreEnabledIsRefused() {
         var app = NordicApplication(version: 1, batteryLevel: 80)
         _ = app.handle(.connected)
-        #expect(app.handle(.write(NordicGATT.buttonless, [0x01])) == [.refuseWrite(ATTError(code: 0xFD))])
+        #expect(app.handle(.write(NordicDeviceGATT.buttonless, [0x01])) == [.refuseWrite(ATTError(code: 0xFD))])
     }
 
     @Test func setNameTakesOneToTwentyBytes() {
         var app = subscribedApp()
-        #expect(app.handle(.write(NordicGATT.buttonless, [0x02, 0x05] + Array("Dfu42".utf8)))
+        #expect(app.handle(.write(NordicDeviceGATT.buttonless, [0x02, 0x05] + Array("Dfu42".utf8)))
             == [.setBootloaderName("Dfu42"), .indicate([0x20, 0x02, 0x01])])
-        #expect(app.handle(.write(NordicGATT.buttonless, [0x02, 0x00])) == [.indicate([0x20, 0x02, 0x05])])
-        #expect(app.handle(.write(NordicGATT.buttonless, [0x02, 21] + Array(repeating: 0x41, count: 21)))
+        #expect(app.handle(.write(NordicDeviceGATT.buttonless, [0x02, 0x00])) == [.indicate([0x20, 0x02, 0x05])])
+        #expect(app.handle(.write(NordicDeviceGATT.buttonless, [0x02, 21] + Array(repeating: 0x41, count: 21)))
             == [.indicate([0x20, 0x02, 0x05])])
-        #expect(app.handle(.write(NordicGATT.buttonless, [0x02, 0x05, 0x41])) == [.indicate([0x20, 0x02, 0x05])])
+        #expect(app.handle(.write(NordicDeviceGATT.buttonless, [0x02, 0x05, 0x41])) == [.indicate([0x20, 0x02, 0x05])])
     }
 
     @Test func otherOpcodesAreNotSupported() {
         var app = subscribedApp()
-        #expect(app.handle(.write(NordicGATT.buttonless, [0x03])) == [.indicate([0x20, 0x03, 0x02])])
-        #expect(app.handle(.write(NordicGATT.batteryLevel, [0x01])) == [.refuseWrite(.writeNotPermitted)])
+        #expect(app.handle(.write(NordicDeviceGATT.buttonless, [0x03])) == [.indicate([0x20, 0x03, 0x02])])
+        #expect(app.handle(.write(NordicDeviceGATT.batteryLevel, [0x01])) == [.refuseWrite(.writeNotPermitted)])
     }
 
     @Test func versionTextFollowsNrfutilsVersionString() {

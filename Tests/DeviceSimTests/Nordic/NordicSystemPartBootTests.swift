@@ -20,7 +20,7 @@ import Transport
         _ = rig.enterBootloader()
         #expect(rig.update(try Self.image(.softDeviceBootloader(version: 2))).last == [0x60, 0x04, 0x01])
         #expect(rig.wake() == [.online(PeerIdentity("C0:11:22:33:44:00"), name: "DfuTarg")])
-        #expect(rig.device.gattServices == NordicGATT.bootloader)
+        #expect(rig.device.gattServices == NordicDeviceGATT.bootloader)
         #expect(rig.device.currentSettings.bootloaderVersion == 2)
         #expect(rig.device.applicationVersion == 1, "a system part leaves app_version alone")
         let back = rig.now

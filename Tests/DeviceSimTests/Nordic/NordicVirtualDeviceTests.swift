@@ -26,11 +26,11 @@ import Transport
 
         mutating func enterBootloader(name: String? = nil) -> [NordicVirtualDevice.Action] {
             _ = handle(.connected)
-            _ = handle(.subscribed(NordicGATT.buttonless))
+            _ = handle(.subscribed(NordicDeviceGATT.buttonless))
             if let name {
-                _ = handle(.write(NordicGATT.buttonless, [0x02, UInt8(name.utf8.count)] + Array(name.utf8), withResponse: true))
+                _ = handle(.write(NordicDeviceGATT.buttonless, [0x02, UInt8(name.utf8.count)] + Array(name.utf8), withResponse: true))
             }
-            var actions = handle(.write(NordicGATT.buttonless, [0x01], withResponse: true))
+            var actions = handle(.write(NordicDeviceGATT.buttonless, [0x01], withResponse: true))
             _ = handle(.disconnected)
             actions += wake()
             return actions
@@ -38,8 +38,8 @@ import Transport
 
         /// Connects to the bootloader and writes `bytes` on the Control Point; its notifications.
         mutating func cp(_ bytes: [UInt8]) -> [[UInt8]] {
-            handle(.write(NordicGATT.controlPoint, bytes, withResponse: true)).compactMap {
-                if case .notify(NordicGATT.controlPoint, let value) = $0 { value } else { nil }
+            handle(.write(NordicDeviceGATT.controlPoint, bytes, withResponse: true)).compactMap {
+                if case .notify(NordicDeviceGATT.controlPoint, let value) = $0 { value } else { nil }
             }
         }
 
@@ -47,14 +47,14 @@ import Transport
             var start = bytes.startIndex
             while start < bytes.endIndex {
                 let end = min(start + 244, bytes.endIndex)
-                _ = handle(.write(NordicGATT.packet, Array(bytes[start ..< end]), withResponse: false))
+                _ = handle(.write(NordicDeviceGATT.packet, Array(bytes[start ..< end]), withResponse: false))
                 start = end
             }
         }
 
         mutating func update(_ image: NordicPackage.Image) -> [[UInt8]] {
             _ = handle(.connected)
-            _ = handle(.subscribed(NordicGATT.controlPoint))
+            _ = handle(.subscribed(NordicDeviceGATT.controlPoint))
             _ = cp([0x01, 0x01] + NordicBench.le32(UInt32(image.initPacket.bytes.count)))
             packet(image.initPacket.bytes[...])
             var answers = cp([0x04])
@@ -73,13 +73,13 @@ import Transport
     @Test func buttonlessEntryIndicatesThenComesBackAsTheBootloaderAtAddressPlusOneWrapping() throws {
         var rig = try Rig()
         _ = rig.handle(.connected)
-        _ = rig.handle(.subscribed(NordicGATT.buttonless))
-        let actions = rig.handle(.write(NordicGATT.buttonless, [0x01], withResponse: true))
+        _ = rig.handle(.subscribed(NordicDeviceGATT.buttonless))
+        let actions = rig.handle(.write(NordicDeviceGATT.buttonless, [0x01], withResponse: true))
         let app = PeerIdentity("C0:11:22:33:44:FF")
-        #expect(actions == [.notify(NordicGATT.buttonless, [0x20, 0x01, 0x01]), .offline(app), .dropLink(flush: true)])
+        #expect(actions == [.notify(NordicDeviceGATT.buttonless, [0x20, 0x01, 0x01]), .offline(app), .dropLink(flush: true)])
         #expect(rig.device.currentIdentity == nil)
         #expect(rig.wake() == [.online(PeerIdentity("C0:11:22:33:44:00"), name: "DfuTarg")])
-        #expect(rig.device.gattServices == NordicGATT.bootloader)
+        #expect(rig.device.gattServices == NordicDeviceGATT.bootloader)
         #expect(rig.device.boots == [NordicBoot(target: .bootloader, reason: .buttonless)])
     }
 
@@ -97,7 +97,7 @@ import Transport
         #expect(answers.count == 1 + 2 * 12)
         #expect(rig.wake() == [.online(PeerIdentity("C0:11:22:33:44:FF"), name: nil)])
         #expect(rig.device.applicationVersion == 3)
-        #expect(rig.device.read(NordicGATT.firmwareRevision) == Array("0.0.3".utf8))
+        #expect(rig.device.read(NordicDeviceGATT.firmwareRevision) == Array("0.0.3".utf8))
         #expect(rig.device.boots.last == NordicBoot(target: .application(version: 3), reason: .bootloaderReset(.updated(.application, version: 3))))
     }
 
@@ -109,7 +109,7 @@ import Transport
         _ = rig.wake()
         #expect(rig.device.applicationVersion == 1)
         #expect(rig.device.boots.last?.target == .application(version: 1))
-        #expect(rig.device.gattServices == NordicGATT.application)
+        #expect(rig.device.gattServices == NordicDeviceGATT.application)
     }
 
     @Test func inactivityTimeoutReturnsToTheApplication() throws {
@@ -128,7 +128,7 @@ import Transport
         var rig = try Rig("sim:protocol=nordic,sdk=15,id=C0:11:22:33:44:FF")
         _ = rig.enterBootloader()
         _ = rig.handle(.connected)
-        _ = rig.handle(.subscribed(NordicGATT.controlPoint))
+        _ = rig.handle(.subscribed(NordicDeviceGATT.controlPoint))
         _ = rig.cp([0x01, 0x01] + NordicBench.le32(UInt32(image.initPacket.bytes.count)))
         rig.packet(image.initPacket.bytes[...])
         #expect(rig.cp([0x04]) == [[0x60, 0x04, 0x01]])
@@ -139,7 +139,7 @@ import Transport
         #expect(rig.device.boots.last == NordicBoot(target: .application(version: 1), reason: .powerCycle(enterBootloader: false)))
         _ = rig.enterBootloader()
         _ = rig.handle(.connected)
-        _ = rig.handle(.subscribed(NordicGATT.controlPoint))
+        _ = rig.handle(.subscribed(NordicDeviceGATT.controlPoint))
         let dat = image.initPacket.bytes
         #expect(rig.cp([0x06, 0x01]) == [[0x60, 0x06, 0x01] + NordicBench.le32(256) + NordicBench.le32(UInt32(dat.count)) + NordicBench.le32(CRC32.checksum(dat))])
         #expect(rig.cp([0x06, 0x02]) == [[0x60, 0x06, 0x01] + NordicBench.le32(4096) + NordicBench.le32(0) + NordicBench.le32(0)])
@@ -159,8 +159,8 @@ import Transport
         var rig = try Rig()
         _ = rig.enterBootloader()
         _ = rig.handle(.connected)
-        _ = rig.handle(.subscribed(NordicGATT.controlPoint))
-        #expect(rig.handle(.write(NordicGATT.packet, [0x06, 0x01], withResponse: true)) == [.refuseWrite(.writeNotPermitted)])
-        #expect(rig.handle(.write(NordicGATT.controlPoint, [0x06, 0x01], withResponse: false)).isEmpty)
+        _ = rig.handle(.subscribed(NordicDeviceGATT.controlPoint))
+        #expect(rig.handle(.write(NordicDeviceGATT.packet, [0x06, 0x01], withResponse: true)) == [.refuseWrite(.writeNotPermitted)])
+        #expect(rig.handle(.write(NordicDeviceGATT.controlPoint, [0x06, 0x01], withResponse: false)).isEmpty)
     }
 }

@@ -16,17 +16,17 @@ import Transport
         init(_ link: any Link) async throws {
             self.link = link
             events = link.events.makeAsyncIterator()
-            try await link.subscribe(NordicGATT.controlPoint)
+            try await link.subscribe(NordicDeviceGATT.controlPoint)
         }
 
         mutating func call(_ request: [UInt8]) async throws -> [UInt8] {
-            try await link.write(request, to: NordicGATT.controlPoint)
+            try await link.write(request, to: NordicDeviceGATT.controlPoint)
             return try await notification()
         }
 
         mutating func notification() async throws -> [UInt8] {
             while let event = await events.next() {
-                if case .notification(NordicGATT.controlPoint, let value) = event.kind { return value }
+                if case .notification(NordicDeviceGATT.controlPoint, let value) = event.kind { return value }
             }
             throw LinkError.disconnected(.remoteUserTerminated)
         }
@@ -37,7 +37,7 @@ import Transport
             var start = bytes.startIndex
             while start < bytes.endIndex {
                 let end = min(start + size, bytes.endIndex)
-                try await link.writeWithoutResponse(Array(bytes[start ..< end]), to: NordicGATT.packet)
+                try await link.writeWithoutResponse(Array(bytes[start ..< end]), to: NordicDeviceGATT.packet)
                 start = end
             }
         }
@@ -58,21 +58,21 @@ import Transport
         #expect(sim.bootloaderIdentity == PeerIdentity("C0:00:00:00:00:00"))
 
         let app = try await connector.connect(to: sim.applicationIdentity, deadline: Self.soon())
-        #expect(app.services == NordicGATT.application)
-        #expect(try await app.read(NordicGATT.firmwareRevision) == Array("0.0.1".utf8))
-        #expect(try await app.read(NordicGATT.batteryLevel) == [55])
+        #expect(app.services == NordicDeviceGATT.application)
+        #expect(try await app.read(NordicDeviceGATT.firmwareRevision) == Array("0.0.1".utf8))
+        #expect(try await app.read(NordicDeviceGATT.batteryLevel) == [55])
         var appEvents = app.events.makeAsyncIterator()
-        try await app.subscribe(NordicGATT.buttonless)
-        try await app.write([0x01], to: NordicGATT.buttonless)
-        #expect(await appEvents.next()?.kind == .notification(NordicGATT.buttonless, [0x20, 0x01, 0x01]))
+        try await app.subscribe(NordicDeviceGATT.buttonless)
+        try await app.write([0x01], to: NordicDeviceGATT.buttonless)
+        #expect(await appEvents.next()?.kind == .notification(NordicDeviceGATT.buttonless, [0x20, 0x01, 0x01]))
         #expect(await appEvents.next()?.kind == .disconnected(.remoteUserTerminated))
 
         let dfu = try await connector.connect(to: sim.bootloaderIdentity, deadline: Self.soon())
-        #expect(dfu.services == NordicGATT.bootloader)
+        #expect(dfu.services == NordicDeviceGATT.bootloader)
         #expect(dfu.parameters.attMTU == 247 && dfu.parameters.maxWriteWithoutResponse == 244)
         // The Control Point refuses requests until its notifications are on.
-        await #expect(throws: LinkError.rejected(NordicGATT.controlPoint, ATTError(code: 0xFD))) {
-            try await dfu.write([0x06, 0x01], to: NordicGATT.controlPoint)
+        await #expect(throws: LinkError.rejected(NordicDeviceGATT.controlPoint, ATTError(code: 0xFD))) {
+            try await dfu.write([0x06, 0x01], to: NordicDeviceGATT.controlPoint)
         }
         var cp = try await ControlPoint(dfu)
         let dat = image.initPacket.bytes
@@ -101,8 +101,8 @@ import Transport
         #expect(await cp.disconnection() == .remoteUserTerminated)
 
         let updated = try await connector.connect(to: sim.applicationIdentity, deadline: Self.soon())
-        #expect(updated.services == NordicGATT.application)
-        #expect(try await updated.read(NordicGATT.firmwareRevision) == Array("0.0.3".utf8))
+        #expect(updated.services == NordicDeviceGATT.application)
+        #expect(try await updated.read(NordicDeviceGATT.firmwareRevision) == Array("0.0.3".utf8))
         let snapshot = await sim.snapshot
         #expect(snapshot.applicationVersion == 3)
         #expect(snapshot.boots.map(\.target) == [.bootloader, .application(version: 3)])

@@ -97,8 +97,7 @@ final class AcquiredSocket: Sendable {
             }
             if readPause > .zero {
                 // The main loop is busy elsewhere (a blocking wait on this thread of our own).
-                let (seconds, attoseconds) = readPause.components
-                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: readPause.seconds)
             }
             // Read before looking at HUP: datagrams written before the caller closed still count.
             // Peeked, handed on, then taken: bluetoothd queues each datagram as it reads it

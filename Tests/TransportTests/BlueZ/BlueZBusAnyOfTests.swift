@@ -1,5 +1,6 @@
 import BlueZStandIn
 import BlueZTransport
+import Harness
 import Testing
 import Transport
 

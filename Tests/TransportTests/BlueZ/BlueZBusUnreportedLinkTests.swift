@@ -1,4 +1,5 @@
 import BlueZStandIn
+import Harness
 import Testing
 import Transport
 

@@ -1,6 +1,7 @@
 import BlueZStandIn
 import DBusBinding
 import Foundation
+import Harness
 import Testing
 import Transport
 

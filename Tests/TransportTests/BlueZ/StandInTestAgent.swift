@@ -1,6 +1,7 @@
 import BlueZStandIn
 import DBusBinding
 import Foundation
+import Harness
 import Transport
 
 /// An `org.bluez.Agent1` for the stand-in's pairing tests, exported on a client's own connection

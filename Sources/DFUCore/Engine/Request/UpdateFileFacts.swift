@@ -1,3 +1,5 @@
+import Transport
+
 /// What an update file held when a run read it: its SHA-256, its size, and the protocol that takes
 /// it (the registry's strongest claim, `ProtocolRegistry.recognise`). The journal keeps them beside
 /// the request, so a resumed run refuses a file that changed and `dfu batch` tells a finished

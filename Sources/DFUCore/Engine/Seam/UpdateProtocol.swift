@@ -4,7 +4,7 @@ import Transport
 /// update file and its verification, the GATT layout, the client that consumes a link's events,
 /// and the session that reads the device, transfers, activates and confirms.
 ///
-/// SMP with MCUboot images is `SMPUpdateProtocol` (`DFUCore/SMP/Update/`). A second protocol is a
+/// SMP with MCUboot images is `SMPUpdateProtocol` (`DFUCore/SMP/UpdateProtocol/`). A second protocol is a
 /// sibling folder with its own conformance; it touches the engine only through this file.
 protocol UpdateProtocol: Sendable {
     /// The update file after the verify-image stage.

@@ -18,7 +18,7 @@ protocol UpdateSession: Sendable {
     /// goes to `progress`; a link loss parks it until the connection attaches a new link (or fails
     /// it).
     func transfer(_ update: Update, part: UpdatePart,
-                  progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer
+                  progress: @escaping @Sendable (AcknowledgedProgress) -> Void) async throws(DFUError) -> PartTransfer
     /// During the transfer stage, after a link loss: whether the device was due to reset by itself
     /// (a Nordic transfer's final Execute went out), so the loss is that reset, for the reboot wait
     /// after the stage, and not one to reconnect from.

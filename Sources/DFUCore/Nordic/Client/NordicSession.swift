@@ -23,7 +23,7 @@ public actor NordicSession {
 
     private struct Transfer {
         var core: NordicTransferCore
-        let progress: @Sendable (NordicTransferProgress) -> Void
+        let progress: @Sendable (AcknowledgedProgress) -> Void
         let finish: CheckedContinuation<Result<NordicTransferCompletion, NordicTransferError>, Never>
     }
 
@@ -76,7 +76,7 @@ public actor NordicSession {
     /// once the final Execute succeeded (or was outstanding when the link dropped: the bootloader
     /// then most likely validated and reset), or throws the core's failure.
     public func transfer(initPacket: [UInt8], firmware: [UInt8], configuration: NordicTransferConfiguration,
-                         progress: @escaping @Sendable (NordicTransferProgress) -> Void)
+                         progress: @escaping @Sendable (AcknowledgedProgress) -> Void)
         async throws(NordicTransferError) -> NordicTransferCompletion {
         guard transfer == nil, !driver.isClosed else {
             throw .localProtocolViolation(event: "transfer", state: driver.isClosed ? "closed" : "transferring")

@@ -30,7 +30,7 @@ extension NordicTransferCore {
         /// Wake the core (`timerFired`) at this instant; nil cancels the wake-up.
         case timer(at: MonotonicInstant?)
         /// The device's verified count of firmware bytes changed.
-        case progress(NordicTransferProgress)
+        case progress(AcknowledgedProgress)
         /// The link is gone: connect to the bootloader again, enable Control Point notifications
         /// and send `linkRestored`. The core resumes with Select; the device's answer is the truth.
         case reconnect

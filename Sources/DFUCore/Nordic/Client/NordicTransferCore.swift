@@ -76,7 +76,7 @@ public struct NordicTransferCore: Sendable {
     public static let maxObjectSize: UInt32 = 65_536
 
     public let configuration: NordicTransferConfiguration
-    public internal(set) var progress: NordicTransferProgress
+    public internal(set) var progress: AcknowledgedProgress
     public internal(set) var statistics = NordicTransferStatistics()
     /// The PRN value data objects use now: the configured one, 1 after the first loss.
     public internal(set) var dataPRN: UInt16
@@ -112,7 +112,7 @@ public struct NordicTransferCore: Sendable {
         self.firmware = NordicPrefixCRC(firmware)
         packetSize = configuration.packetSize
         dataPRN = configuration.packetReceiptNotification
-        progress = NordicTransferProgress(acknowledged: 0, total: UInt64(firmware.count))
+        progress = AcknowledgedProgress(acknowledged: 0, total: UInt64(firmware.count))
         currentObject = .command(length: initPacket.count)
         budget = NordicRetryBudget(retries: configuration.retriesPerObject)
     }

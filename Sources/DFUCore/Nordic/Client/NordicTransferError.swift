@@ -1,3 +1,5 @@
+import Transport
+
 /// Why a Nordic Secure DFU transfer stopped, split by fault as everywhere in dfu: the input
 /// (`invalidJob`, `initPacketTooLarge`), the device said no (`initPacketRejected`,
 /// `validationFailed`, `refused`, `controlPointWriteRejected`), the device broke the protocol

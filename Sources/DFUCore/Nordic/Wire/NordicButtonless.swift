@@ -1,3 +1,5 @@
+import Transport
+
 /// The buttonless DFU characteristic's requests and answers (nordic-secure-dfu.md §1.2): the
 /// application takes `01` (enter the bootloader) or `02 <len> <name>` (the bootloader's advertised
 /// name), and indicates `20 <request op> <status>`.

@@ -1,3 +1,5 @@
+import Transport
+
 /// The 8-byte payload of a Calculate Checksum reply and of a PRN notification, which are
 /// byte-identical (nordic-secure-dfu.md §6): the device's offset and the CRC-32 of everything before it.
 public struct NordicChecksum: Sendable, Hashable, CustomStringConvertible {

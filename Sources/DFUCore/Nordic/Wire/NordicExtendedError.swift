@@ -1,3 +1,5 @@
+import Transport
+
 /// Byte 3 of a notification whose result is `extendedError` (nordic-secure-dfu.md §2, §4.3): why
 /// the bootloader refused, mostly an init packet it will not accept. Unknown codes (e.g. 0x0E,
 /// which only pc-nrfutil names) stay as raw values.

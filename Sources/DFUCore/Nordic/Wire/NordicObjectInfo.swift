@@ -1,3 +1,5 @@
+import Transport
+
 /// The 12-byte payload of a successful Select (nordic-secure-dfu.md §2, §3.1): how large an object
 /// of this type may be, and how far the device is, with the CRC-32 of everything it holds.
 /// For data objects offset and CRC are cumulative over the whole image.

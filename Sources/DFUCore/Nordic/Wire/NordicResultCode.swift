@@ -1,3 +1,5 @@
+import Transport
+
 /// Byte 2 of a Control Point notification (nordic-secure-dfu.md §2). A code this table does not
 /// know stays as its raw value: a new bootloader's code is reported, never a parse failure.
 public enum NordicResultCode: Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import Transport
+
 /// Why Control Point notification bytes are not a response this client can read. Each case keeps
 /// what arrived, so the error says exactly what the device sent.
 public enum NordicWireError: Error, Sendable, Hashable, CustomStringConvertible {

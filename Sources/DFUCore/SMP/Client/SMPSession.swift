@@ -28,7 +28,7 @@ public actor SMPSession {
     /// numbers run on across both.
     fileprivate enum Mode {
         case requests(SMPClientCore)
-        case uploading(ImageUploadCore, AsyncThrowingStream<ImageUploadProgress, any Error>.Continuation)
+        case uploading(ImageUploadCore, AsyncThrowingStream<AcknowledgedProgress, any Error>.Continuation)
         case closed
     }
 
@@ -120,8 +120,8 @@ public actor SMPSession {
     /// the whole image, or throws an `ImageUploadError` (or `SMPClientError.busy`/`.closed`).
     /// Ending the iteration early abandons the upload (the device keeps its session for a resume).
     public func upload(_ job: ImageUploadJob, configuration upload: ImageUploadConfiguration)
-        -> AsyncThrowingStream<ImageUploadProgress, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ImageUploadProgress.self, throwing: (any Error).self,
+        -> AsyncThrowingStream<AcknowledgedProgress, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: AcknowledgedProgress.self, throwing: (any Error).self,
                                                                   bufferingPolicy: .bufferingNewest(1))
         guard case .requests(let client) = mode, pending.isEmpty else {
             continuation.finish(throwing: mode.isClosed ? SMPClientError.closed : SMPClientError.busy)

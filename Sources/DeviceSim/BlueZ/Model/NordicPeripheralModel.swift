@@ -19,13 +19,13 @@ public struct NordicPeripheralModel: PeripheralModel {
     }
 
     public var databases: [[GATTService]] {
-        [NordicGATT.application(buttonless: device.configuration.buttonless), NordicGATT.bootloader]
+        [NordicDeviceGATT.application(buttonless: device.configuration.buttonless), NordicDeviceGATT.bootloader]
     }
     public var currentDatabase: Int {
         if case .bootloader = device.mode { return Self.bootloaderDatabase }
         return 0
     }
-    public var advertisedService: ServiceID { NordicGATT.service }
+    public var advertisedService: ServiceID { NordicDeviceGATT.service }
     public var advertisedName: String? {
         if case .bootloader = device.mode { return device.bootloaderName }
         return nil
@@ -47,8 +47,8 @@ public struct NordicPeripheralModel: PeripheralModel {
 
     public func describe(_ value: [UInt8], on characteristic: CharacteristicID) -> String? {
         switch characteristic {
-        case NordicGATT.controlPoint: return "control point"
-        case NordicGATT.packet: return "packet"
+        case NordicDeviceGATT.controlPoint: return "control point"
+        case NordicDeviceGATT.packet: return "packet"
         case device.configuration.buttonless.characteristic: return "buttonless"
         default: return nil
         }

@@ -136,18 +136,13 @@ struct SharedAirtime {
     /// The seat's first window starting at or after both `notBefore` and `freeFrom`.
     private func window(for seat: Seat, notBefore: MonotonicInstant) -> Grant? {
         guard let index = seats.firstIndex(where: { $0.seat == seat }) else { return nil }
-        let interval = Self.nanoseconds(seats[index].interval)
+        let interval = seats[index].interval.wholeNanoseconds
         let slice = interval / Int64(seats.count)
         let offset = slice * Int64(index)
-        let earliest = Self.nanoseconds(origin.duration(to: max(notBefore, freeFrom))) - offset
+        let earliest = origin.duration(to: max(notBefore, freeFrom)).wholeNanoseconds - offset
         // Whole nanoseconds, so an anchor exactly at `earliest` is not lost to rounding.
         let period = earliest <= 0 ? 0 : (earliest + interval - 1) / interval
         let anchor = origin.advanced(by: .nanoseconds(period * interval + offset))
         return Grant(anchor: anchor, end: anchor.advanced(by: .nanoseconds(slice)))
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

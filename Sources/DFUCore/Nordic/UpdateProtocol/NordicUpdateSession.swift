@@ -80,7 +80,7 @@ struct NordicUpdateSession: UpdateSession {
     /// One part: its init packet, then its firmware. A system part the bootloader declines as not
     /// newer is skipped (`NordicFailure.declinedAsInstalled`); the application follows on this link.
     func transfer(_ update: NordicPreparedPackage, part: UpdatePart,
-                  progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer {
+                  progress: @escaping @Sendable (AcknowledgedProgress) -> Void) async throws(DFUError) -> PartTransfer {
         guard let image = update.image(for: part) else { throw .internalError("no image for \(part.label) in the package") }
         let configuration = NordicTransferConfiguration(
             packetSize: NordicTransferConfiguration.packetSize(attMTU: connection.link.parameters.attMTU),
@@ -89,17 +89,10 @@ struct NordicUpdateSession: UpdateSession {
             linkRestoreTimeout: deadlines.connect)
         context.log("sending the init packet (\(image.initPacket.bytes.count) bytes) and \(image.firmware.count) bytes of "
                     + "\(image.kind), PRN \(configuration.packetReceiptNotification)")
-        // The core announces 0 before the bootloader has said where it is; the first count shown is
-        // the bootloader's (where a resumed transfer continues).
-        let leading = Locked(true)
         do throws(NordicTransferError) {
             let completion = try await connection.client.transfer(
-                initPacket: image.initPacket.bytes, firmware: image.firmware, configuration: configuration) { step in
-                    if step.acknowledged == 0, leading.withLock({ $0 }) { return }
-                    leading.withLock { $0 = false }
-                    progress(TransferCount(acknowledged: Int(clamping: step.acknowledged), total: Int(clamping: step.total),
-                                           startOffset: Int(clamping: step.startOffset)))
-                }
+                initPacket: image.initPacket.bytes, firmware: image.firmware, configuration: configuration,
+                progress: progress)
             if completion == .unconfirmed {
                 context.log("the link dropped while the final Execute was outstanding; the new version decides")
             }

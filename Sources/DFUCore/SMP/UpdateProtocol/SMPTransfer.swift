@@ -1,4 +1,4 @@
-/// SMP's transfer: the upload through `SMPSession`, as acknowledged byte counts. The upload core
+/// SMP's transfer: the upload through `SMPSession`, as the device acknowledged it. The upload core
 /// parks when the link goes; the engine's transfer stage reconnects and attaches the new link, after
 /// which the core resumes from the device's offset (the off-0 probe with the same `sha`), unless the
 /// image list it reads first shows slot 1 already holding the image.
@@ -11,23 +11,14 @@ struct SMPTransfer: Sendable {
     let upgradeOnly: Bool
     let configuration: ImageUploadConfiguration
 
-    func run(progress: @Sendable (TransferCount) -> Void) async throws(DFUError) {
+    func run(progress: @Sendable (AcknowledgedProgress) -> Void) async throws(DFUError) {
         // With the slot hash, the core reads the image list on each new link before resuming: a
         // device that wrote the last chunk (its reply lost) and closed its session is done.
         let job = ImageUploadJob(image: image.bytes, sha256: image.fileSHA256, imageNumber: imageNumber,
                                  upgradeOnly: upgradeOnly, slotHash: image.slotHash)
         let stream = await session.upload(job, configuration: configuration)
-        var anyAcknowledged = false
         do {
-            for try await step in stream {
-                let acknowledged = Int(clamping: step.acknowledged)
-                // The core announces 0 when the first packet goes out; the first progress reported
-                // is the device's first answer, so its time measures the erase wait.
-                if !anyAcknowledged && acknowledged == 0 { continue }
-                anyAcknowledged = true
-                progress(TransferCount(acknowledged: acknowledged, total: Int(clamping: step.total),
-                                       startOffset: Int(clamping: step.startOffset)))
-            }
+            for try await step in stream { progress(step) }
         } catch let upload as ImageUploadError {
             throw SMPFailure.upload(upload)
         } catch let client as SMPClientError {

@@ -1,29 +1,7 @@
 import Synchronization
 
-/// Runs an operation with a real-time limit: its result, or nil when the limit passed first. On
-/// timeout the operation's task is cancelled and left behind — it is not awaited, because a hung
-/// operation may never react — so one hang costs the campaign the limit and no more.
-enum HangGuard {
-    static func run<T: Sendable>(limit: Duration,
-                                 _ operation: @escaping @Sendable () async -> T) async -> T? {
-        let gate = Gate<T?>()
-        let work = Task {
-            gate.open(with: await operation())
-        }
-        let timer = Task {
-            // Cancelled when the work finished first; then the gate is open already.
-            try? await Task.sleep(for: limit)
-            gate.open(with: nil)
-        }
-        let result = await withCheckedContinuation { gate.wait(with: $0) }
-        timer.cancel()
-        if result == nil { work.cancel() }
-        return result
-    }
-}
-
 /// One value handed over once, by whichever side comes first; the waiter may arrive before or after.
-private final class Gate<T: Sendable>: Sendable {
+final class Gate<T: Sendable>: Sendable {
     private enum State {
         case empty
         case waiting(CheckedContinuation<T, Never>)

@@ -1,3 +1,5 @@
+import Transport
+
 /// Where in an upload a fault fires: a share of the session's `len`, or a byte count. Checked each
 /// time the server has written a chunk (so "40 %" means "once 40 % of the image is in flash").
 public enum FaultTrigger: Sendable, Hashable, CustomStringConvertible {
@@ -72,15 +74,10 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
         case .stall(let t): return "stall@\(t)"
         case .corrupt(let t): return "corrupt@\(t)"
         case .duplicate(let t): return "duplicate@\(t)"
-        case .delay(let t, let d): return "delay@\(t):\(Self.milliseconds(d))ms"
+        case .delay(let t, let d): return "delay@\(t):\(d.wholeMilliseconds)ms"
         case .busy(let t, let count): return count == 1 ? "busy@\(t)" : "busy@\(t):\(count)"
         case .dropLink(let moment, let point): return "\(moment.kind)@\(point)"
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }
 

@@ -20,7 +20,7 @@ extension ImageUploadCore {
         /// Wake the core (`timerFired`) at this instant; nil cancels the wake-up.
         case timer(at: MonotonicInstant?)
         /// The device's count of bytes it holds changed.
-        case progress(ImageUploadProgress)
+        case progress(AcknowledgedProgress)
         /// The device holds the whole image; `match` is its own check against the SHA-256, if made.
         case completed(match: Bool?)
         case failed(ImageUploadError)

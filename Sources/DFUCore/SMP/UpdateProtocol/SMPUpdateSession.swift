@@ -63,7 +63,7 @@ struct SMPUpdateSession: UpdateSession {
 
     /// One image to its index; one the device already runs or holds is not sent again.
     func transfer(_ update: SMPUpdate, part: UpdatePart,
-                  progress: @escaping @Sendable (TransferCount) -> Void) async throws(DFUError) -> PartTransfer {
+                  progress: @escaping @Sendable (AcknowledgedProgress) -> Void) async throws(DFUError) -> PartTransfer {
         let entry = try image(of: update, for: part)
         switch entry.plan {
         case .alreadyRunning:

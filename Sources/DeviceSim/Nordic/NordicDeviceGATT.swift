@@ -1,9 +1,10 @@
 import DFUCore
 import Transport
 
-/// The two GATT databases of a simulated nRF52 (nordic-secure-dfu.md §1.1, §1.2), UUIDs from
-/// DFUCore's `NordicDFUService`.
-public enum NordicGATT {
+/// The two GATT databases of the Nordic virtual device, a simulated nRF52 (nordic-secure-dfu.md
+/// §1.1, §1.2), as `DeviceGATT` is the SMP device's; UUIDs from DFUCore's `NordicDFUService`. (What
+/// the client expects to find is DFUCore's `NordicGATT`.)
+public enum NordicDeviceGATT {
     public static let service = NordicDFUService.service
     public static let controlPoint = NordicDFUService.controlPoint
     public static let packet = NordicDFUService.packet

@@ -59,7 +59,7 @@ public struct ImageUploadCore: Sendable {
     public internal(set) var nextRequestID: SMPRequestID
     public internal(set) var statistics = ImageUploadStatistics()
     /// The device's last reported offset.
-    public internal(set) var progress: ImageUploadProgress
+    public internal(set) var progress: AcknowledgedProgress
     /// Read by the state's own file (`ImageUploadCore+State.swift`); changed only here.
     var state: State = .ready
     var window: UploadWindow
@@ -75,7 +75,7 @@ public struct ImageUploadCore: Sendable {
         self.configuration = configuration
         self.client = client
         nextRequestID = firstRequestID
-        progress = ImageUploadProgress(acknowledged: 0, total: job.length)
+        progress = AcknowledgedProgress(acknowledged: 0, total: job.length)
         window = UploadWindow(capacity: max(1, configuration.window))
         failures = UploadFailureBudget(perOffset: configuration.maxFailuresPerOffset)
         busyBackoff = UploadBusyBackoff(base: configuration.busyBackoff, cap: configuration.busyBackoffCap,
