@@ -1,3 +1,5 @@
+import Transport
+
 /// The payload of a successful Firmware Version response over serial: the image type byte, then
 /// version, start address and length as little-endian u32 (`response_send` in `nrf_dfu_serial.c`).
 /// Image 0 is always the bootloader, then the SoftDevice if present, then the application; a

@@ -1,3 +1,5 @@
+import Transport
+
 /// The payload of a successful Hardware Version response over serial: five little-endian u32, in
 /// the order `response_send` (`nrf_dfu_serial.c`) writes them. `on_hw_version_request`
 /// (`nrf_dfu_req_handler.c`) fills them from FICR, converting the sizes from kilobytes to bytes.

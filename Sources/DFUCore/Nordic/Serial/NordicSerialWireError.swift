@@ -1,3 +1,5 @@
+import Transport
+
 /// Why a decoded SLIP frame is not a response this client can read. Each case keeps what arrived.
 public enum NordicSerialWireError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Fewer than the 3 bytes `60 <op> <result>`.

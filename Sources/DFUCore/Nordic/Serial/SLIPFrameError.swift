@@ -1,3 +1,5 @@
+import Transport
+
 /// Why the SLIP decoder dropped a frame. The decoder reports each one once, when it is detected,
 /// and carries on with the next frame.
 public enum SLIPFrameError: Error, Sendable, Hashable, CustomStringConvertible {
