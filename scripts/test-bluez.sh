@@ -7,11 +7,12 @@
 # .build/test-bluez/ (inside this repository, which the rig shares with the guest as /host), and
 # boots the rig to run scripts/bluez-rig-scenarios.sh, with bluetoothd's settings from
 # scripts/bluez-rig-main.conf (ExchangeMTU=498, Zephyr's MTU) and smpclient in a venv built here.
-# Four boots, each a fresh bluetoothd and kernel: "single-bearer" (every scenario but the two
-# groups below), "secure" (the pairing scenarios, bluez-rig-secure.sh), "smpclient" (a client we
-# did not write), and "eatt" (RIG_EATT=1: several ATT bearers, writes and notifications may be
+# Five boots, each a fresh bluetoothd and kernel: "single-bearer" (every scenario but the
+# groups below), "batch" (alone, up to 5 attempts: the kernel oops below meets it most),
+# "secure" (the pairing scenarios, bluez-rig-secure.sh), "smpclient" (a client we did not
+# write), and "eatt" (RIG_EATT=1: several ATT bearers, writes and notifications may be
 # reordered) for one whole update of each protocol.
-# A boot is tried again, at most 3 attempts in all, when it ends 125 (the rig failed, including its
+# A boot is tried again, at most 3 attempts in all (5 for batch), when it ends 125 (the rig failed, including its
 # own self-check, or it timed out before the guest was ever ready), when the guest kernel oopsed in its Bluetooth module (the rig's Debian 6.1
 # kernel has a list corruption in hci_chan_del when a link drops while bluetoothd closes its ATT
 # socket, as a failed pairing does: bluetoothd dies with it; console.log shows the trace), or when
@@ -156,11 +157,11 @@ evidence() {
 summaries=()
 status=0
 # boot LABEL SCENARIO-ARGS...: one rig boot (again while the rig fails or the stack below dfu
-# crashed, at most 3 in all)
+# crashed, at most $attempts in all: 3 unless the caller sets it)
 boot() {
-    local label=$1 attempt rc crash retried=""; shift
-    for attempt in 1 2 3; do
-        echo "test-bluez: $label: booting the rig (attempt $attempt of 3)"
+    local label=$1 attempt rc crash retried="" tries=${attempts:-3}; shift
+    for attempt in $(seq "$tries"); do
+        echo "test-bluez: $label: booting the rig (attempt $attempt of $tries)"
         rm -rf "${out:?}/$label-scenarios"
         set +e
         # Five controllers: A and B, and three more for the batch scenario (bluez-rig-batch.sh).
@@ -174,7 +175,7 @@ boot() {
         [[ -d "$rig_logs" ]] && cp -r "$rig_logs" "$out/$label-rig"
         [[ $rc -eq 0 ]] || evidence "$label"
         if [[ $rc -ne 0 ]] && crash=$(stack_crash "$label"); then
-            [[ $attempt -lt 3 ]] || break
+            [[ $attempt -lt $tries ]] || break
             echo "test-bluez: $label: $crash: a bug below dfu that took bluetoothd with it; booting again (logs in $out/$label-rig-$attempt and $out/$label-scenarios-$attempt)"
             rm -rf "${out:?}/$label-rig-$attempt" "${out:?}/$label-scenarios-$attempt"
             mv "$out/$label-rig" "$out/$label-rig-$attempt"
@@ -196,7 +197,7 @@ boot() {
     line=$(grep -E '^bluez-rig-scenarios: [0-9]+ passed, [0-9]+ failed' "$out/$label.log" | tail -n 1 || true)
     case $rc in
         0) ;;
-        125) line="the rig failed 3 times (exit 125)" ;;
+        125) line="the rig failed $tries times (exit 125)" ;;
         124) line="${line:-no summary}; the rig timed out (exit 124)" ;;
         *) line="${line:-no summary} (exit $rc)" ;;
     esac
@@ -210,7 +211,11 @@ secure=secure-no-passkey,secure-wrong,secure-flash,secure-info,secure-unpair,sec
 if [[ -n "${TEST_BLUEZ_ONLY:-}" ]]; then
     conf=main.conf boot single-bearer --only "$TEST_BLUEZ_ONLY"
 else
-    conf=main.conf boot single-bearer --skip "$secure,smpclient"
+    conf=main.conf boot single-bearer --skip "$secure,smpclient,batch"
+    # batch in a boot of its own, tried up to 5 times: the rig's kernel oopses in hci_chan_del
+    # now and then when its three devices reconnect after their reboots (docs/test-bluez.md), and
+    # a boot of batch alone costs two minutes where the single-bearer boot costs ten.
+    [[ $status -eq 125 ]] || attempts=5 conf=main.conf boot batch --only batch
     [[ $status -eq 125 ]] || conf=main.conf boot secure --only "$secure"
     [[ $status -eq 125 ]] || conf=main.conf boot smpclient --only smpclient
 fi
