@@ -225,7 +225,7 @@ fi
 
 # the last line: totals over the boots, then each boot's own line
 passed=0 failed=0
-for f in "$out"/single-bearer.log "$out"/secure.log "$out"/smpclient.log "$out"/eatt.log; do
+for f in "$out"/single-bearer.log "$out"/batch.log "$out"/secure.log "$out"/smpclient.log "$out"/eatt.log; do
     [[ -f "$f" ]] || continue
     if l=$(grep -E '^bluez-rig-scenarios: [0-9]+ passed, [0-9]+ failed' "$f" | tail -n 1); then
         read -r p f_ <<< "$(sed -E 's/^bluez-rig-scenarios: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/' <<< "$l")"
