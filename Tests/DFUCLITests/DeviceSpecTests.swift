@@ -29,6 +29,11 @@ import Testing
         ("C0:ff:EE:00:12:9a", "address", "C0:FF:EE:00:12:9A"),
         ("name:Thingy", "name", "name:Thingy"),
         ("name:My Sensor: kitchen", "name", "name:My Sensor: kitchen"),
+        ("serial:/dev/ttyACM0", "serial", "serial:/dev/ttyACM0"),
+        ("SERIAL:/dev/ttyUSB0,baud=115200", "serial", "serial:/dev/ttyUSB0"),
+        ("serial:/dev/ttyUSB0,raw,baud=1000000", "serial", "serial:/dev/ttyUSB0,baud=1000000,raw"),
+        ("serial:/dev/serial/by-id/usb-ZEPHYR_Board_0123-if00,recovery,rtscts", "serial",
+         "serial:/dev/serial/by-id/usb-ZEPHYR_Board_0123-if00,recovery,rtscts"),
     ])
     func acceptsEveryDocumentedForm(text: String, kind: String, canonical: String) throws {
         let spec = try DeviceSpec(parsing: text)
@@ -37,6 +42,7 @@ import Testing
         case .udp: "udp"
         case .address: "address"
         case .name: "name"
+        case .serial: "serial"
         }
         #expect(parsedKind == kind)
         #expect(spec.description == canonical)
@@ -59,7 +65,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("", "--device needs a value: sim, sim:KEY=VALUE,…, udp:HOST:PORT, a Bluetooth address (AA:BB:CC:DD:EE:FF) or name:NAME"),
+        ("", "--device needs a value: sim, sim:KEY=VALUE,…, udp:HOST:PORT, serial:PATH[,baud=N,raw,recovery,rtscts], a Bluetooth address (AA:BB:CC:DD:EE:FF) or name:NAME"),
         ("sim:", "invalid --device 'sim:': give options after 'sim:' (sim:version=1.0.0,battery=15) or write just 'sim'"),
         ("simulator", "invalid --device 'simulator': expected sim, sim:KEY=VALUE,…"),
         ("ble:AA:BB:CC:DD:EE:FF", "invalid --device 'ble:AA:BB:CC:DD:EE:FF': unknown kind 'ble'; expected sim"),
@@ -78,6 +84,12 @@ import Testing
         ("udp:bad_name:1337", "'bad_name' is neither an IPv4 address nor a host name"),
         ("udp:-dash.example:1337", "'-dash.example' is neither an IPv4 address nor a host name"),
         ("udp:::1:1337", "put an IPv6 address in brackets (udp:[::1]:1337)"),
+        ("serial:", "invalid --device 'serial:': give a port after 'serial:' (serial:/dev/ttyACM0)"),
+        ("serial:ttyACM0", "the port 'ttyACM0' is not an absolute path; give /dev/ttyACM0 or /dev/serial/by-id/…"),
+        ("serial:/dev/ttyACM0,baud=fast", "baud=fast is not a rate; give a number like baud=115200"),
+        ("serial:/dev/ttyACM0,baud=0", "baud=0 is not a rate"),
+        ("serial:/dev/ttyACM0,parity=even", "unknown option 'parity=even'; options are baud=N, raw, recovery, rtscts"),
+        ("serial:/dev/ttyACM0,,raw", "an empty option after the port"),
         ("udp:[::1:1337", "'[' opens an IPv6 address but no ']' closes it"),
         ("udp:[::1]1337", "expected ':PORT' after ']' (udp:[::1]:PORT)"),
         ("udp:[::g]:1337", "'::g' is not an IPv6 address"),

@@ -155,7 +155,7 @@ struct ResumeCommand: DFUCommand {
             if let adapter = bluetooth.adapter { run.request.adapter = adapter }
             run.passkey = security.passkey
             if security.pair { run.request.pair = true }
-        case .simulator, .udp:
+        case .simulator, .udp, .serial:
             break
         }
         if let changed = ResumeFileCheck.problem(journal) {

@@ -10,7 +10,7 @@ import ArgumentParsing
 ///     }
 struct DeviceOptions: ParsableArguments {
     @Option(valueName: "DEVICE",
-            help: "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as 'dfu scan' lists it) or name:NAME (its advertised name), through BlueZ; sim[:KEY=VALUE,…], the built-in virtual device; or udp:HOST:PORT, an SMP server over UDP.")
+            help: "The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as 'dfu scan' lists it) or name:NAME (its advertised name), through BlueZ; sim[:KEY=VALUE,…], the built-in virtual device; udp:HOST:PORT, an SMP server over UDP; or serial:PATH[,baud=N,raw,recovery,rtscts], a device on a serial port.")
     var device: String
 
     var bluetooth = BluetoothOptions()
@@ -18,14 +18,14 @@ struct DeviceOptions: ParsableArguments {
     init() {}
 
     /// Parses `--device` and checks the adapter flags; `--adapter` only applies to a Bluetooth
-    /// device (a sim or UDP device does not use one, and silently ignoring it would hide a mistake).
+    /// device (a sim, UDP or serial device does not use one, and silently ignoring it would hide a mistake).
     func validate() throws(UsageError) {
         let spec = try spec
         try bluetooth.validate()
         switch spec {
         case .address, .name:
             break
-        case .simulator, .udp:
+        case .simulator, .udp, .serial:
             if bluetooth.adapter != nil {
                 throw UsageError("--adapter selects a Bluetooth adapter; it does not apply to --device \(spec)")
             }

@@ -6,6 +6,7 @@ import ArgumentParsing
 /// |---|---|
 /// | `sim`, `sim:version=1.0.0,battery=15` | the built-in virtual device; the options go to DeviceSim unread |
 /// | `udp:127.0.0.1:1337`, `udp:[::1]:1337`, `udp:localhost:1337` | an SMP server over UDP (port 1–65535; a name is looked up at each connect) |
+/// | `serial:/dev/ttyACM0`, `serial:/dev/ttyUSB0,baud=1000000,raw` | a device on a serial port (`SerialEndpoint`) |
 /// | `AA:BB:CC:DD:EE:FF` (any case) | a BLE device by address, through BlueZ |
 /// | `name:Thingy` | a BLE device by its advertised name, through BlueZ |
 ///
@@ -16,6 +17,7 @@ enum DeviceSpec: Sendable, Hashable, CustomStringConvertible {
     /// the list of keys.
     case simulator(options: String)
     case udp(UDPEndpoint)
+    case serial(SerialEndpoint)
     case address(BluetoothAddress)
     case name(String)
 
@@ -23,7 +25,7 @@ enum DeviceSpec: Sendable, Hashable, CustomStringConvertible {
     static let maximumNameLength = 248
 
     /// The accepted forms, for error messages and help.
-    static let forms = "sim, sim:KEY=VALUE,…, udp:HOST:PORT, a Bluetooth address (AA:BB:CC:DD:EE:FF) or name:NAME"
+    static let forms = "sim, sim:KEY=VALUE,…, udp:HOST:PORT, serial:PATH[,baud=N,raw,recovery,rtscts], a Bluetooth address (AA:BB:CC:DD:EE:FF) or name:NAME"
 
     /// Why a text is not a device: the text and what is wrong with it, for each caller to word
     /// (`--device` on a command line, the device column of a batch plan).
@@ -59,6 +61,12 @@ enum DeviceSpec: Sendable, Hashable, CustomStringConvertible {
             } catch {
                 throw invalid(error.reason)
             }
+        } else if let port = Self.body(of: text, kind: "serial") {
+            do throws(SerialEndpoint.Invalid) {
+                self = .serial(try SerialEndpoint(parsing: port))
+            } catch {
+                throw invalid(error.reason)
+            }
         } else if let name = Self.body(of: text, kind: "name") {
             guard !name.isEmpty else { throw invalid("the name after 'name:' is empty") }
             guard name.utf8.count <= Self.maximumNameLength else {
@@ -87,6 +95,7 @@ enum DeviceSpec: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .simulator(let options): return options.isEmpty ? "sim" : "sim:" + options
         case .udp(let endpoint): return "udp:" + endpoint.description
+        case .serial(let endpoint): return "serial:" + endpoint.description
         case .address(let address): return address.description
         case .name(let name): return "name:" + name
         }
@@ -96,13 +105,14 @@ enum DeviceSpec: Sendable, Hashable, CustomStringConvertible {
     var isBluetooth: Bool {
         switch self {
         case .address, .name: return true
-        case .simulator, .udp: return false
+        case .simulator, .udp, .serial: return false
         }
     }
 
     /// How the device is named in output: a Bluetooth address shortened to `…:EE:FF` unless the
     /// user asked for full addresses (`--full-addresses`). The others identify no one's hardware
-    /// (a name is the user's own label; a UDP endpoint is on their network) and are shown as given.
+    /// (a name is the user's own label; a UDP endpoint is on their network; a port path is this
+    /// computer's) and are shown as given.
     func displayName(fullAddresses: Bool) -> String {
         if case .address(let address) = self, !fullAddresses { return address.shortened }
         return description

@@ -46,6 +46,8 @@ struct DeviceTarget {
             let target = UpdateEngine.Target(connector: UDPConnector(presenting: .smp), peer: PeerIdentity("udp:" + endpoint.description),
                                              label: "udp:" + endpoint.description, speaks: .smp)
             return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .none)
+        case .serial(let endpoint):
+            throw .usage("serial:\(endpoint.path): the serial backend is not built in yet")
         case .address, .name:
             return try await bluetooth(spec, adapter: adapter, fullAddresses: fullAddresses, pairing: pairing,
                                        connectGate: connectGate, log: log)

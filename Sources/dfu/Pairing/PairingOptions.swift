@@ -20,7 +20,7 @@ struct PairingOptions: ParsableArguments {
         switch spec {
         case .address, .name:
             break
-        case .simulator, .udp:
+        case .simulator, .udp, .serial:
             if passkey != nil { throw UsageError("--passkey is for Bluetooth devices; it does not apply to --device \(spec)") }
             if pair { throw UsageError("--pair is for Bluetooth devices; it does not apply to --device \(spec)") }
         }

@@ -17,18 +17,29 @@ public struct SMPPacketBudget: Sendable, Hashable, CustomStringConvertible {
     public var deviceBufferSize: Int?
     /// Whether the device collects one packet from several writes.
     public var deviceReassembles: Bool
+    /// What the transport's framing holds of each device buffer besides the packet: 4 over a serial
+    /// console (the length and the CRC are decoded into the same buffer), else 0.
+    public var bufferOverhead: Int
+    /// The buffer to size packets for while the device has not said (`buf_size` unknown): the
+    /// transport's documented default where writes do not bound packets (a serial line), else nil.
+    public var assumedBufferSize: Int?
 
-    public init(maxWriteSize: Int, deviceBufferSize: Int? = nil, deviceReassembles: Bool = false) {
+    public init(maxWriteSize: Int, deviceBufferSize: Int? = nil, deviceReassembles: Bool = false,
+                bufferOverhead: Int = 0, assumedBufferSize: Int? = nil) {
         self.maxWriteSize = maxWriteSize
         self.deviceBufferSize = deviceBufferSize
         self.deviceReassembles = deviceReassembles
+        self.bufferOverhead = bufferOverhead
+        self.assumedBufferSize = assumedBufferSize
     }
 
     /// The largest packet (header + CBOR) we may send. With reassembly that is `buf_size` (one
-    /// write when the device did not say); without, one write, and never more than `buf_size`.
+    /// write when the device did not say); without, one write, and never more than `buf_size`;
+    /// less the framing's share of the buffer.
     public var maxPacketSize: Int {
-        if deviceReassembles, let buffer = deviceBufferSize { return buffer }
-        return min(maxWriteSize, deviceBufferSize ?? .max)
+        let buffer = (deviceBufferSize ?? assumedBufferSize).map { $0 - bufferOverhead }
+        if deviceReassembles, let buffer { return buffer }
+        return min(maxWriteSize, buffer ?? .max)
     }
 
     /// Whether one packet may span several writes.

@@ -50,7 +50,7 @@ public actor SMPSession {
         self.driver = driver
         linkLosses = driver.linkLosses
         self.configuration = configuration
-        let budget = SMPPacketBudget(maxWriteSize: link.parameters.maxWriteWithoutResponse)
+        let budget = SMPPacketBudget(startingOn: link)
         mode = .requests(SMPClientCore(budget: budget, configuration: configuration.client))
         try await link.subscribe(configuration.characteristic)
         serve(link)
@@ -66,14 +66,33 @@ public actor SMPSession {
 
     // MARK: - API
 
+    /// How often a request is sent over a link without a connection (UDP, a serial line) before a
+    /// silent device is given up on: a datagram can be lost and a serial frame garbled without
+    /// anything saying so, and every request the sessions send more than once is idempotent or
+    /// harmless twice (a state read, an image mark, a reset); uploads have their own rule.
+    public static let attemptsWithoutConnection = 2
+
     /// Sends one request and returns the device's typed answer. Throws the device's refusal
     /// (`.refused` with the named error), `.timeout`, `.linkLost`, `.busy` during an upload, a
     /// protocol violation, or `.cancelled` at once when the calling task is cancelled (Ctrl-C must
-    /// not wait out the deadline of a device that does not answer).
-    public func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async throws(SMPClientError) -> R.Response {
+    /// not wait out the deadline of a device that does not answer). `attempts`: how often it is
+    /// sent while each one times out; nil: `attemptsWithoutConnection` over a link without a
+    /// connection, else once. A probe that looks for silence passes 1.
+    public func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil,
+                                       attempts: Int? = nil) async throws(SMPClientError) -> R.Response {
+        let tries = max(attempts ?? (driver.link?.parameters.isConnectionless == true ? Self.attemptsWithoutConnection : 1), 1)
+        var result = await send(request, timeout: timeout)
+        for _ in 1..<tries {
+            guard case .failure(.timeout) = result, !Task.isCancelled else { break }
+            result = await send(request, timeout: timeout)
+        }
+        return try R.response(from: result).get()
+    }
+
+    private func send<R: SMPRequest>(_ request: R, timeout: Duration?) async -> Result<SMPPacket, SMPClientError> {
         let id = nextID
         nextID = id.next
-        let result = await withTaskCancellationHandler {
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<SMPPacket, SMPClientError>, Never>) in
                 guard case .requests(var client) = mode else {
                     continuation.resume(returning: .failure(mode.isClosed ? .closed : .busy))
@@ -89,7 +108,6 @@ public actor SMPSession {
             // Runs on the actor after this request is registered (the actor is busy until then).
             Task { await self.withdraw(id) }
         }
-        return try R.response(from: result).get()
     }
 
     /// Stops waiting for request `id` on behalf of a cancelled caller. The core still holds it until

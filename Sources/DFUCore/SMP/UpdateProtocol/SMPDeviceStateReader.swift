@@ -167,7 +167,8 @@ struct SMPDeviceStateReader {
         while true {
             let timeout = min(wait, requestTimeout, context.clock.remaining(until: deadline))
             guard timeout > .zero else { break }
-            let answer = await self.request(request, timeout: timeout)
+            // Sent again here with a doubled wait: one attempt each.
+            let answer = await self.request(request, timeout: timeout, attempts: 1)
             guard case .failure(.timeout) = answer else { return answer }
             wait *= 2
         }
@@ -198,9 +199,10 @@ struct SMPDeviceStateReader {
         }
     }
 
-    private func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async -> Result<R.Response, SMPClientError> {
+    private func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil,
+                                        attempts: Int? = nil) async -> Result<R.Response, SMPClientError> {
         do throws(SMPClientError) {
-            return .success(try await connection.client.request(request, timeout: timeout ?? requestTimeout))
+            return .success(try await connection.client.request(request, timeout: timeout ?? requestTimeout, attempts: attempts))
         } catch {
             return .failure(error)
         }

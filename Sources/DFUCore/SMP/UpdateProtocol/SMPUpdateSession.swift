@@ -141,7 +141,7 @@ struct SMPUpdateSession: UpdateSession {
 
     func probe(timeout: Duration) async -> ProbeResult {
         do throws(SMPClientError) {
-            _ = try await session.request(OSEchoRequest(text: "dfu"), timeout: min(timeout, deadlines.request))
+            _ = try await session.request(OSEchoRequest(text: "dfu"), timeout: min(timeout, deadlines.request), attempts: 1)
             return .answered
         } catch {
             switch error {
