@@ -25,13 +25,15 @@ let package = Package(
         .target(name: "DBusBinding", dependencies: ["Transport", "CDBus"], path: "Sources/Transport/DBus"),
         .target(name: "BlueZTransport", dependencies: ["Transport", "DBusBinding"], path: "Sources/Transport/BlueZ"),
         .target(name: "UDPTransport", dependencies: ["Transport"], path: "Sources/Transport/UDP"),
+        .target(name: "SerialTransport", dependencies: ["Transport"], path: "Sources/Transport/Serial"),
         .target(name: "DFUCore", dependencies: ["Transport", "COpenSSL", "CZip", "CLZMA"]),
-        .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport", "DBusBinding", "BlueZTransport", "UDPTransport"]),
+        .target(name: "DeviceSim", dependencies: ["DFUCore", "Transport", "DBusBinding", "BlueZTransport", "UDPTransport",
+                                                 "SerialTransport"]),
         // Exit codes: what the command-line tool and the fault campaign map a DFUError to.
         .target(name: "ExitCodes", dependencies: ["DFUCore"]),
         // The argument parser of the three executables: declarations, parsing, help, man page, completions.
         .target(name: "ArgumentParsing"),
-        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "BlueZTransport", "UDPTransport", "DeviceSim",
+        .executableTarget(name: "dfu", dependencies: ["DFUCore", "Transport", "BlueZTransport", "UDPTransport", "SerialTransport", "DeviceSim",
                                                       "ExitCodes", "ArgumentParsing"]),
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
         // What the two measuring tools below share: host facts, stderr lines, text columns.
@@ -59,7 +61,7 @@ let package = Package(
                                                          "ExitCodes", "NordicTestSupport", "ArgumentParsing", "Harness"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "DBusBinding", "BlueZTransport", "UDPTransport",
-                                                           "BlueZStandIn", "Harness"]),
+                                                           "SerialTransport", "BlueZStandIn", "Harness"]),
         .testTarget(name: "DeviceSimTests", dependencies: ["DeviceSim", "DFUCore", "Transport", "DBusBinding", "BlueZTransport",
                                                            "UDPTransport", "BlueZStandIn", "NordicTestSupport", "Harness"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

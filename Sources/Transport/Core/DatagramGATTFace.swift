@@ -1,6 +1,6 @@
-/// The GATT face a datagram link shows (`UDPLink`): one service with one characteristic that
-/// datagrams are written to and arrive from as its notifications, so the protocol above drives a
-/// datagram transport as it drives Bluetooth. The protocol names the UUIDs (DFUCore for SMP):
+/// The GATT face a datagram or byte-stream link shows (`UDPLink`, `SerialLink`): one service with
+/// one characteristic that datagrams or bytes are written to and arrive from as its notifications,
+/// so the protocol above drives such a transport as it drives Bluetooth. The protocol names the UUIDs (DFUCore for SMP):
 /// Transport knows no firmware.
 public struct DatagramGATTFace: Hashable, Sendable {
     public var service: ServiceID

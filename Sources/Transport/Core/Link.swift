@@ -2,7 +2,7 @@
 /// reads, notifications and the end of the connection. It knows GATT, MTU and flow control, never
 /// firmware. Implementations: the in-memory link with a BLE timing model (`Transport/Core/Memory/`),
 /// and one backend target per kind of link beside this core: BlueZ over D-Bus (`Transport/BlueZ/`),
-/// UDP (`Transport/UDP/`).
+/// UDP (`Transport/UDP/`), a serial port (`Transport/Serial/`).
 ///
 /// A protocol (not one actor or class) because each backend needs its own isolation: the memory
 /// link's state lives in an actor, BlueZ's in the single libdbus owner. `Sendable` so the engine's

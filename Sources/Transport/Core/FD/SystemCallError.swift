@@ -39,9 +39,11 @@ public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertibl
     /// serving many senders outlives.
     var concernsOneDestination: Bool { [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH, ECONNRESET].contains(code) }
 
-    /// The codes our UDP and Unix sockets meet; others still print, by number.
+    /// The codes our UDP and Unix sockets, ttys and device nodes meet; others still print, by number.
     private static let names: [Int32: String] = [
-        EPERM: "EPERM", EINTR: "EINTR", EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM",
+        EPERM: "EPERM", ENOENT: "ENOENT", EIO: "EIO", ENXIO: "ENXIO", EBUSY: "EBUSY", EEXIST: "EEXIST",
+        ENODEV: "ENODEV", ENOTDIR: "ENOTDIR", EISDIR: "EISDIR", ENOTTY: "ENOTTY", EROFS: "EROFS", ELOOP: "ELOOP",
+        ENAMETOOLONG: "ENAMETOOLONG", EINTR: "EINTR", EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM",
         EACCES: "EACCES", EFAULT: "EFAULT", EINVAL: "EINVAL", ENFILE: "ENFILE", EMFILE: "EMFILE",
         EPIPE: "EPIPE", ENOTSOCK: "ENOTSOCK", EDESTADDRREQ: "EDESTADDRREQ", EMSGSIZE: "EMSGSIZE",
         EPROTONOSUPPORT: "EPROTONOSUPPORT", EOPNOTSUPP: "EOPNOTSUPP", EAFNOSUPPORT: "EAFNOSUPPORT",
