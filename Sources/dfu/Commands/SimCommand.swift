@@ -158,6 +158,8 @@ struct SimCommand: DFUCommand {
         switch target {
         case .udp(let address):
             return try await serveUDP(options, at: address, console: console, signals: stopSignals)
+        case .serial(let spec):
+            return try await serveSerial(options, on: spec, console: console, signals: stopSignals)
         case .bluez(let adapter):
             let pairing: PeripheralSecurity.Pairing
             do throws(UsageError) { pairing = try self.pairing(for: target) } catch { throw .usage(error.message) }

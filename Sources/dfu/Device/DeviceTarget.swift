@@ -24,9 +24,9 @@ struct DeviceTarget {
     /// nothing can brick.
     let checksHostPower: Bool
     /// What the run keeps open: the in-process device, or the adapter's bus connection.
-    private let resource: Resource
+    let resource: Resource
 
-    private enum Resource {
+    enum Resource {
         case none
         case simulator(VirtualPeripheral)
         case nordicSimulator(VirtualNordicPeripheral)
@@ -36,8 +36,9 @@ struct DeviceTarget {
     /// `log` gets the BlueZ connector's diagnostic lines (connect retries, rediscovery).
     /// `pairing`: how a Bluetooth device that demands a secure link is paired (`PairingOptions`).
     /// `connectGate`: runs that share one adapter set up one connection at a time (`dfu batch`).
+    /// `speaking`: the protocol of the update file, which frames a serial line (SMP when nil).
     static func make(_ spec: DeviceSpec, adapter: String?, fullAddresses: Bool, pairing: BlueZPairing = .none,
-                     connectGate: BlueZConnectGate? = nil,
+                     connectGate: BlueZConnectGate? = nil, speaking: UpdateProtocolName? = nil,
                      log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> DeviceTarget {
         switch spec {
         case .simulator(let text):
@@ -47,7 +48,7 @@ struct DeviceTarget {
                                              label: "udp:" + endpoint.description, speaks: .smp)
             return DeviceTarget(target: target, clock: .continuous, checksHostPower: true, resource: .none)
         case .serial(let endpoint):
-            throw .usage("serial:\(endpoint.path): the serial backend is not built in yet")
+            return try serial(endpoint, speaking: speaking ?? .smp, log: log)
         case .address, .name:
             return try await bluetooth(spec, adapter: adapter, fullAddresses: fullAddresses, pairing: pairing,
                                        connectGate: connectGate, log: log)

@@ -30,7 +30,8 @@ extension FlashRequest {
         }
         let pairing = BlueZPairing(input: PairingOptions.input(passkey: passkey), pairFirst: pair)
         let deviceTarget = try await DeviceTarget.make(try deviceSpec, adapter: adapter, fullAddresses: fullAddresses,
-                                                       pairing: pairing, connectGate: connectGate, log: log)
+                                                       pairing: pairing, connectGate: connectGate,
+                                                       speaking: ProtocolRegistry.recognise(bytes)?.entry.name, log: log)
         let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown
         let engine = UpdateEngine(image: bytes, imageName: imageName, key: publicKey,
                                   options: updateOptions(earlierBootloaderName: earlierBootloaderName),

@@ -15,6 +15,11 @@ extension VirtualDeviceUDPServer: SimServer {
     var running: String { snapshot.runningVersionText }
 }
 
+extension VirtualDeviceSerialServer: SimServer {
+    var resets: Int { snapshot.boots.count }
+    var running: String { snapshot.runningVersionText }
+}
+
 extension BlueZPeripheral: SimServer {
     var resets: Int { model.bootCount }
     var running: String { model.runningVersion }
