@@ -57,6 +57,8 @@ extension BootloaderCore {
         var outcome = DFUOutcome(DFUResponse(opCode: op, status: .success, payload: .checksum(
             offset: settings.progress.imageOffset, crc: settings.progress.imageCRC)))
         outcome.acceptedBytes = data.count
+        // The flash write's completion frees the buffer (callback.write); the refusals above do not.
+        outcome.releasesWriteBuffer = true
         return outcome
     }
 

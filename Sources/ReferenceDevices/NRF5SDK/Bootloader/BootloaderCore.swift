@@ -1,8 +1,10 @@
 /// The bootloader's request handler and its RAM state (nrf_dfu_req_handler.c, nrf_dfu_validation.c).
-/// It knows nothing of BLE: `BootloaderTransport` turns writes into `DFURequest`s and answers into
-/// notifications. Flash is passed in, because it outlives this RAM state.
+/// It knows no transport: `BootloaderTransport` (BLE) turns writes into `DFURequest`s and answers
+/// into notifications, `SerialDFUTransport` does the same with SLIP frames. `build` says where the
+/// two kinds of bootloader binary differ. Flash is passed in, because it outlives this RAM state.
 struct BootloaderCore: Sendable {
     let configuration: SDKDeviceConfiguration
+    let build: BootloaderBuild
     /// `s_dfu_settings`.
     var settings: DFUSettings
     /// `m_valid_init_cmd_present` with `mp_init`: the accepted init command, if any.
@@ -15,8 +17,9 @@ struct BootloaderCore: Sendable {
 
     /// The bootloader starting from flash: `nrf_dfu_req_handler_init` re-accepts a stored init
     /// command (`nrf_dfu_validation_init`, then `nrf_dfu_validation_init_cmd_execute`).
-    init(configuration: SDKDeviceConfiguration, flash: FlashStore) {
+    init(configuration: SDKDeviceConfiguration, flash: FlashStore, build: BootloaderBuild? = nil) {
         self.configuration = configuration
+        self.build = build ?? .ble(configuration.sdkVersion)
         settings = flash.settings
         if settings.progress.commandSize != 0, let packet = InitPacketDecoder.decode(settings.initCommand),
            case .success(let size) = UpdateSpace(configuration: configuration).size(of: packet.command) {
@@ -38,10 +41,11 @@ struct BootloaderCore: Sendable {
         switch op {
         case DFUOpCode.protocolVersion, DFUOpCode.mtuGet, DFUOpCode.ping, DFUOpCode.hardwareVersion,
              DFUOpCode.firmwareVersion:
-            // Over BLE these answers carry no payload (nrf_dfu_ble.c adds payloads for Select and
-            // CRC only); a reduced protocol does not know them.
-            let status: DFUStatus = configuration.sdkVersion.protocolReduced ? .failed(.opCodeNotSupported) : .success
-            return DFUOutcome(DFUResponse(opCode: op, status: status))
+            // A reduced protocol does not know them (they fall to the default branch).
+            guard !build.protocolReduced else {
+                return DFUOutcome(DFUResponse(opCode: op, status: .failed(.opCodeNotSupported)))
+            }
+            return DFUOutcome(information(request))
         case DFUOpCode.setReceiptNotification:
             return DFUOutcome(DFUResponse(opCode: op, status: .success))
         case DFUOpCode.abort:
@@ -69,6 +73,7 @@ struct BootloaderCore: Sendable {
         case .data:
             return dataOperation(request, flash: &flash)
         case nil:
+            // No handler runs, so a Write's buffer is not given back either.
             return DFUOutcome(DFUResponse(opCode: request.opCode, status: .failed(.invalidObject)))
         }
     }
@@ -89,10 +94,13 @@ struct BootloaderCore: Sendable {
             outcome.restartsInactivityTimer = true
             return outcome
         case DFUOpCode.write:
-            // nrf_dfu_validation_init_cmd_append.
+            // nrf_dfu_validation_init_cmd_append; on_cmd_obj_write_request gives the buffer back
+            // whatever the result.
             let count = UInt32(request.data.count)
             guard UInt64(count) + UInt64(progress.commandOffset) <= UInt64(progress.commandSize) else {
-                return DFUOutcome(DFUResponse(opCode: op, status: .failed(.invalidParameter)))
+                var refused = DFUOutcome(DFUResponse(opCode: op, status: .failed(.invalidParameter)))
+                refused.releasesWriteBuffer = true
+                return refused
             }
             settings.initCommand += request.data
             settings.progress.commandOffset += count
@@ -100,6 +108,7 @@ struct BootloaderCore: Sendable {
             var outcome = DFUOutcome(DFUResponse(opCode: op, status: .success, payload: .checksum(
                 offset: settings.progress.commandOffset, crc: settings.progress.commandCRC)))
             outcome.acceptedBytes = request.data.count
+            outcome.releasesWriteBuffer = true
             return outcome
         case DFUOpCode.execute:
             let status = executeCommand(flash: &flash)
@@ -148,7 +157,8 @@ struct BootloaderCore: Sendable {
 
     /// Signature and version checks, the image size, and room for it.
     private mutating func accept(_ packet: DecodedInitPacket, space: UpdateSpace) -> DFUStatus {
-        let status = InitCommandValidator(configuration: configuration, settings: settings).prevalidate(packet)
+        let status = InitCommandValidator(configuration: configuration, settings: settings, bleStack: build.bleStack)
+            .prevalidate(packet)
         guard status.isSuccess else { return status }
         let size: UInt32
         switch space.size(of: packet.command) {

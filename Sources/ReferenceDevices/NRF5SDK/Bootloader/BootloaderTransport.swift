@@ -2,10 +2,8 @@
 /// notifications, and Packet Receipt Notifications. Its counters are statics in the SDK: they live
 /// as long as the bootloader runs, across connections.
 struct BootloaderTransport: Sendable, Hashable {
-    /// `m_pkt_notif_target`: 0 = no receipt notifications.
-    var receiptTarget: UInt16 = 0
-    /// `m_pkt_notif_target_cnt`.
-    var receiptCountdown: UInt16 = 0
+    /// `m_pkt_notif_target` and `m_pkt_notif_target_cnt`.
+    var receipts = PacketReceiptCounter()
 
     /// `on_ctrl_pt_write`. The SDK reads parameters without checking the write's length; bytes the
     /// write does not hold are taken as 0 here (decided: the SDK would read stale buffer bytes).
@@ -17,12 +15,11 @@ struct BootloaderTransport: Sendable, Hashable {
             request.objectType = byte(1)
         case DFUOpCode.create:
             // The receipt count restarts on every Create.
-            receiptCountdown = receiptTarget
+            receipts.restart()
             request.objectType = byte(1)
             request.objectSize = (0 ..< 4).reduce(UInt32(0)) { $0 | UInt32(byte(2 + $1)) << UInt32($1 * 8) }
         case DFUOpCode.setReceiptNotification:
-            receiptTarget = UInt16(byte(1)) | UInt16(byte(2)) << 8
-            receiptCountdown = receiptTarget
+            receipts.set(UInt16(byte(1)) | UInt16(byte(2)) << 8)
         case DFUOpCode.write:
             // A Write op code on the Control Point reaches the handler with no data (the request's
             // buffer fields are zero): a zero-length write.
@@ -34,16 +31,8 @@ struct BootloaderTransport: Sendable, Hashable {
     }
 
     /// `ble_dfu_req_handler_callback`: the notification for `response`, if one is sent. Answers to
-    /// object writes are sent only when a receipt notification is due, and then as a checksum
-    /// answer (`60 03 …`), whatever the write's result.
+    /// object writes are sent only when a receipt notification is due.
     mutating func notification(for response: DFUResponse) -> [UInt8]? {
-        var response = response
-        if response.opCode == DFUOpCode.write {
-            receiptCountdown &-= 1
-            if receiptTarget == 0 || receiptCountdown != 0 { return nil }
-            receiptCountdown = receiptTarget
-            response.opCode = DFUOpCode.calculateChecksum
-        }
-        return response.bytes
+        receipts.answer(for: response)?.bytes
     }
 }

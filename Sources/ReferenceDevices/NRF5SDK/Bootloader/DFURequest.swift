@@ -1,11 +1,18 @@
 /// One request to the bootloader's request handler (nrf_dfu_req_handler.h `nrf_dfu_request_t`), as
-/// the BLE transport builds it: Control Point writes carry an op code and, for Select, Create and
-/// Set PRN, parameters; Packet writes become Write requests carrying the bytes.
+/// a transport builds it. Over BLE, Control Point writes carry an op code and, for Select, Create
+/// and Set PRN, parameters; Packet writes become Write requests carrying the bytes. Over serial
+/// (nrf_dfu_serial.c) Ping, MTU Get and Firmware Version carry parameters too.
 struct DFURequest: Sendable, Hashable {
     var opCode: UInt8
     var objectType: UInt8 = 0
     var objectSize: UInt32 = 0
     var data: [UInt8] = []
+    /// `ping.id`, echoed back.
+    var pingID: UInt8 = 0
+    /// `mtu.size`: the transport's own MTU, which the handler echoes back.
+    var mtuSize: UInt16 = 0
+    /// `firmware.image_number`.
+    var imageNumber: UInt8 = 0
 
     static func write(_ data: [UInt8]) -> DFURequest { DFURequest(opCode: DFUOpCode.write, data: data) }
 }
@@ -22,6 +29,10 @@ struct DFUOutcome: Sendable, Hashable {
     var executed: SDKObjectType?
     /// Packet bytes taken into an object.
     var acceptedBytes = 0
+    /// A Write's handler called `callback.write`, which gives a serial transport its receive buffer
+    /// back. The data handler forgets to on every refusal (`on_data_obj_write_request`), and an
+    /// invalid object type reaches no handler at all.
+    var releasesWriteBuffer = false
 
     init(_ response: DFUResponse?) { self.response = response }
 }

@@ -2,11 +2,13 @@ import DFUCore
 
 /// The checks of Execute(command) before any data is accepted (nrf_dfu_validation.c
 /// `nrf_dfu_validation_prevalidate`, nrf_dfu_ver_validation.c `nrf_dfu_ver_validation_check`),
-/// for a bootloader built with a SoftDevice (`DFU_REQUIRES_SOFTDEVICE`, BLE), not a debug build
-/// (`NRF_DFU_DEBUG` 0) and without external applications (`NRF_DFU_SUPPORTS_EXTERNAL_APP` 0).
+/// for a bootloader that is not a debug build (`NRF_DFU_DEBUG` 0) and has no external applications
+/// (`NRF_DFU_SUPPORTS_EXTERNAL_APP` 0), built with the BLE stack or for serial (MBR only).
 struct InitCommandValidator {
     let configuration: SDKDeviceConfiguration
     let settings: DFUSettings
+    /// `BLE_STACK_SUPPORT_REQD` (or ANT): the bootloader itself needs the SoftDevice.
+    var bleStack = true
 
     /// `SD_REQ_APP_OVERWRITES_SD`.
     static let appOverwritesSoftDevice: UInt32 = 0
@@ -55,7 +57,7 @@ struct InitCommandValidator {
         guard command.hash?.type == InitCommand.sha256HashType else { return .extended(.wrongHashType) }
         guard let hardware = command.hwVersion else { return .extended(.initCommandInvalid) }
         guard hardware == configuration.hardwareVersion else { return .extended(.hardwareVersionFailure) }
-        guard softDeviceRequirementMet(command, type: type) else { return .extended(.softDeviceVersionFailure) }
+        guard softDeviceRequirementMet(command) else { return .extended(.softDeviceVersionFailure) }
         if let version = command.fwVersion {
             return versionAccepted(version, type: type) ? .success : .extended(.firmwareVersionFailure)
         }
@@ -69,19 +71,29 @@ struct InitCommandValidator {
         return required ? .extended(.initCommandInvalid) : .success
     }
 
-    /// `sd_req_ok` with a SoftDevice present and a BLE bootloader.
-    private func softDeviceRequirementMet(_ command: InitCommand, type: InitCommand.FirmwareType) -> Bool {
-        let preventDowngrade = configuration.applicationDowngradePrevention || type == .softDevice
+    /// `sd_req_ok`. A serial bootloader finds out at run time whether a SoftDevice is there
+    /// (`SD_PRESENT`); a BLE one always has it. `type` is the raw value, as the SDK compares it.
+    private func softDeviceRequirementMet(_ command: InitCommand) -> Bool {
+        let type = command.type ?? 0
+        let softDeviceType = InitCommand.FirmwareType.softDevice.rawValue
+        // With the BLE stack a SoftDevice update is always protected from downgrades.
+        let preventDowngrade = configuration.applicationDowngradePrevention || (bleStack && type == softDeviceType)
+        guard configuration.softDevicePresent else {
+            // No SoftDevice: an update that needs one fails; otherwise only a version is asked for.
+            if let first = command.sdReq.first, first != Self.appOverwritesSoftDevice { return false }
+            return !preventDowngrade || command.fwVersion != nil
+        }
         guard let first = command.sdReq.first else { return false }
         if first != Self.appOverwritesSoftDevice {
             return command.sdReq.contains(configuration.softDeviceFWID)
         }
-        if type == .application {
-            // An application replacing the SoftDevice: refused by BLE bootloaders when the list
-            // names more than the 0 entry and downgrades are prevented.
-            return !(preventDowngrade && command.sdReq.count > 1)
+        if type == InitCommand.FirmwareType.application.rawValue {
+            // An application replacing the SoftDevice: with downgrades prevented and more than the 0
+            // entry, the list must name the installed SoftDevice, and BLE bootloaders refuse anyway.
+            guard preventDowngrade && command.sdReq.count > 1 else { return true }
+            return !bleStack && command.sdReq.contains(configuration.softDeviceFWID)
         }
-        return !preventDowngrade || type != .softDevice
+        return !preventDowngrade || type != softDeviceType
     }
 
     /// `fw_version_ok`.

@@ -27,9 +27,18 @@ public struct SDKDeviceConfiguration: Sendable {
     // MARK: Versions and hardware
     /// `NRF_DFU_HW_VERSION`.
     public var hardwareVersion: UInt32 = 52
-    /// The FWID of the installed SoftDevice (S132 7.0.1, as SDK 17.0 ships it): read at
-    /// `MBR_SIZE + 0x0C` by nrf_dfu_ver_validation.c `sd_req_check`.
+    /// The FWID of the installed SoftDevice: read at `MBR_SIZE + 0x0C` by nrf_dfu_ver_validation.c
+    /// `sd_req_check`. 0x0101 is the FWID pc-nrfutil 6.1.7 lists for S132 7.2.0 (SDK 17.0 itself
+    /// ships S132 7.0.1, FWID 0xCB).
     public var softDeviceFWID: UInt32 = 0x0101
+    /// `SD_PRESENT`: a SoftDevice's magic number at `MBR_SIZE`. A BLE bootloader needs one; a serial
+    /// bootloader (built with the MBR only) checks at run time (`sd_req_ok`, `on_fw_version_request`).
+    public var softDevicePresent = true
+    /// `SD_VERSION_GET(MBR_SIZE)`: major × 1 000 000 + minor × 1 000 + bugfix (nrf_sdm.h
+    /// `SD_VERSION`), as the Firmware Version request reports it.
+    public var softDeviceVersion: UInt32 = 7_002_000
+    /// The chip's FICR, as the Hardware Version request reports it.
+    public var chip = SDKChip.nRF52832
     /// The installed application's version (`s_dfu_settings.app_version`).
     public var installedApplicationVersion: UInt32 = 1
     /// The installed application's size in bytes (`bank_0.image_size`): where bank 1 starts.

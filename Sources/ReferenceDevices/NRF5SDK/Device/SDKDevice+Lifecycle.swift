@@ -28,7 +28,7 @@ extension SDKDevice {
     /// valid application or the DFU flag is set; otherwise erase the stored name
     /// (`nrf_dfu_settings_additional_erase`) and start the application.
     mutating func boot(now: MonotonicInstant) -> [SDKDeviceAction] {
-        activateUpdate()
+        if flash.activateUpdate() { counters.updatesActivated += 1 }
         let applicationValid = flash.settings.bank0.code == .validApplication
         if !applicationValid || dfuFlag {
             dfuFlag = false
@@ -45,24 +45,5 @@ extension SDKDevice {
             advertisement = applicationAdvertisement
         }
         return advertisement.map { [.startAdvertising($0)] } ?? []
-    }
-
-    /// nrf_bootloader_fw_activation.c: a valid application in bank 1 is copied over bank 0; a new
-    /// bootloader replaces the old one (its version is already in the settings). The extra reset
-    /// after activation is folded into this boot.
-    private mutating func activateUpdate() {
-        switch flash.settings.bank1.code {
-        case .validApplication:
-            let bank1 = flash.settings.bank1
-            flash.settings.bank0 = DFUSettings.Bank(code: .validApplication, imageSize: bank1.imageSize,
-                                                    imageCRC: bank1.imageCRC)
-            flash.settings.bank1 = DFUSettings.Bank()
-            counters.updatesActivated += 1
-        case .validBootloader:
-            flash.settings.bank1 = DFUSettings.Bank()
-            counters.updatesActivated += 1
-        default:
-            break
-        }
     }
 }
