@@ -60,6 +60,23 @@ extension EngineTests {
             #expect(bench.notes.all.contains { if case .dropped = $0 { true } else { false } })
         }
 
+        /// Every 7th reply garbled: chunk replies lost mid-upload leave stale chunk requests whose
+        /// deadlines outlive the upload (their timer must stay armed for the requests that follow),
+        /// and the 28th, the reset's reply, is lost too: the reset is not sent again (a second one
+        /// could revert the image under test); the device's silence shows the reboot, and the update
+        /// completes.
+        @Test func aGarbledResetReplyStillEndsInTheNewImage() async throws {
+            var serving = SerialServeOptions.fastLine
+            serving.garbleEvery = 7
+            let bench = try await SerialEngineBench.make(serving: serving)
+            try await expectUpdated(bench, try await bench.flash())
+            let resets = bench.serverEvents.all.filter {
+                if case .received(_, let header?) = $0 { header.group == .os && header.command == 5 } else { false }
+            }
+            #expect(resets.count == 1)
+            #expect(bench.serverEvents.all.contains(.garbled(replyNumber: 28)))
+        }
+
         /// USB CDC ACM: the port vanishes while the device resets and comes back when it has booted;
         /// the engine reconnects to it and confirms the new version.
         @Test func aPortThatVanishesOnResetIsOpenedAgain() async throws {

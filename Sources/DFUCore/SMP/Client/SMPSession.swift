@@ -68,8 +68,9 @@ public actor SMPSession {
 
     /// How often a request is sent over a link without a connection (UDP, a serial line) before a
     /// silent device is given up on: a datagram can be lost and a serial frame garbled without
-    /// anything saying so, and every request the sessions send more than once is idempotent or
-    /// harmless twice (a state read, an image mark, a reset); uploads have their own rule.
+    /// anything saying so. Every request sent this way is idempotent (a state read, an image mark,
+    /// an erase, an echo); a reset is not (a second boot reverts an image under test), so its
+    /// callers send it once. Uploads have their own rule.
     public static let attemptsWithoutConnection = 2
 
     /// Sends one request and returns the device's typed answer. Throws the device's refusal
@@ -252,9 +253,13 @@ public actor SMPSession {
             case .completed:
                 endUpload(upload)
                 continuation.finish()
+                // What follows is the finished upload's own timer; `endUpload` armed the client's
+                // (a stale chunk's deadline), which a trailing `.timer(at: nil)` would cancel.
+                return
             case .failed(let error):
                 endUpload(upload)
                 continuation.finish(throwing: error)
+                return
             }
         }
     }

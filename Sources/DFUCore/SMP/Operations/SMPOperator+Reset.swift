@@ -14,7 +14,8 @@ extension SMPOperator {
             let connection = link.connection
             let lossesBefore = await connection.losses.count
             do throws(SMPClientError) {
-                _ = try await connection.client.request(OSResetRequest(force: force ? true : nil), timeout: deadlines.request)
+                _ = try await connection.client.request(OSResetRequest(force: force ? true : nil), timeout: deadlines.request,
+                                                        attempts: 1)
             } catch {
                 switch error {
                 case .refused(let smp) where smp.mcumgrError == .busy:

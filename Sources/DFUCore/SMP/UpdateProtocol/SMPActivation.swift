@@ -70,17 +70,24 @@ struct SMPActivation: Sendable {
         return listed
     }
 
+    /// How long the reset's reply is waited for: Zephyr answers at once and resets
+    /// `CONFIG_MCUMGR_GRP_OS_RESET_MS` (250 ms) later. Sent once, and not waited for long: over a
+    /// link without a connection the reboot is seen as the device's silence, which a long wait (or
+    /// a second try) for a lost reply could miss entirely on a device that boots fast.
+    static let resetReplyTimeout: Duration = .seconds(2)
+
     /// Sends the reset; a reply lost to the reboot is fine.
     func reset() async throws(DFUError) {
+        let timeout = min(requestTimeout, Self.resetReplyTimeout)
         do throws(SMPClientError) {
-            _ = try await session.request(OSResetRequest(), timeout: requestTimeout)
+            _ = try await session.request(OSResetRequest(), timeout: timeout, attempts: 1)
         } catch {
             switch error {
             case .refused(let smp) where smp.mcumgrError == .busy:
                 // The application vetoed the reset (a hook returned busy): `force` overrides it.
                 log("device answered the reset with busy; sending it again with force")
                 do throws(SMPClientError) {
-                    _ = try await session.request(OSResetRequest(force: true), timeout: requestTimeout)
+                    _ = try await session.request(OSResetRequest(force: true), timeout: timeout, attempts: 1)
                 } catch {
                     try Self.tolerateLostReply(error, device: device)
                 }
