@@ -4,7 +4,7 @@
 #   make deps    install the Debian packages the build needs, only those missing
 #   make build   swift build (debug) -> .build/debug/dfu
 #   make demo    build, then `dfu flash` a sample image onto the virtual device; `dfu verify` every sample
-#   make test    build, swift test (unit + end-to-end), then the imgtool, smpclient and nrfutil cross-checks
+#   make test    build, swift test (unit + end-to-end), then the imgtool, smpclient (UDP and serial) and nrfutil cross-checks
 #   make test-bluez DFU_BLUEZ_RIG=path/to/run.sh   dfu against the real bluetoothd in the BlueZ rig
 #   make install [PREFIX=/usr/local] [DESTDIR=...]   a release dfu, its man page, bash and zsh completions
 #   make uninstall [PREFIX=...] [DESTDIR=...]        removes exactly those files
@@ -127,13 +127,15 @@ test: deps
 	    echo "imgtool-crosscheck: not run ($(CROSSCHECK) absent)" | tee $(LOGS)/crosscheck.log; \
 	fi
 	bash scripts/smpclient-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/smpclient-crosscheck.log
+	bash scripts/smpclient-serial-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/smpclient-serial-crosscheck.log
 	bash scripts/nrfutil-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/nrfutil-crosscheck.log
 	@swift_testing="$$(for log in test test-cli-bluez test-cli; do { grep -E 'Test run with [0-9]+ tests?' $(LOGS)/$$log.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//'; done | paste -sd ';' | sed 's/;/; /g')"; \
 	xctest="$$({ grep -hE 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log $(LOGS)/test-cli-bluez.log $(LOGS)/test-cli.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
 	smpclient="$$({ grep -E '^(SKIP: )?smpclient-crosscheck: ' $(LOGS)/smpclient-crosscheck.log || true; } | tail -n 1)"; \
+	smpserial="$$({ grep -E '^(SKIP: )?smpclient-serial-crosscheck: ' $(LOGS)/smpclient-serial-crosscheck.log || true; } | tail -n 1)"; \
 	nrfutil="$$({ grep -E '^(SKIP: )?nrfutil-crosscheck: ' $(LOGS)/nrfutil-crosscheck.log || true; } | tail -n 1)"; \
-	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}; $${nrfutil:-nrfutil-crosscheck: no summary}"
+	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}; $${smpserial:-smpclient-serial-crosscheck: no summary}; $${nrfutil:-nrfutil-crosscheck: no summary}"
 
 # The BlueZ tier (docs/test-bluez.md): a static release build of dfu, then scenarios inside the
 # BlueZ rig (../shared/rig: bluetoothd 5.66 and two virtual LE controllers in a VM; run.sh boots

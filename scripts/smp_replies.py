@@ -1,4 +1,4 @@
-"""What the smpclient scripts (smpclient-crosscheck.py over UDP, bluez-rig-smpclient.py over BLE)
+"""What the smpclient scripts (smpclient-crosscheck.py over UDP and serial, bluez-rig-smpclient.py over BLE)
 share: a short form of an SMP reply for messages, and the check that a reply is a success."""
 
 from smpclient.generics import error, error_v2, success

@@ -1,26 +1,32 @@
-"""One check of an SMP-over-UDP server with smpclient (7.3.0), for scripts/smpclient-crosscheck.sh.
+"""One check of an SMP server with smpclient (7.3.0), for scripts/smpclient-crosscheck.sh (UDP) and
+scripts/smpclient-serial-crosscheck.sh (a serial line).
 
-    python smpclient-crosscheck.py CHECK HOST [ARGS...]
+    python smpclient-crosscheck.py CHECK ADDR [ARGS...]
 
-Each check talks to HOST:1337 (smpclient's UDP transport has no port option), prints one line
-saying what it saw, and exits 0 when the server answered as Zephyr would, 1 otherwise. smpclient is
+ADDR is HOST, reached over UDP at HOST:1337 (smpclient's UDP transport has no port option), or
+serial:PATH[,raw][,baud=N]: smpclient's SMPSerialTransport (Zephyr's console framing) on the serial
+port PATH, or its SMPSerialRawTransport with `raw`; baud 115200 unless given. Each check prints one
+line saying what it saw, and exits 0 when the server answered as Zephyr would, 1 otherwise. smpclient is
 used directly rather than through smpmgr because smpmgr's `image state-write` exits 0 even when the
 device answers with an SMP error (reference §8); here every reply is checked for what it must hold.
 
 Checks:
-  echo HOST                      echo a text, expect it back
-  params HOST BUF_SIZE BUF_COUNT MCUmgr parameters
-  upload HOST FILE               upload FILE with smpclient's own upload routine (sha in the first packet)
-  state HOST EXPECT...           image state list; each EXPECT is SLOT:VERSION:FLAGS[:HASH], FLAGS a
+  echo ADDR                      echo a text, expect it back
+  params ADDR BUF_SIZE BUF_COUNT MCUmgr parameters
+  upload ADDR FILE               upload FILE with smpclient's own upload routine (sha in the first packet);
+                                 says how long the upload took from its first request
+  upload-noisy ADDR FILE         upload over a console line the device also logs on: smpclient must
+                                 set the log lines aside and still finish; says how many it saw
+  state ADDR EXPECT...           image state list; each EXPECT is SLOT:VERSION:FLAGS[:HASH], FLAGS a
                                  comma list of active/inactive, confirmed/unconfirmed, pending/not-pending
-  test HOST HASH                 mark the image with HASH for test; expect slot 1 pending
-  reset HOST                     reset; expect a success reply
-  wait-up HOST SECONDS           echo until the device answers again (it is down while MCUboot swaps)
-  confirm HOST                   confirm the running image; expect slot 0 confirmed
-  empty HOST SLOT                the state list has no entry for SLOT (it was erased)
-  refuse-magic HOST FILE         first upload packet of FILE with its header magic broken: expect err
+  test ADDR HASH                 mark the image with HASH for test; expect slot 1 pending
+  reset ADDR                     reset; expect a success reply
+  wait-up ADDR SECONDS           echo until the device answers again (it is down while MCUboot swaps)
+  confirm ADDR                   confirm the running image; expect slot 0 confirmed
+  empty ADDR SLOT                the state list has no entry for SLOT (it was erased)
+  refuse-magic ADDR FILE         first upload packet of FILE with its header magic broken: expect err
                                  {group 1, rc 23} (IMG_MGMT_ERR_INVALID_IMAGE_HEADER_MAGIC)
-  refuse-size HOST FILE LEN      first upload packet of FILE announcing LEN bytes: expect err
+  refuse-size ADDR FILE LEN      first upload packet of FILE announcing LEN bytes: expect err
                                  {group 1, rc 30} (IMG_MGMT_ERR_INVALID_IMAGE_TOO_LARGE)
 """
 
@@ -35,10 +41,29 @@ from smpclient import SMPClient
 from smpclient.generics import error_v2, success
 from smpclient.requests.image_management import ImageStatesRead, ImageStatesWrite, ImageUploadWrite
 from smpclient.requests.os_management import EchoWrite, MCUMgrParametersRead, ResetWrite
+from smpclient.exceptions import SMPBadSequence
 from smpclient.transport.udp import SMPUDPTransport
 from smp_replies import Failed, describe, expect_success
 
 
+def client_for(addr, timeout):
+    """An SMPClient for ADDR: HOST over UDP, or serial:PATH[,raw][,baud=N]."""
+    if not addr.startswith("serial:"):
+        return SMPClient(SMPUDPTransport(), addr, timeout_s=timeout)
+    # Imported here: the UDP checks need no pyserial.
+    from smpclient.transport.serial import SMPSerialRawTransport, SMPSerialTransport
+    path, *options = addr[len("serial:"):].split(",")
+    raw, baud = False, 115200
+    for option in options:
+        if option == "raw":
+            raw = True
+        elif option.startswith("baud="):
+            baud = int(option[len("baud="):])
+        else:
+            raise Failed(f"unknown serial option {option!r} in {addr!r}")
+    # A pseudo-terminal ignores the rate, but a real port would not: set it as for one.
+    transport = SMPSerialRawTransport(baudrate=baud) if raw else SMPSerialTransport(baudrate=baud)
+    return SMPClient(transport, path, timeout_s=timeout)
 
 
 def slots_text(images):
@@ -49,15 +74,15 @@ def slots_text(images):
     return "; ".join(parts)
 
 
-async def connected(host, timeout=5.0):
-    client = SMPClient(SMPUDPTransport(), host, timeout_s=timeout)
+async def connected(addr, timeout=5.0):
+    client = client_for(addr, timeout)
     await client.connect()
     return client
 
 
-async def check_echo(host):
+async def check_echo(addr):
     text = "smpclient-crosscheck"
-    client = await connected(host)
+    client = await connected(addr)
     try:
         response = expect_success(await client.request(EchoWrite(d=text)), "echo")
     finally:
@@ -67,8 +92,8 @@ async def check_echo(host):
     return f"echo {text!r} came back"
 
 
-async def check_params(host, buf_size, buf_count):
-    client = await connected(host)
+async def check_params(addr, buf_size, buf_count):
+    client = await connected(addr)
     try:
         response = expect_success(await client.request(MCUMgrParametersRead()), "params")
     finally:
@@ -78,10 +103,9 @@ async def check_params(host, buf_size, buf_count):
     return f"buf_size {response.buf_size}, buf_count {response.buf_count}"
 
 
-async def check_upload(host, path):
-    with open(path, "rb") as f:
-        image = f.read()
-    client = await connected(host)
+async def uploaded(client, image):
+    """Uploads `image` with smpclient's own routine; the seconds from its first request and the
+    number of requests."""
     started = time.monotonic()
     requests = 0
     last = None
@@ -91,15 +115,40 @@ async def check_upload(host, path):
             last = offset
     except Exception as e:  # smpclient raises SMPUploadError, TimeoutError, validation errors
         raise Failed(f"upload stopped after {requests} replies at off {last}: {type(e).__name__}: {e}")
-    finally:
-        await client.disconnect()
     if last != len(image):
         raise Failed(f"upload ended at off {last} of {len(image)}")
-    return f"{len(image)} bytes in {requests} requests, {time.monotonic() - started:.1f} s"
+    return time.monotonic() - started, requests
 
 
-async def state(host):
-    client = await connected(host)
+async def check_upload(addr, path):
+    with open(path, "rb") as f:
+        image = f.read()
+    client = await connected(addr)
+    try:
+        seconds, requests = await uploaded(client, image)
+    finally:
+        await client.disconnect()
+    return f"{len(image)} bytes in {requests} requests, {seconds:.2f} s"
+
+
+async def check_upload_noisy(addr, path):
+    with open(path, "rb") as f:
+        image = f.read()
+    client = await connected(addr)
+    try:
+        seconds, requests = await uploaded(client, image)
+        # What smpclient's decoder set aside as the console's own text, between SMP frames.
+        text = (await client._transport.read_serial()).decode("utf-8", "replace")
+    finally:
+        await client.disconnect()
+    logs = [line for line in text.splitlines() if "<inf>" in line]
+    if not logs:
+        raise Failed(f"the upload finished but smpclient saw no log line on the console ({text[:80]!r})")
+    return f"{len(image)} bytes in {requests} requests, {seconds:.2f} s, {len(logs)} log lines set aside ({logs[0].strip()!r})"
+
+
+async def state(addr):
+    client = await connected(addr)
     try:
         response = expect_success(await client.request(ImageStatesRead()), "state read")
     finally:
@@ -107,8 +156,8 @@ async def state(host):
     return response.images
 
 
-async def check_state(host, *expectations):
-    images = await state(host)
+async def check_state(addr, *expectations):
+    images = await state(addr)
     for expectation in expectations:
         parts = expectation.split(":")
         slot, version, flags = int(parts[0]), parts[1], parts[2].split(",")
@@ -131,15 +180,15 @@ async def check_state(host, *expectations):
     return slots_text(images)
 
 
-async def check_empty(host, slot):
-    images = await state(host)
+async def check_empty(addr, slot):
+    images = await state(addr)
     if any(i.slot == int(slot) for i in images):
         raise Failed(f"slot {slot} is still listed ({slots_text(images)})")
     return f"slot {slot} not listed ({slots_text(images)})"
 
 
-async def check_test(host, hash_hex):
-    client = await connected(host)
+async def check_test(addr, hash_hex):
+    client = await connected(addr)
     try:
         response = await client.request(ImageStatesWrite(hash=bytes.fromhex(hash_hex), confirm=False))
     finally:
@@ -151,8 +200,8 @@ async def check_test(host, hash_hex):
     return f"slot 1 {slot1.version} pending"
 
 
-async def check_reset(host):
-    client = await connected(host)
+async def check_reset(addr):
+    client = await connected(addr)
     try:
         expect_success(await client.request(ResetWrite()), "reset")
     finally:
@@ -160,36 +209,38 @@ async def check_reset(host):
     return "reset accepted"
 
 
-async def echo_answered(host):
-    client = SMPClient(SMPUDPTransport(), host, timeout_s=0.5)
+async def echo_answered(addr):
+    client = client_for(addr, 0.5)
     try:
         await client.connect()
         return success(await client.request(EchoWrite(d="up?")))
-    except (TimeoutError, asyncio.TimeoutError, OSError):
-        return False  # down: a device that resets or swaps answers nothing
+    except (TimeoutError, asyncio.TimeoutError, OSError, SMPBadSequence):
+        # Down: a device that resets or swaps answers nothing. On a serial line, the answer to a
+        # request sent as it came up can arrive after its timeout, in place of the next one's.
+        return False
     finally:
         await client.disconnect()
 
 
-async def check_wait_up(host, seconds):
+async def check_wait_up(addr, seconds):
     # The device answers the reset first and goes down 250 ms later (Zephyr's
     # CONFIG_MCUMGR_GRP_OS_RESET_MS), so first see it go down, then wait for it to answer again:
     # an echo answered before the reboot says nothing about the new image.
     started = time.monotonic()
     down_deadline = started + 5.0
-    while await echo_answered(host):
+    while await echo_answered(addr):
         if time.monotonic() > down_deadline:
             raise Failed("the device kept answering for 5 s after the reset: it did not reboot")
     went_down = time.monotonic()
     deadline = went_down + float(seconds)
     while time.monotonic() < deadline:
-        if await echo_answered(host):
+        if await echo_answered(addr):
             return f"down after {went_down - started:.1f} s, answering again after {time.monotonic() - started:.1f} s"
     raise Failed(f"no answer within {seconds} s of going down for the reset")
 
 
-async def check_confirm(host):
-    client = await connected(host)
+async def check_confirm(addr):
+    client = await connected(addr)
     try:
         response = expect_success(await client.request(ImageStatesWrite(confirm=True)), "state write (confirm)")
     finally:
@@ -200,8 +251,8 @@ async def check_confirm(host):
     return f"slot 0 {slot0.version} confirmed"
 
 
-async def refused_upload(host, first_chunk, length, want):
-    client = await connected(host)
+async def refused_upload(addr, first_chunk, length, want):
+    client = await connected(addr)
     try:
         response = await client.request(ImageUploadWrite(off=0, data=first_chunk, image=0, len=length,
                                                          sha=hashlib.sha256(first_chunk).digest()))
@@ -212,21 +263,22 @@ async def refused_upload(host, first_chunk, length, want):
     return f"refused with {describe(response)}"
 
 
-async def check_refuse_magic(host, path):
+async def check_refuse_magic(addr, path):
     with open(path, "rb") as f:
         chunk = bytearray(f.read(512))
     chunk[0] ^= 0xFF
-    return await refused_upload(host, bytes(chunk), 49152, IMG_MGMT_ERR.INVALID_IMAGE_HEADER_MAGIC)
+    return await refused_upload(addr, bytes(chunk), 49152, IMG_MGMT_ERR.INVALID_IMAGE_HEADER_MAGIC)
 
 
-async def check_refuse_size(host, path, length):
+async def check_refuse_size(addr, path, length):
     with open(path, "rb") as f:
         chunk = f.read(512)
-    return await refused_upload(host, chunk, int(length), IMG_MGMT_ERR.INVALID_IMAGE_TOO_LARGE)
+    return await refused_upload(addr, chunk, int(length), IMG_MGMT_ERR.INVALID_IMAGE_TOO_LARGE)
 
 
 CHECKS = {
-    "echo": check_echo, "params": check_params, "upload": check_upload, "state": check_state,
+    "echo": check_echo, "params": check_params, "upload": check_upload, "upload-noisy": check_upload_noisy,
+    "state": check_state,
     "test": check_test, "reset": check_reset, "wait-up": check_wait_up, "confirm": check_confirm, "empty": check_empty,
     "refuse-magic": check_refuse_magic, "refuse-size": check_refuse_size,
 }
