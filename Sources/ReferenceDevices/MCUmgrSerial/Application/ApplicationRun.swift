@@ -56,6 +56,7 @@ extension MCUmgrSerial {
         mutating func receive(_ byte: UInt8, counters: inout MCUmgrSerialCounters) -> [SerialLineOutput] {
             switch configuration.applicationFraming {
             case .console:
+                var notes: [SerialLineOutput] = []
                 for event in lines.receive(byte) {
                     switch event {
                     case .line(let line):
@@ -63,11 +64,13 @@ extension MCUmgrSerial {
                         systemQueue.submit(.decodeLines)
                     case .droppedNoBuffer:
                         counters.linesDroppedNoBuffer += 1
+                        notes.append(.note("uart_mcumgr: Insufficient buffers, fragment dropped"))
                     case .droppedTooLong:
                         counters.linesDroppedTooLong += 1
+                        notes.append(.note("uart_mcumgr: Line too long, fragment dropped"))
                     }
                 }
-                return []
+                return notes
             case .raw:
                 // smp_raw_uart.c `smp_raw_uart_process_frag`, called from the ISR for every byte.
                 if let deadline = rawInputDeadline, clock >= deadline, reassembly.holdsNetbuf {
@@ -76,15 +79,15 @@ extension MCUmgrSerial {
                 }
                 rawInputDeadline = nil
                 let outcome = reassembly.raw([byte], pool: &pool)
-                account(outcome, counters: &counters)
+                let notes = account(outcome, counters: &counters)
                 if case .incomplete = outcome, let timeout = configuration.rawInputTimeout, reassembly.pendingCount > 0 {
                     rawInputDeadline = clock + timeout
                 }
-                return []
+                return notes
             }
         }
 
-        private mutating func account(_ outcome: SerialReassembly.Outcome, counters: inout MCUmgrSerialCounters) {
+        private mutating func account(_ outcome: SerialReassembly.Outcome, counters: inout MCUmgrSerialCounters) -> [SerialLineOutput] {
             switch outcome {
             case .packet(let packet):
                 counters.packetsDecoded += 1
@@ -92,13 +95,17 @@ extension MCUmgrSerial {
                 if sharedQueue { systemQueue.submit(.processPackets) } else { smpQueue.submit(.processPackets) }
             case .noNetbuf:
                 counters.fragmentsDroppedNoNetbuf += 1
+                return [.note("smp: no netbuf free, fragment dropped")]
             case .dropped(.crcMismatch):
                 counters.crcFailures += 1
+                return [.note("mcumgr_serial_process_frag: CRC mismatch, packet dropped")]
             case .dropped(let reason):
                 counters.framesDropped[String(describing: reason), default: 0] += 1
+                return [.note("mcumgr_serial_process_frag: packet dropped (\(reason))")]
             case .incomplete, .notFrame:
                 break
             }
+            return []
         }
 
         // MARK: Work queues
@@ -182,8 +189,7 @@ extension MCUmgrSerial {
                 // smp_uart.c `smp_uart_process_frag`: decode, free the RX buffer, pass a packet on.
                 let outcome = reassembly.console(line, pool: &pool)
                 lines.freeBuffer()
-                account(outcome, counters: &counters)
-                return []
+                return account(outcome, counters: &counters)
             }
             guard item == .processPackets, var current = request else { return [] }
             switch current.phase {

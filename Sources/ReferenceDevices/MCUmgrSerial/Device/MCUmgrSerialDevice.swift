@@ -9,7 +9,8 @@ import Transport
 ///     out += device.advance(to: device.nextDeadline!)  // [.transmit(response lines)]
 ///
 /// Bytes delivered together are taken as having arrived back to back at `baudRate`, the last one
-/// at `now`, so work the device finishes between them happens in between. Each rule names the
+/// at `now`, so work the device finishes between them happens in between (for MCUboot they also
+/// make up one interrupt's batch). Each rule names the
 /// Zephyr or MCUboot function it comes from; docs/reference-device-mcumgr-serial.md lists them.
 public struct MCUmgrSerialDevice: SerialLineDevice {
     typealias Serial = MCUmgrSerial
@@ -50,22 +51,31 @@ public struct MCUmgrSerialDevice: SerialLineDevice {
         var outputs: [SerialLineOutput] = []
         let byteTime = configuration.transmitTime(1)
         let first = now.advanced(by: .zero - byteTime * max(0, bytes.count - 1))
-        if case .recovery = run {
-            // MCUboot's serial adapter takes what one interrupt delivered as a batch.
-            outputs += advanceAll(to: max(clock, now))
-            if case .recovery(var recovery) = run {
-                recovery.receive(bytes, counters: &counters)
-                run = .recovery(recovery)
-            }
-            return outputs + advanceAll(to: max(clock, now))
-        }
+        // For MCUboot's serial adapter the bytes of one call are one interrupt's batch.
+        var batchOpen = false
         for (index, byte) in bytes.enumerated() {
             let arrival = max(clock, first + byteTime * index)
             outputs += advanceAll(to: arrival)
-            guard case .application(var application) = run else { continue }  // lost while resetting
-            application.clock = max(application.clock, arrival)
-            outputs += application.receive(byte, counters: &counters)
-            run = .application(application)
+            switch run {
+            case .application(var application):
+                application.clock = max(application.clock, arrival)
+                outputs += application.receive(byte, counters: &counters)
+                run = .application(application)
+            case .recovery(var recovery):
+                if !batchOpen {
+                    recovery.receiver.beginInterrupt()
+                    batchOpen = true
+                }
+                recovery.clock = max(recovery.clock, arrival)
+                outputs += recovery.receive(byte, counters: &counters)
+                run = .recovery(recovery)
+            case .booting, .halted:
+                continue  // lost while the device resets or stands still
+            }
+        }
+        if batchOpen, case .recovery(var recovery) = run {
+            recovery.receiver.endInterrupt()
+            run = .recovery(recovery)
         }
         return outputs + advanceAll(to: max(clock, now))
     }

@@ -25,16 +25,21 @@ extension MCUmgrSerial {
             freeBuffers = bufferCount
         }
 
-        enum ByteOutcome: Equatable { case stored, droppedNoBuffer, truncated }
+        enum ByteOutcome: Equatable {
+            case stored
+            /// `first`: the byte that found no buffer (the rest of the batch follows it).
+            case droppedNoBuffer(first: Bool)
+            case truncated
+        }
 
         mutating func beginInterrupt() { droppingBatch = false }
 
         mutating func receive(_ byte: UInt8) -> ByteOutcome {
-            if droppingBatch { return .droppedNoBuffer }
+            if droppingBatch { return .droppedNoBuffer(first: false) }
             if current == nil {
                 guard freeBuffers > 0 else {
                     droppingBatch = true
-                    return .droppedNoBuffer
+                    return .droppedNoBuffer(first: true)
                 }
                 freeBuffers -= 1
                 current = []

@@ -38,17 +38,18 @@ extension MCUmgrSerial {
             clock = now
         }
 
-        /// One interrupt's bytes, all at `clock`.
-        mutating func receive(_ bytes: [UInt8], counters: inout MCUmgrSerialCounters) {
-            receiver.beginInterrupt()
-            for byte in bytes {
-                switch receiver.receive(byte) {
-                case .stored: break
-                case .droppedNoBuffer: counters.recoveryBytesDroppedNoBuffer += 1
-                case .truncated: counters.recoveryLinesTruncated += 1
-                }
+        /// One byte of the current interrupt's batch, at `clock`.
+        mutating func receive(_ byte: UInt8, counters: inout MCUmgrSerialCounters) -> [SerialLineOutput] {
+            switch receiver.receive(byte) {
+            case .stored:
+                return []
+            case .droppedNoBuffer(let first):
+                counters.recoveryBytesDroppedNoBuffer += 1
+                return first ? [.note("serial_adapter: Not enough memory to store incoming data!")] : []
+            case .truncated:
+                counters.recoveryLinesTruncated += 1
+                return []
             }
-            receiver.endInterrupt()
         }
 
         var nextEvent: MonotonicInstant? { busyUntil }

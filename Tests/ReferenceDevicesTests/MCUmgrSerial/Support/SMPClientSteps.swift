@@ -61,3 +61,10 @@ extension MCUmgrSerialConfiguration {
         MCUmgrSerialConfiguration(initialImage: image)
     }
 }
+
+import Testing
+
+/// `#require` for expressions that mutate the rig (the macro cannot take those).
+func unwrap<T>(_ value: T?, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+    try #require(value, sourceLocation: sourceLocation)
+}
