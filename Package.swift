@@ -51,7 +51,9 @@ let package = Package(
         // Nordic packages and init packets the tests build and sign (test support, not shipped).
         .target(name: "NordicTestSupport", dependencies: ["DFUCore", "BlueZStandIn"], path: "Tests/Support/NordicTestSupport"),
         // An nRF5 SDK device (secure BLE bootloader + buttonless application) modelled from the SDK
-        // sources alone, independent of DeviceSim's Nordic model, served over the memory link.
+        // sources alone, independent of DeviceSim's Nordic model, served over the memory link; and
+        // a Zephyr SMP-over-serial application on MCUboot with serial recovery (MCUmgrSerial),
+        // modelled from the Zephyr and MCUboot sources, served on a serial line.
         .target(name: "ReferenceDevices", dependencies: ["Transport", "DFUCore"]),
         .testTarget(name: "ReferenceDevicesTests", dependencies: ["ReferenceDevices", "DFUCore", "Transport"]),
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes", "NordicTestSupport", "ReferenceDevices"]),
