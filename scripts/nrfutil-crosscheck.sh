@@ -12,10 +12,16 @@
 #     sd_req, packaged by nrfutil's library: signed (its key as PEM and as nrfutil's C array, no key,
 #     a wrong fresh key, a flipped firmware byte, a flipped signature byte), unsigned (no key, a key,
 #     a key with --allow-unsigned) and a signed bootloader; each held to the verdict it was built for.
+# (c) `nrfutil dfu serial` (its own serial client, pyserial on a pty) flashes `dfu sim --serve serial:PATH
+#     --protocol nordic` over UART (PRN 0 and 4) and USB, and the sim reports the new application
+#     running. Needs nrfutil's CLI to start; if it cannot, one "SKIP: nrfutil-crosscheck serial: ..."
+#     line says why and (a) and (b) still count.
 #
 # Needs python3 with venv and PyPI (test-only: the product never needs Python). nrfutil 6.1.7 is
-# installed without its dependencies (its CLI cannot start on Python 3.11, reference §5.3), plus
-# protobuf<4, ecdsa, intelhex, crcmod, click, pyyaml. If PyPI cannot be reached it prints
+# installed without its dependencies (as pinned they do not install on Python 3.11, reference §5.3),
+# plus protobuf<4, ecdsa, intelhex, crcmod, click, pyyaml; for (c) also pyserial, tqdm, piccata,
+# pyspinel and pc_ble_driver_py without its native part (only its exception class is imported),
+# with which its CLI starts. If PyPI cannot be reached it prints
 # "SKIP: nrfutil-crosscheck: PyPI unreachable (...)" and exits 0. Otherwise one line per case and then
 # "nrfutil-crosscheck: N agreed, M disagreed"; exit 1 if M > 0, exit 2 if it could not run at all.
 # CROSSCHECK_SEED=<int> repeats the bodies, versions and tamper offsets of an earlier run (keys are
@@ -27,7 +33,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 samples="$repo/firmware-samples"
 
 case "${1:-}" in
-    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 [[ $# -le 1 ]] || { echo "nrfutil-crosscheck: too many arguments (try --help)" >&2; exit 2; }
 dfu="${1:-.build/debug/dfu}"
@@ -41,7 +47,13 @@ dfu="$(cd "$(dirname "$dfu")" && pwd)/$(basename "$dfu")"
     || { echo "nrfutil-crosscheck: missing $samples/nordic-expected.tsv (run firmware-samples/nordic/generate.sh)" >&2; exit 2; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/nrfutil-crosscheck.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+sim_pid=""
+cleanup() {
+    # Only the sim this script started, by its id.
+    if [[ -n "$sim_pid" ]]; then kill "$sim_pid" 2> /dev/null || true; wait "$sim_pid" 2> /dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
 
 # --- nrfutil's library in a throw-away venv ---------------------------------------------------------
 if ! python3 -m venv "$work/venv" > "$work/venv.log" 2>&1; then
@@ -221,6 +233,62 @@ check "fresh unsigned, a key" REFUSED "$fresh/unsigned.zip" --key "$fresh/key-a.
 check "fresh unsigned, a key, --allow-unsigned" OK "$fresh/unsigned.zip" --key "$fresh/key-a.pub.pem" --allow-unsigned
 check "fresh bootloader, its key" OK "$fresh/bootloader.zip" --key "$fresh/key-a.pub.pem"
 check "fresh bootloader, wrong fresh key" REFUSED "$fresh/bootloader.zip" --key "$fresh/key-b.pub.c"
+
+# --- (c) nrfutil dfu serial against dfu's Nordic serial sim ------------------------------------------
+# nrfutil's own serial DFU client (DfuTransportSerial over pyserial) flashes `dfu sim --serve
+# serial:PATH --protocol nordic` (a pseudo-terminal); the sim must report the package's application
+# running afterwards. The CLI needs pyserial and the modules nrfutil's __main__ imports (pc_ble_driver_py
+# for its exception class, without its native part; pyspinel, piccata, tqdm).
+serial_skip=""
+if ! { "${pip[@]}" pyserial tqdm piccata 'pyspinel>=1.0.0a3' \
+       && "${pip[@]}" --no-deps pc_ble_driver_py; } > "$work/pip-serial.log" 2>&1; then
+    serial_skip="pip install of nrfutil's serial dependencies failed: $(grep -m 1 -E '^(ERROR|error)' "$work/pip-serial.log" || tail -n 1 "$work/pip-serial.log")"
+elif ! "$work/venv/bin/nrfutil" dfu serial --help > "$work/nrfutil-help.log" 2>&1; then
+    serial_skip="nrfutil dfu serial cannot start here: $(grep -v '^\s' "$work/nrfutil-help.log" | tail -n 1)"
+fi
+
+# serial_check NAME PRN SERVE [sim flags...]: a fresh sim, nrfutil flashes the signed sample, the sim reports fw_version 3.
+serial_check() {
+    local name="$1" prn="$2" serve="$3"
+    shift 3
+    local port="$work/tty-$agreed-$disagreed"
+    "$dfu" sim --serve "serial:$port,baud=1000000$serve" --protocol nordic "$@" > "$work/sim.out" 2> "$work/sim.err" < /dev/null &
+    sim_pid=$!
+    local waited=0
+    until grep -q '^dfu sim: serving Nordic Secure DFU' "$work/sim.out" 2> /dev/null || (( waited >= 100 )); do
+        sleep 0.1; waited=$((waited + 1))
+    done
+    local rc=0 problems=""
+    timeout 120 "$work/venv/bin/nrfutil" dfu serial -pkg "$samples/nordic/app-signed-3.zip" -p "$port" -b 1000000 \
+        -cd 0 -t 3 -prn "$prn" > "$work/nrfutil.out" 2>&1 < /dev/null || rc=$?
+    waited=0
+    until grep -q 'up again (boot 1), running application 0.0.3 (fw_version 3)' "$work/sim.out" || (( waited >= 50 )); do
+        sleep 0.1; waited=$((waited + 1))
+    done
+    [[ $rc -eq 0 ]] || problems="nrfutil exited $rc: $(grep -v '^\s' "$work/nrfutil.out" | tail -n 1)"
+    grep -q 'Device programmed' "$work/nrfutil.out" || problems="$problems; nrfutil did not say 'Device programmed'"
+    grep -q 'up again (boot 1), running application 0.0.3 (fw_version 3)' "$work/sim.out" \
+        || problems="$problems; the sim does not report fw_version 3 running ($(tail -n 1 "$work/sim.out"))"
+    kill "$sim_pid" 2> /dev/null || true
+    wait "$sim_pid" 2> /dev/null || true
+    sim_pid=""
+    if [[ -z "$problems" ]]; then
+        agreed=$((agreed + 1))
+        printf 'AGREE     %s: nrfutil flashed the sim, which runs fw_version 3\n' "$name"
+    else
+        disagreed=$((disagreed + 1))
+        printf 'DISAGREE  %s: %s\n' "$name" "${problems#; }"
+    fi
+}
+
+echo "== nrfutil dfu serial against dfu sim --serve serial:PATH --protocol nordic"
+if [[ -n "$serial_skip" ]]; then
+    echo "SKIP: nrfutil-crosscheck serial: $serial_skip"
+else
+    serial_check "UART (MTU 131), PRN 0" 0 ""
+    serial_check "UART (MTU 131), PRN 4 (receipts as checksum answers)" 4 ""
+    serial_check "USB (MTU 2051), PRN 0, the port vanishing at the reset" 0 ",usb"
+fi
 
 echo "nrfutil-crosscheck: $agreed agreed, $disagreed disagreed"
 [[ $disagreed -eq 0 ]]

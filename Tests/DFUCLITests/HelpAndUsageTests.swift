@@ -195,8 +195,9 @@ import Testing
               --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
                                       'dfu scan' lists it) or name:NAME (its advertised
                                       name), through BlueZ; sim[:KEY=VALUE,…], the built-in
-                                      virtual device; or udp:HOST:PORT, an SMP server over
-                                      UDP.
+                                      virtual device; udp:HOST:PORT, an SMP server over UDP;
+                                      or serial:PATH[,baud=N,raw,recovery,rtscts], a device
+                                      on a serial port.
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.
@@ -605,8 +606,9 @@ import Testing
               --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
                                       'dfu scan' lists it) or name:NAME (its advertised
                                       name), through BlueZ; sim[:KEY=VALUE,…], the built-in
-                                      virtual device; or udp:HOST:PORT, an SMP server over
-                                      UDP.
+                                      virtual device; udp:HOST:PORT, an SMP server over UDP;
+                                      or serial:PATH[,baud=N,raw,recovery,rtscts], a device
+                                      on a serial port.
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.
@@ -819,17 +821,21 @@ import Testing
             --phy and --interval only shape the in-process link (--device sim) and the
             device ID here.
 
-            --protocol nordic serves an nRF52 with the nRF5 SDK's secure bootloader instead
-            (BLE only): its application advertises the Nordic DFU service (0xFE59) with
-            buttonless DFU, Battery and Device Information; a buttonless request resets it
-            into the bootloader, which advertises at the same address as DfuTarg (or the
-            name the central set) with the Control Point and Packet characteristics, and
-            after the update (or an abort, or --inactivity) the new application comes back.
-            On real hardware the bootloader takes the address + 1; an adapter cannot change
-            its address, so here it keeps it (dfu looks at both), or it takes another
-            adapter's (--bootloader-adapter), where only its name finds it. --chip, --sdk,
-            --hw, --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is
-            its public key.
+            --protocol nordic serves an nRF52 with the nRF5 SDK's secure bootloader instead,
+            over BLE or on a serial line. Over BLE its application advertises the Nordic DFU
+            service (0xFE59) with buttonless DFU, Battery and Device Information; a
+            buttonless request resets it into the bootloader, which advertises at the same
+            address as DfuTarg (or the name the central set) with the Control Point and
+            Packet characteristics, and after the update (or an abort, or --inactivity) the
+            new application comes back. On real hardware the bootloader takes the address +
+            1; an adapter cannot change its address, so here it keeps it (dfu looks at
+            both), or it takes another adapter's (--bootloader-adapter), where only its name
+            finds it. --chip, --sdk, --hw, --sd, --inactivity, --prn-drop and --drop shape
+            the bootloader; --key is its public key. On serial:PATH[,baud=N][,usb] it is the
+            bootloader's serial DFU (SLIP frames, as 'nrfutil dfu serial' speaks it), in DFU
+            mode from the start: MTU 131 as over a UART, or 2051 with usb, whose port also
+            vanishes while the device resets; after the update the new application runs and
+            reads nothing on the line.
 
             Either way it then prints one line per connection, upload, reset, boot and
             injected fault (--verbose adds every packet in and out on stderr).
@@ -899,8 +905,9 @@ import Testing
               --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
                                       'dfu scan' lists it) or name:NAME (its advertised
                                       name), through BlueZ; sim[:KEY=VALUE,…], the built-in
-                                      virtual device; or udp:HOST:PORT, an SMP server over
-                                      UDP.
+                                      virtual device; udp:HOST:PORT, an SMP server over UDP;
+                                      or serial:PATH[,baud=N,raw,recovery,rtscts], a device
+                                      on a serial port.
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.
@@ -973,8 +980,9 @@ import Testing
               --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
                                       'dfu scan' lists it) or name:NAME (its advertised
                                       name), through BlueZ; sim[:KEY=VALUE,…], the built-in
-                                      virtual device; or udp:HOST:PORT, an SMP server over
-                                      UDP.
+                                      virtual device; udp:HOST:PORT, an SMP server over UDP;
+                                      or serial:PATH[,baud=N,raw,recovery,rtscts], a device
+                                      on a serial port.
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.
@@ -1048,8 +1056,9 @@ import Testing
               --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
                                       'dfu scan' lists it) or name:NAME (its advertised
                                       name), through BlueZ; sim[:KEY=VALUE,…], the built-in
-                                      virtual device; or udp:HOST:PORT, an SMP server over
-                                      UDP.
+                                      virtual device; udp:HOST:PORT, an SMP server over UDP;
+                                      or serial:PATH[,baud=N,raw,recovery,rtscts], a device
+                                      on a serial port.
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.
@@ -1121,8 +1130,9 @@ import Testing
               --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
                                       'dfu scan' lists it) or name:NAME (its advertised
                                       name), through BlueZ; sim[:KEY=VALUE,…], the built-in
-                                      virtual device; or udp:HOST:PORT, an SMP server over
-                                      UDP.
+                                      virtual device; udp:HOST:PORT, an SMP server over UDP;
+                                      or serial:PATH[,baud=N,raw,recovery,rtscts], a device
+                                      on a serial port.
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.
@@ -1200,8 +1210,9 @@ import Testing
               --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
                                       'dfu scan' lists it) or name:NAME (its advertised
                                       name), through BlueZ; sim[:KEY=VALUE,…], the built-in
-                                      virtual device; or udp:HOST:PORT, an SMP server over
-                                      UDP.
+                                      virtual device; udp:HOST:PORT, an SMP server over UDP;
+                                      or serial:PATH[,baud=N,raw,recovery,rtscts], a device
+                                      on a serial port.
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.
@@ -1274,8 +1285,9 @@ import Testing
               --device <DEVICE>       The device: a Bluetooth address (AA:BB:CC:DD:EE:FF, as
                                       'dfu scan' lists it) or name:NAME (its advertised
                                       name), through BlueZ; sim[:KEY=VALUE,…], the built-in
-                                      virtual device; or udp:HOST:PORT, an SMP server over
-                                      UDP.
+                                      virtual device; udp:HOST:PORT, an SMP server over UDP;
+                                      or serial:PATH[,baud=N,raw,recovery,rtscts], a device
+                                      on a serial port.
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.

@@ -90,7 +90,7 @@ import Testing
          "--key 'firmware-samples/no-such-key.pem' cannot be used"),
         (["sim", "--serve", "udp:127.0.0.1:0", "--json"], "unknown option '--json'"),
         (["sim", "--serve", "udp:127.0.0.1:0", "--protocol", "nordic"],
-         "the Nordic device (--protocol nordic) is served over BLE only (--serve bluez:hciN)"),
+         "the Nordic device (--protocol nordic) is served over BLE (--serve bluez:hciN) or a serial line (--serve serial:PATH)"),
         (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--security", "authen", "--passkey", "123456"],
          "--security and --passkey are for the SMP device"),
         (["sim", "--serve", "bluez:hci0", "--protocol", "nordic", "--sdk", "14"], "invalid value '14' for --sdk: expected 15, 16 or 17"),

@@ -18,8 +18,9 @@ import Transport
 ///   activation installs them together; a part the device declines or already holds is skipped
 ///   with a warning), from the part the device says it is at.
 /// - `upload-only` ends here. activate: the protocol's activation up to the reset. reconnect: wait
-///   for the drop, reconnect within `deadlines.reboot` (`RebootWait`). confirm-version: the
-///   protocol's check.
+///   for the drop, reconnect within `deadlines.reboot` (`RebootWait`), unless the device cannot be
+///   reached after its activation (`reachableAfterActivation`). confirm-version: the protocol's
+///   check.
 struct UpdateProcedure<Protocol: UpdateProtocol> {
     let engine: UpdateEngine
     let updateProtocol: Protocol
@@ -121,14 +122,17 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         // Where the transfer's end was the activation (Nordic's final Execute), nothing was marked.
         if session.activationNeedsLink { emit(.activated(options.mode)) }
         let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
-        emit(.rebooting)
+        let reachable = session.reachableAfterActivation
+        if reachable { emit(.rebooting) }
         try end(.activate, started)
 
-        started = try begin(.reconnect)
-        _ = try await RebootWait(connection: connection, session: session, context: context)
-            .run(lossesBefore: lossesBefore, deadline: rebootDeadline)
-        emit(.reconnected(summary(connection.link, window: session.window)))
-        try end(.reconnect, started)
+        if reachable {
+            started = try begin(.reconnect)
+            _ = try await RebootWait(connection: connection, session: session, context: context)
+                .run(lossesBefore: lossesBefore, deadline: rebootDeadline)
+            emit(.reconnected(summary(connection.link, window: session.window)))
+            try end(.reconnect, started)
+        }
 
         started = try begin(.confirmVersion)
         let version = try await session.confirm(update, mode: options.mode, before: state, readUntil: rebootDeadline)

@@ -63,6 +63,14 @@ public struct NordicVirtualDevice: Sendable {
                                               buttonless: configuration.buttonless, setName: configuration.setName))
     }
 
+    /// A device in its bootloader from the start, at `now`: one powered up with its DFU button held,
+    /// or a board whose only way in is its serial bootloader (the nRF52840 Dongle's). No boot is
+    /// counted until its first reset.
+    public init(configuration: NordicDeviceConfiguration, inBootloaderAt now: MonotonicInstant) {
+        self.init(configuration: configuration)
+        mode = .bootloader(NordicBootloader(configuration: configuration.bootloader, settings: settings, now: now))
+    }
+
     public var applicationIdentity: PeerIdentity { configuration.identity }
     public var bootloaderIdentity: PeerIdentity {
         if configuration.buttonless.keepsAddress { return configuration.identity }

@@ -44,15 +44,19 @@ struct SimCommand: DFUCommand {
         Needs a powered LE adapter, and root or membership of the 'bluetooth' group (bluetoothd's D-Bus policy). --mtu, --phy and --interval only shape the \
         in-process link (--device sim) and the device ID here.
 
-        --protocol nordic serves an nRF52 with the nRF5 SDK's secure bootloader instead (BLE only): \
-        its application advertises the Nordic DFU service (0xFE59) with buttonless DFU, Battery and \
-        Device Information; a buttonless request resets it into the bootloader, which advertises \
+        --protocol nordic serves an nRF52 with the nRF5 SDK's secure bootloader instead, over BLE or \
+        on a serial line. Over BLE its application advertises the Nordic DFU service (0xFE59) with \
+        buttonless DFU, Battery and Device Information; a buttonless request resets it into the bootloader, which advertises \
         at the same address as DfuTarg (or the name the central set) with the Control Point and \
         Packet characteristics, and after the update (or an abort, or --inactivity) the new \
         application comes back. On real hardware the bootloader takes the address + 1; an \
         adapter cannot change its address, so here it keeps it (dfu looks at both), or it takes \
         another adapter's (--bootloader-adapter), where only its name finds it. --chip, --sdk, \
-        --hw, --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its public key.
+        --hw, --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its public key. \
+        On serial:PATH[,baud=N][,usb] it is the bootloader's serial DFU (SLIP frames, as 'nrfutil dfu \
+        serial' speaks it), in DFU mode from the start: MTU 131 as over a UART, or 2051 with usb, \
+        whose port also vanishes while the device resets; after the update the new application runs \
+        and reads nothing on the line.
 
         Either way it then prints one line per connection, upload, reset, boot and injected fault \
         (--verbose adds every packet in and out on stderr).
@@ -131,9 +135,18 @@ struct SimCommand: DFUCommand {
             }
         }
         if options.simProtocol == .nordic {
-            guard case .bluez = target else {
-                throw UsageError("the Nordic device (--protocol nordic) is served over BLE only (--serve bluez:hciN); "
-                                 + "in process: dfu flash PKG.zip --device sim:protocol=nordic")
+            switch target {
+            case .bluez:
+                break
+            case .serial(let spec):
+                // The bootloader's serial DFU is SLIP: Zephyr's framings and its log lines are SMP's.
+                guard spec.options.framing == .console, spec.options.noiseEvery == nil, spec.options.garbleEvery == nil else {
+                    throw UsageError("raw, noise and garble apply to the SMP device; the Nordic device (--protocol nordic) "
+                                     + "speaks the nRF5 bootloader's SLIP framing on serial:PATH[,baud=N][,usb]")
+                }
+            case .udp:
+                throw UsageError("the Nordic device (--protocol nordic) is served over BLE (--serve bluez:hciN) or a serial "
+                                 + "line (--serve serial:PATH); in process: dfu flash PKG.zip --device sim:protocol=nordic")
             }
             guard security == nil, passkey == nil else {
                 throw UsageError("--security and --passkey are for the SMP device; the Nordic device serves an open link")

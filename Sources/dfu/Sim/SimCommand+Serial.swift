@@ -7,6 +7,9 @@ import Transport
 extension SimCommand {
     func serveSerial(_ options: SimOptions, on spec: SerialServeSpec, console: Console,
                      signals: StopSignals) async throws(DFUError) -> ExitStatus {
+        if options.simProtocol == .nordic {
+            return try await serveNordicSerial(options, on: spec, console: console, signals: signals)
+        }
         let device: VirtualDevice
         do throws(SimOptionsError) {
             device = try options.makeDevice(framing: .datagram)
@@ -35,6 +38,49 @@ extension SimCommand {
         console.out("dfu sim: serving SMP on serial \(path) (\(port.terminal.devicePath), \(serving.baud) baud, "
             + "\(serving.framing) framing\(serving.vanishesOnReset ? ", USB" : "")) "
             + "(device \(device.identity), version \(device.runningVersionText))")
+        if await server.serveUntilStopped(options: options, console: console, signals: signals) {
+            await server.stop()
+            return .success
+        }
+        throw .internalError("the serial server stopped by itself")
+    }
+
+    /// `--protocol nordic`: the nRF52's bootloader on the line (SLIP, the nRF5 SDK's serial DFU),
+    /// in DFU mode from the start.
+    private func serveNordicSerial(_ options: SimOptions, on spec: SerialServeSpec, console: Console,
+                                   signals: StopSignals) async throws(DFUError) -> ExitStatus {
+        let configuration: NordicDeviceConfiguration
+        do throws(SimOptionsError) {
+            configuration = try options.nordicDeviceConfiguration()
+        } catch {
+            throw .usage(self.device.usageError(error).message)
+        }
+        let port: PseudoTerminalPort
+        do throws(SimSerialPortError) {
+            port = try PseudoTerminalPort.open(linkedAt: spec.path)
+        } catch {
+            throw .usage("cannot serve on serial:\(spec.path): \(error)")
+        }
+        let path = spec.path
+        let clock = LinkClock.realTime()
+        let server = NordicSerialServer(
+            model: NordicVirtualDevice(configuration: configuration, inBootloaderAt: clock.now), port: port,
+            serving: spec.options, clock: clock,
+            reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) },
+            observer: { event in
+                if event.isLifecycle {
+                    console.out("dfu sim: \(event)")
+                } else {
+                    console.log("sim: \(event)")
+                }
+            })
+        await server.start()
+        let serving = spec.options
+        let version = configuration.bootloader.appVersion
+        console.out("dfu sim: serving Nordic Secure DFU on serial \(path) (\(port.terminal.devicePath), \(serving.baud) baud, "
+            + "\(serving.vanishesOnReset ? "USB" : "UART"), MTU \(server.mtu)) (device \(configuration.identity), "
+            + "\(configuration.bootloader.chip.name) bootloader in DFU mode, application \(NordicAppVersion.text(version)) "
+            + "(fw_version \(version)))")
         if await server.serveUntilStopped(options: options, console: console, signals: signals) {
             await server.stop()
             return .success

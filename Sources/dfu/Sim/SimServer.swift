@@ -20,6 +20,10 @@ extension VirtualDeviceSerialServer: SimServer {
     var running: String { snapshot.runningVersionText }
 }
 
+extension NordicSerialServer: SimServer {
+    var resets: Int { snapshot.boots.count }
+}
+
 extension BlueZPeripheral: SimServer {
     var resets: Int { model.bootCount }
     var running: String { model.runningVersion }

@@ -40,6 +40,11 @@ protocol UpdateSession: Sendable {
     func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int?
     /// Over a link that cannot report the drop (UDP): whether the device answers now.
     func probe(timeout: Duration) async -> ProbeResult
+    /// Whether the device can be reached again after the reset that activates the update, to check
+    /// what it runs. False where the new firmware has no face on this link (a Nordic bootloader on
+    /// a serial port: the application it starts does not speak the bootloader's protocol there):
+    /// the reconnect stage is then left out, and `confirm` reports what the activation said.
+    var reachableAfterActivation: Bool { get }
     /// The confirm-version stage after the reboot (or at once when the device already runs the
     /// update): the new image must run, and is confirmed when `mode` asks. `readUntil` bounds the
     /// retries of the first read (real time).
@@ -50,6 +55,9 @@ protocol UpdateSession: Sendable {
 extension UpdateSession {
     /// A protocol whose reset is the activate stage's never resets during the transfer.
     func resetIsDue() async -> Bool { false }
+
+    /// A device is reached again after its activation unless its protocol says otherwise.
+    var reachableAfterActivation: Bool { true }
 
     /// A protocol whose updates are one part never gets here.
     func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int? {

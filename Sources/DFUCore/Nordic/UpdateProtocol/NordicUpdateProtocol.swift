@@ -44,6 +44,11 @@ struct NordicUpdateProtocol: UpdateProtocol {
     }
 
     func open(_ connection: DeviceConnection<NordicSession>, context: SessionContext) async throws(DFUError) -> NordicUpdateSession {
+        if NordicUpdateSession.isSerial(connection.link), let expected = context.options.expectedVersion {
+            // Checked before anything is sent: the update would end with nothing to check it against.
+            throw .usage("--expect-version \(expected) cannot be checked over a serial port: only the bootloader answers "
+                         + "there, and the application it starts after the update reports nothing. Leave it out.")
+        }
         let applicationPeers = applicationPeers(connection)
         // A device found in its bootloader stays there until the update ends: reconnect only there.
         if NordicGATT.isBootloader(connection.link.services) {

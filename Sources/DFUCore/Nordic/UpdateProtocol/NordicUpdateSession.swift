@@ -72,6 +72,12 @@ struct NordicUpdateSession: UpdateSession {
         }
         let recoveries = statistics.lossesDetected + statistics.crcMismatches + statistics.objectOverflows
         guard recoveries > 0 else { return }
+        if Self.isSerial(connection.link) {
+            context.warn("the bootloader's checksums showed Write Objects lost \(recoveries) time(s); dfu sent them again, "
+                         + "more slowly. On a UART its receive buffer overflows while it writes flash: use hardware flow "
+                         + "control (serial:PATH,rtscts) if the bootloader has it, or a lower baud rate (docs/nordic-serial.md)")
+            return
+        }
         context.warn("the bootloader's checksums showed packets lost or out of order \(recoveries) time(s); dfu sent them "
                      + "again, more slowly. With BlueZ, several ATT bearers (EATT) reorder writes: Channels=1 in the "
                      + "[GATT] section of /etc/bluetooth/main.conf avoids it (docs/bluez.md)")
@@ -151,7 +157,22 @@ struct NordicUpdateSession: UpdateSession {
         return connection.lossesWhenAttached
     }
 
-    func probe(timeout: Duration) async -> ProbeResult { .answered }
+    /// Over a serial port (no connection to lose) the bootloader is up while it answers a ping;
+    /// over Bluetooth the link reports the reset, so there is nothing to probe.
+    func probe(timeout: Duration) async -> ProbeResult {
+        guard let serial = connection.link as? NordicSerialLink else { return .answered }
+        switch await serial.ping(timeout: timeout) {
+        case .answered: return .answered
+        case .silent: return .silent
+        case .gone: return .gone
+        }
+    }
+
+    /// Over a serial port only the bootloader speaks: the application it starts after the update
+    /// has no DFU face there (pc-nrfutil ends at the final Execute too).
+    var reachableAfterActivation: Bool { !Self.isSerial(connection.link) }
+
+    static func isSerial(_ link: any Link) -> Bool { link is NordicSerialLink }
 
     /// The new application's Device Information firmware revision, checked against
     /// `--expect-version` when given (the init packet's fw_version is an integer an application
@@ -159,6 +180,10 @@ struct NordicUpdateSession: UpdateSession {
     /// the package names it, and the revision as the application reports it; nothing is confirmed.
     func confirm(_ update: NordicPreparedPackage, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
+        if !reachableAfterActivation, before.plan != .alreadyRunning(confirmed: true) {
+            context.log("the bootloader validated the new firmware and starts it; its application does not answer on "
+                        + "the serial port, so nothing more is read")
+        }
         let revision = await StandardGATTReader(link: connection.link, log: context.log, warn: context.warn).firmwareRevision()
         if let expected = context.options.expectedVersion {
             guard let revision else {
