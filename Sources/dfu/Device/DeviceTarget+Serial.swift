@@ -10,6 +10,9 @@ import Transport
 /// `serial:PATH[,…]`: the port's bytes (`SerialConnector`), framed by the protocol the update file
 /// is for: SMP in Zephyr's console framing or raw packets (`SMPSerialConnector`).
 extension DeviceTarget {
+    /// The protocols dfu updates over a serial port (`dfu scan --serial` marks those rows supported).
+    static let serialProtocols: Set<UpdateProtocolName> = [.smp]
+
     static func serial(_ endpoint: SerialEndpoint, speaking protocolName: UpdateProtocolName,
                        log: @escaping @Sendable (String) -> Void) throws(DFUError) -> DeviceTarget {
         let text = "serial:" + endpoint.description
@@ -24,7 +27,7 @@ extension DeviceTarget {
         guard access(endpoint.path, F_OK) == 0 else {
             throw .deviceUnreachable(SerialPortError.missing(path: endpoint.path).description + ".", cause: .link(.timeout))
         }
-        guard protocolName == .smp else {
+        guard serialProtocols.contains(protocolName) else {
             throw .usage("Nordic Secure DFU over a serial port is not built in yet; --device \(text) takes MCUboot images")
         }
         let bytes = SerialConnector(presenting: .smp, settings: settings)
