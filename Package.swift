@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "DFUCoreTests", dependencies: ["DFUCore", "DeviceSim", "ExitCodes", "NordicTestSupport", "ReferenceDevices"]),
         // The CLI's in-process tests (renderers, --device parsing) import the executable module; the
         // define switches them on (they compile to nothing where the dependency is absent).
-        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZTransport", "BlueZStandIn",
+        .testTarget(name: "DFUCLITests", dependencies: ["DFUCore", "dfu", "DeviceSim", "Transport", "BlueZTransport", "SerialTransport", "BlueZStandIn",
                                                          "ExitCodes", "NordicTestSupport", "ArgumentParsing", "Harness"],
                     swiftSettings: [.define("DFU_CLI_UNIT_TESTS")]),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "DBusBinding", "BlueZTransport", "UDPTransport",

@@ -42,10 +42,10 @@ _dfu() {
         esac
         ;;
     scan)
-        options='--timeout --rssi-min --all --adapter --json -v --verbose -h --help'
-        valued=' --timeout --rssi-min --adapter '
+        options='--timeout --rssi-min --all --adapter --serial --no-probe --probe-timeout --baud --json -v --verbose -h --help'
+        valued=' --timeout --rssi-min --adapter --probe-timeout --baud '
         case $prev in
-        --timeout|--rssi-min|--adapter) return 0 ;;
+        --timeout|--rssi-min|--adapter|--probe-timeout|--baud) return 0 ;;
         esac
         ;;
     info)

@@ -37,7 +37,7 @@ import Testing
 
             COMMANDS:
               verify       Check an MCUboot image, NCS zip or Nordic DFU package offline.
-              scan         List nearby Bluetooth LE devices that offer SMP or Nordic DFU.
+              scan         List Bluetooth LE devices or serial ports with SMP or Nordic DFU.
               info         Show what a device reports: image slots or DFU state, battery,
                            MTU.
               flash        Update a device with an MCUboot image, NCS zip or Nordic DFU
@@ -535,13 +535,12 @@ import Testing
         let run = try DFURun.run(["scan", "--help"])
         #expect(run.exitCode == 0)
         #expect(run.stdout == """
-            OVERVIEW: List nearby Bluetooth LE devices that offer SMP or Nordic DFU.
+            OVERVIEW: List Bluetooth LE devices or serial ports with SMP or Nordic DFU.
 
-            USAGE: dfu scan [--timeout <SECONDS>] [--rssi-min <DBM>] [--all]
-                            [--adapter <hciN>] [--json] [--verbose]
+            USAGE: dfu scan [options]
 
             OPTIONS:
-              --timeout <SECONDS>     How long to listen. (default: 10.0)
+              --timeout <SECONDS>     How long to listen. (default: 10)
               --rssi-min <DBM>        Leave out devices heard weaker than this, e.g. -70
                                       (from -127 to 20).
               --all                   List every device heard, not only those offering SMP
@@ -549,6 +548,16 @@ import Testing
               --adapter <hciN>        BlueZ adapter for Bluetooth devices, e.g. hci1
                                       ('bluetoothctl list'); by default the first powered
                                       one.
+              --serial                List the serial ports (USB CDC ACM, USB-UART bridges,
+                                      /dev/serial/by-id) instead of Bluetooth devices, and
+                                      what answers on each: SMP in console or raw framing,
+                                      or a Nordic Secure DFU bootloader.
+              --no-probe              With --serial: list the ports without opening them.
+              --probe-timeout <SECONDS>
+                                      With --serial: how long each probe waits for an answer
+                                      (up to 60). (default: 1)
+              --baud <N>              With --serial: the line speed to probe at. (default:
+                                      115200)
               --json                  Print one JSON object per line on stdout (NDJSON):
                                       each device as it is found, then a result line;
                                       nothing on stderr. Fields: docs/json-events.md.
@@ -568,10 +577,23 @@ import Testing
             (bluetoothctl, GNOME): BlueZ merges their scans, and dfu keeps only the devices
             that pass its own filter.
 
+            --serial lists the serial ports instead (/dev/serial/by-id, ttyACM*, ttyUSB*):
+            each row is the --device text for the port (its by-id name when it has one), the
+            tty, the USB vendor and product ids, manufacturer, product, serial number and
+            interface, and what answers. dfu opens every port (all at once) and asks until
+            one question is answered, each waiting up to --probe-timeout: an SMP echo in
+            console framing, then as a raw packet, then a Nordic Secure DFU ping. A port
+            another program holds shows as busy, one you may not open says which group to
+            join; neither stops the scan. --no-probe lists the ports without opening them.
+            The Bluetooth options (--timeout, --rssi-min, --all, --adapter) do not combine
+            with --serial.
+
             Examples:
               dfu scan
               dfu scan --timeout 5 --rssi-min -70
               dfu scan --all --adapter hci1 --json
+              dfu scan --serial
+              dfu scan --serial --baud 1000000 --json
 
             Exit status:
               0    the scan ran, whether or not devices were found

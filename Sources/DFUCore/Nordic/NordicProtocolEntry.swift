@@ -15,6 +15,7 @@ extension ProtocolEntry {
         advertisedService: DFUServiceIDs.nordicSecureDFU,
         scanColumn: "Nordic DFU",
         scanJSONName: "nordic-secure-dfu",
+        serialProbes: [NordicSerialProbe.ping],
         runsHint: "an nRF5 SDK secure bootloader or buttonless DFU application",
         reportsRunningImageHash: false,
         readInfo: { reading throws(DFUError) in try await reading.nordic() })

@@ -16,6 +16,7 @@ extension ProtocolEntry {
         advertisedService: DFUServiceIDs.smp,
         scanColumn: "SMP",
         scanJSONName: "smp",
+        serialProbes: SMPSerialProbe.all,
         runsHint: "firmware with MCUmgr (SMP)",
         reportsRunningImageHash: true,
         readInfo: { reading throws(DFUError) in try await reading.smp() })

@@ -5,7 +5,8 @@ import ExitCodes
 import Transport
 
 /// `dfu scan`: the Bluetooth LE devices around that dfu can update (SMP or Nordic Secure DFU), or
-/// with `--all` every device heard.
+/// with `--all` every device heard; with `--serial`, the serial ports and what answers on each
+/// (`ScanCommand+Serial.swift`).
 ///
 /// Addresses are printed in full, unlike everywhere else in dfu: a scan is how a user learns the
 /// address to pass to `--device`, and the user asked for exactly that list (as `bluetoothctl
@@ -14,7 +15,7 @@ import Transport
 /// Logs (`--verbose`) still shorten the adapter's own address.
 struct ScanCommand: DFUCommand {
     static let name = "scan"
-    static let abstract = "List nearby Bluetooth LE devices that offer SMP or Nordic DFU."
+    static let abstract = "List Bluetooth LE devices or serial ports with SMP or Nordic DFU."
     static let discussion = """
         Listens through BlueZ for --timeout seconds and lists each device advertising the SMP \
         service (8D53DC1D-1DB7-4CD3-868B-8A527460AA84), updated with MCUboot images, or Nordic \
@@ -26,10 +27,21 @@ struct ScanCommand: DFUCommand {
         end, strongest first. Other programs may scan at the same time (bluetoothctl, GNOME): BlueZ \
         merges their scans, and dfu keeps only the devices that pass its own filter.
 
+        --serial lists the serial ports instead (/dev/serial/by-id, ttyACM*, ttyUSB*): each row is \
+        the --device text for the port (its by-id name when it has one), the tty, the USB vendor and \
+        product ids, manufacturer, product, serial number and interface, and what answers. dfu opens \
+        every port (all at once) and asks until one question is answered, each waiting up to \
+        --probe-timeout: an SMP echo in console framing, then as a raw packet, then a Nordic Secure \
+        DFU ping. A port another program holds shows as busy, one you may not open says which group \
+        to join; neither stops the scan. --no-probe lists the ports without opening them. The \
+        Bluetooth options (--timeout, --rssi-min, --all, --adapter) do not combine with --serial.
+
         Examples:
           dfu scan
           dfu scan --timeout 5 --rssi-min -70
           dfu scan --all --adapter hci1 --json
+          dfu scan --serial
+          dfu scan --serial --baud 1000000 --json
 
         Exit status:
           0    the scan ran, whether or not devices were found
@@ -39,8 +51,9 @@ struct ScanCommand: DFUCommand {
           130  interrupted by SIGINT or SIGTERM
         """
 
-    @Option(valueName: "SECONDS", help: "How long to listen.")
-    var timeout = 10.0
+    /// Optional, so that `--serial` can refuse it when given.
+    @Option(name: "timeout", valueName: "SECONDS", help: "How long to listen. (default: 10)")
+    var listenFor: Double?
 
     @Option(valueName: "DBM", help: "Leave out devices heard weaker than this, e.g. -70 (from -127 to 20).")
     var rssiMin: Int?
@@ -50,14 +63,30 @@ struct ScanCommand: DFUCommand {
 
     var bluetooth = AdapterOption()
 
+    var serialPorts = SerialScanOptions()
+
     var common = CommonOptions(json: .deviceLines)
 
+    /// How long a Bluetooth scan listens.
+    var timeout: Double { listenFor ?? Self.defaultTimeout }
+
+    static let defaultTimeout = 10.0
     /// The longest scan that is still a timeout and not a typo (an hour, as `flash`'s waits).
     static let maximumTimeout = 3600.0
     /// What BlueZ accepts as an RSSI floor (`SetDiscoveryFilter`, int16 from -127 to 20).
     static let rssiRange = -127...20
 
     func validate() throws(UsageError) {
+        if serialPorts.serial {
+            if let bluetoothOnly = bluetoothOnlyGiven.first {
+                throw UsageError("\(bluetoothOnly) applies to the Bluetooth scan, not to --serial")
+            }
+            try serialPorts.validate()
+            return
+        }
+        if let serialOnly = serialPorts.serialOnlyGiven.first {
+            throw UsageError("\(serialOnly) applies to the serial port scan: add --serial")
+        }
         guard timeout > 0, timeout <= Self.maximumTimeout else {
             throw UsageError("--timeout must be more than 0 and at most \(Int(Self.maximumTimeout)) seconds")
         }
@@ -68,11 +97,18 @@ struct ScanCommand: DFUCommand {
         try bluetooth.validate()
     }
 
+    /// The Bluetooth options given, as the user typed them.
+    var bluetoothOnlyGiven: [String] {
+        [listenFor.map { _ in "--timeout" }, rssiMin.map { _ in "--rssi-min" }, all ? "--all" : nil,
+         bluetooth.adapter.map { _ in "--adapter" }].compactMap { $0 }
+    }
+
     var filter: BlueZScanFilter {
         BlueZScanFilter(services: all ? [] : ScanProtocol.advertisedServices, minimumRSSI: rssiMin)
     }
 
     func run(_ console: Console) async throws(DFUError) -> ExitStatus {
+        if serialPorts.serial { return try await runSerial(console) }
         let style: ScanListing.Style = common.json ? .jsonLines
             : Console.isTerminal(.standardOutput) ? .live : .sorted
         // With --json nothing goes to stderr, logs included.

@@ -11,6 +11,9 @@ import Transport
 /// is for: SMP in Zephyr's console framing or raw packets (`SMPSerialConnector`), or Nordic Secure
 /// DFU in SLIP frames to an nRF5 SDK serial bootloader (`NordicSerialConnector`).
 extension DeviceTarget {
+    /// The protocols dfu updates over a serial port (`dfu scan --serial` marks those rows supported).
+    static let serialProtocols: Set<UpdateProtocolName> = [.smp, .nordic]
+
     static func serial(_ endpoint: SerialEndpoint, speaking protocolName: UpdateProtocolName,
                        log: @escaping @Sendable (String) -> Void) throws(DFUError) -> DeviceTarget {
         let text = "serial:" + endpoint.description

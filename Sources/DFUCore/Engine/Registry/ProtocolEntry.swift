@@ -19,6 +19,9 @@ package struct ProtocolEntry: Sendable {
     /// `dfu scan`: the PROTOCOL column, and the JSON `protocol` field.
     package let scanColumn: String
     package let scanJSONName: String
+    /// `dfu scan --serial`: the questions that tell whether a serial port speaks the protocol, in
+    /// the order they are asked (`SerialProber`).
+    package let serialProbes: [SerialProbe]
     /// What a device offering the protocol runs, for the hint when a device offers no update
     /// service ("Check that the device runs <this>, or <the next>.").
     let runsHint: String
@@ -35,7 +38,7 @@ package struct ProtocolEntry: Sendable {
     init<Protocol: UpdateProtocol>(
         _ updateProtocol: Protocol, description: String, files: String, fileKinds: [UpdateFileKind],
         recognise: @escaping @Sendable ([UInt8]) -> FileClaim?, advertisedService: ServiceID, scanColumn: String,
-        scanJSONName: String, runsHint: String, reportsRunningImageHash: Bool, readInfo: @escaping @Sendable (InfoRead) async throws(DFUError) -> DeviceInfo
+        scanJSONName: String, serialProbes: [SerialProbe], runsHint: String, reportsRunningImageHash: Bool, readInfo: @escaping @Sendable (InfoRead) async throws(DFUError) -> DeviceInfo
     ) {
         name = updateProtocol.name
         self.description = description
@@ -45,6 +48,7 @@ package struct ProtocolEntry: Sendable {
         self.advertisedService = advertisedService
         self.scanColumn = scanColumn
         self.scanJSONName = scanJSONName
+        self.serialProbes = serialProbes
         self.runsHint = runsHint
         self.reportsRunningImageHash = reportsRunningImageHash
         self.readInfo = readInfo

@@ -32,4 +32,7 @@ package enum ProtocolRegistry {
 
     /// Every protocol's advertised service, in registry order.
     package static var advertisedServices: [ServiceID] { all.map(\.advertisedService) }
+
+    /// Every protocol's serial probes, in registry order (`dfu scan --serial`).
+    package static var serialProbes: [SerialProbe] { all.flatMap(\.serialProbes) }
 }
