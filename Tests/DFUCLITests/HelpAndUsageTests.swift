@@ -689,13 +689,15 @@ import Testing
         #expect(run.stdout == """
             OVERVIEW: Serve the virtual device over UDP or BLE for others to update.
 
-            USAGE: dfu sim --serve <udp:HOST:PORT|bluez:hciN> [options]
+            USAGE: dfu sim --serve <udp:HOST:PORT|serial:PATH|bluez:hciN> [options]
 
             OPTIONS:
-              --serve <udp:HOST:PORT|bluez:hciN>
+              --serve <udp:HOST:PORT|serial:PATH|bluez:hciN>
                                       Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337
-                                      (port 0 picks a free port), or bluez:hci0 to be a BLE
-                                      peripheral on that adapter.
+                                      (port 0 picks a free port),
+                                      serial:/tmp/ttyDFU[,baud=N,raw,noise,usb,garble=N] (a
+                                      pseudo-terminal linked at that path), or bluez:hci0 to
+                                      be a BLE peripheral on that adapter.
               --name <NAME>           The name to advertise with bluez: (at most 29 bytes).
                                       (default: dfu-sim- and the last 4 characters of the
                                       device ID)
@@ -827,6 +829,16 @@ import Testing
             ID, version V)', with the port the system chose for port 0. smpclient and smpmgr
             always use port 1337: run several servers on 127.0.0.2, 127.0.0.3, …
 
+            serial:PATH makes a pseudo-terminal, links PATH to it and serves SMP on it as
+            Zephyr's UART transport does, so 'dfu flash --device serial:PATH', smpmgr or any
+            serial SMP client can use it. Options after PATH, comma-separated: baud=N (the
+            modelled line rate, default 115200: bytes take 10 bits of line time each way),
+            raw (raw SMP packets instead of the console framing), noise[=N] (a log line
+            every N replies, default 5), usb (the port vanishes while the device resets and
+            comes back at PATH, as a USB CDC ACM port does), garble=N (every N-th reply
+            garbled on the wire). When ready it prints 'dfu sim: serving SMP on serial PATH
+            (/dev/pts/N, BAUD baud, FRAMING framing) (device ID, version V)'.
+
             bluez:hciN registers the device with bluetoothd as a GATT application (the SMP
             service, Battery, Device Information) on adapter hciN and advertises it,
             connectable, with the SMP service UUID and a name (--name; default dfu-sim- and
@@ -866,6 +878,8 @@ import Testing
               dfu sim --serve udp:127.0.0.1:1337 --version 1.0.0
               dfu sim --serve udp:127.0.0.1:0 --fault disconnect@40% --fault reboot@60%
               dfu flash app.signed.bin --device udp:127.0.0.1:1337      # from another shell
+              dfu sim --serve serial:/tmp/ttyDFU,baud=1000000,noise,usb
+              dfu flash app.signed.bin --device serial:/tmp/ttyDFU,baud=1000000
               sudo dfu sim --serve bluez:hci0 --name sensor-12
               sudo dfu sim --serve bluez:hci0 --security authen --passkey 123456
               dfu flash app.signed.bin --device name:sensor-12     # from another computer
@@ -874,8 +888,9 @@ import Testing
 
             Exit status:
               0    stopped by SIGINT or SIGTERM (for a server, the normal end)
-              1    the UDP server stopped by itself (a socket error)
-              2    usage error, including an address that cannot be bound
+              1    the UDP or serial server stopped by itself (a socket error)
+              2    usage error, including an address that cannot be bound or a PATH
+                   that cannot be linked
               5    BlueZ cannot be used: no system bus, bluetoothd not running, access
                    denied, no such adapter, adapter powered off, a registration refused;
                    or bluetoothd or the adapter went away while serving
