@@ -129,7 +129,7 @@ import Glibc
         #expect(port(rawPath)?["device"] as? String == "serial:\(rawPath),raw")
         #expect(port(nordic.devicePath)?["answer"] as? String == "nordic-secure-dfu")
         #expect(port(nordic.devicePath)?["protocol"] as? String == "nordic-secure-dfu")
-        #expect(port(nordic.devicePath)?["supported"] as? Bool == false)
+        #expect(port(nordic.devicePath)?["supported"] as? Bool == true)
         #expect(port(silent.devicePath)?["answer"] as? String == "no-answer")
         #expect(port(silent.devicePath)?["error"] is NSNull)
         #expect(port(held.devicePath)?["answer"] as? String == "busy")

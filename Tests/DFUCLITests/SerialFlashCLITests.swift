@@ -98,6 +98,14 @@ import Testing
         #expect(run.stderr.contains("ls /dev/serial/by-id"))
     }
 
+    /// MCUboot's serial recovery needs its own flow (no test or confirm): refused before the port is
+    /// touched until it exists, rather than run the application's flow against a bootloader.
+    @Test func recoveryIsRefusedUntilItsFlowExists() throws {
+        let run = try DFURun.run(["flash", Self.image, "--device", "serial:/dev/null,recovery", "--key", Self.key], timeout: 30)
+        #expect(run.exitCode == 2, "\(run.output)")
+        #expect(run.stderr.contains("MCUboot's serial recovery is not supported yet"), "\(run.stderr)")
+    }
+
     @Test func aPathThatIsNoTerminalIsRefused() throws {
         let run = try DFURun.run(["flash", Self.image, "--device", "serial:/dev/null", "--key", Self.key], timeout: 30)
         #expect(run.exitCode == 5, "\(run.output)")

@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["sim"], "missing option --serve <udp:HOST:PORT|bluez:hciN>"),
+        (["sim"], "missing option --serve <udp:HOST:PORT|serial:PATH|bluez:hciN>"),
         (["sim", "--serve", "tcp:127.0.0.1:1337"], "--serve 'tcp' is not a way to serve"),
         (["sim", "--serve", "bluez:"], "invalid --serve 'bluez:': give an adapter name like bluez:hci0"),
         (["sim", "--serve", "bluez:usb0"], "invalid --serve 'bluez:usb0'"),
