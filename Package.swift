@@ -38,7 +38,8 @@ let package = Package(
         // `make bench`: the transfer benchmark against the virtual device (release build, not a test).
         // What the two measuring tools below share: host facts, stderr lines, text columns.
         .target(name: "ReportSupport", dependencies: ["Transport"]),
-        .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ArgumentParsing"]),
+        .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "SerialTransport", "DeviceSim", "ReportSupport",
+                                                           "ArgumentParsing"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
         .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes",
                                                              "ArgumentParsing", "Harness"]),

@@ -99,11 +99,34 @@ enum BenchMain {
             batch = measured
         }
 
+        var serialSummaries: [SerialSummary] = []
+        var serialTable: String?
+        if options.runsSerial {
+            var serialTables: [String] = []
+            for (baud, path) in options.serialRuns {
+                let serialImage = try ImageFile.load(path)
+                var runs: [SerialMeasurement] = []
+                for run in 1 ... options.runs {
+                    do {
+                        let measurement = try await SerialRun(baud: baud, image: serialImage).measure()
+                        StandardError.print(SerialTableReport.progress(measurement, run: run, of: options.runs))
+                        runs.append(measurement)
+                    } catch {
+                        throw .runFailed(profile: "serial-\(baud)", run: run, reason: "\(error)")
+                    }
+                }
+                let summary = SerialSummary(baud: baud, image: serialImage.name, runs: runs)
+                serialSummaries.append(summary)
+                serialTables.append(SerialTableReport.row(summary))
+            }
+            serialTable = ([SerialTableReport.heading] + serialTables).joined(separator: "\n")
+        }
+
         if options.json {
             let report = JSONReport(image: image.name, imageBytes: image.bytes.count, runsPerProfile: options.runs,
                                     machine: machine, profiles: summaries,
                                     nordicPackage: package?.name, nordicProfiles: package == nil ? nil : nordicSummaries,
-                                    fleet: fleet, batch: batch)
+                                    fleet: fleet, batch: batch, serial: serialSummaries.isEmpty ? nil : serialSummaries)
             do {
                 print(try report.rendered())
             } catch {
@@ -118,6 +141,7 @@ enum BenchMain {
             }
             if let fleet { tables.append(FleetTableReport.render(fleet)) }
             if let batch { tables.append(FleetTableReport.render(batch)) }
+            if let serialTable { tables.append(serialTable) }
             print(tables.joined(separator: "\n\n"))
         }
         var misses: [String] = []

@@ -9,10 +9,13 @@ struct BenchOptions: ParsableCommand {
         Uploads the 512 KiB bench image to the virtual device over the real-time memory link, once \
         per link profile and run, and prints goodput against the modelled ceiling (radio and \
         flash); then sends a Nordic DFU package to the virtual nRF52's bootloader on the nordic-* \
-        profiles. Then the fleet part: 8 devices updated at once through one modelled adapter, \
+        profiles; then the serial part: over a pseudo-terminal paced at the baud rate, the 49.8 kB \
+        sample at 115200 baud and the bench image at 1000000 (long enough that filling and \
+        draining the window does not count), goodput against the line's ceiling after the console framing (target \
+        90 %, reported, not an exit status). Then the fleet part: 8 devices updated at once through one modelled adapter, \
         their aggregate goodput against the adapter's capacity (target 80 %); and the batch part: \
         the built dfu runs `dfu batch` over 100 unpaced sim devices, every device's report line \
-        counted. Without --profile, --fleet or --batch every part runs; with any of them, only the \
+        counted. Without --profile, --fleet, --batch or --serial every part runs; with any of them, only the \
         parts named.
 
         Exit status:
@@ -53,6 +56,12 @@ struct BenchOptions: ParsableCommand {
     @Flag(help: "Run the batch part (once).")
     var batch = false
 
+    @Flag(help: "Run the serial part: uploads over a pseudo-terminal paced at 115200 and 1000000 baud.")
+    var serial = false
+
+    @Option(name: "serial-image", valueName: "PATH", help: "The image the serial part uploads at 115200 baud (at 1000000: --image).")
+    var serialImagePath = "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin"
+
     @Option(valueName: "N", help: "Devices in the batch plan.")
     var batchDevices = 100
 
@@ -73,11 +82,17 @@ struct BenchOptions: ParsableCommand {
     }
 
     /// Nothing was picked: every part runs.
-    private var everything: Bool { profiles.isEmpty && !fleet && !batch }
+    private var everything: Bool { profiles.isEmpty && !fleet && !batch && !serial }
 
     var runsFleet: Bool { fleet || everything }
 
     var runsBatch: Bool { batch || everything }
+
+    var runsSerial: Bool { serial || everything }
+
+    /// The serial part's runs: a UART's usual rate with the small sample (a minute for the bench
+    /// image), and a fast USB-serial bridge's with the bench image.
+    var serialRuns: [(baud: Int, imagePath: String)] { [(115_200, serialImagePath), (1_000_000, imagePath)] }
 
     /// The profiles to run, SMP and Nordic, in catalogue order; an unknown name is an error naming
     /// the known ones.

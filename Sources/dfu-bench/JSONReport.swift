@@ -16,6 +16,8 @@ struct JSONReport: Encodable {
     /// The fleet and batch parts; absent when they did not run.
     let fleet: FleetMeasurement?
     let batch: BatchMeasurement?
+    /// The serial part, per baud rate; absent when it did not run.
+    let serial: [SerialSummary]?
 
     func rendered() throws -> String {
         let encoder = JSONEncoder()

@@ -16,7 +16,10 @@ import Testing
         #expect(options.batchParallel == 8)
         #expect(options.dfuPath == nil)
         #expect(!options.json && !options.wholeUpdate && !options.list)
-        #expect(options.runsFleet && options.runsBatch)
+        #expect(options.runsFleet && options.runsBatch && options.runsSerial)
+        #expect(options.serialRuns.map(\.baud) == [115_200, 1_000_000])
+        #expect(options.serialRuns.map(\.imagePath) == ["firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin",
+                                                       "firmware-samples/images/bench-512k-ecdsa-p256-1.1.0.signed.bin"])
     }
 
     @Test func everyOptionIsRead() throws {
@@ -38,9 +41,12 @@ import Testing
 
     @Test func namingAPartRunsOnlyThatPart() throws {
         let fleet = try BenchOptions.parse(["--fleet"])
-        #expect(fleet.runsFleet && !fleet.runsBatch)
+        #expect(fleet.runsFleet && !fleet.runsBatch && !fleet.runsSerial)
         let profile = try BenchOptions.parse(["--profile", "x"])
-        #expect(!profile.runsFleet && !profile.runsBatch)
+        #expect(!profile.runsFleet && !profile.runsBatch && !profile.runsSerial)
+        let serial = try BenchOptions.parse(["--serial", "--serial-image", "s.bin"])
+        #expect(serial.runsSerial && !serial.runsFleet && !serial.runsBatch)
+        #expect(serial.serialRuns.first?.imagePath == "s.bin")
     }
 
     @Test(arguments: [
@@ -71,7 +77,7 @@ import Testing
         #expect(help.contains("USAGE: dfu-bench "))
         for option in ["--runs <N>", "--profile <NAME>", "--json", "--whole-update", "--image <PATH>",
                        "--previous-image <PATH>", "--package <PATH>", "--fleet", "--batch", "--batch-devices <N>",
-                       "--batch-parallel <N>", "--dfu <PATH>", "--list", "-h, --help"] {
+                       "--batch-parallel <N>", "--serial", "--serial-image <PATH>", "--dfu <PATH>", "--list", "-h, --help"] {
             #expect(help.contains("  " + option), "no \(option)")
         }
         #expect(help.contains("(default: 100)"))
