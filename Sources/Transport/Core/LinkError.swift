@@ -35,7 +35,9 @@ public enum LinkError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .disconnected(let reason):
-            return "the Bluetooth link is down: \(reason). Bring the device within range, check it is powered, and retry; an interrupted update resumes."
+            // Every backend's words: a Bluetooth link, a UDP socket, a serial port that went away.
+            return "the link to the device is down: \(reason). Check that it is powered and connected (in range, its port "
+                + "or cable present), and retry; an interrupted update resumes."
         case .timeout:
             return "the device could not be reached in time. Check that it is powered, advertising and in range, then retry."
         case .peerNotFound(let peer):
