@@ -16,23 +16,11 @@ extension SimCommand {
         } catch {
             throw .usage(self.device.usageError(error).message)
         }
-        let port: PseudoTerminalPort
-        do throws(SimSerialPortError) {
-            port = try PseudoTerminalPort.open(linkedAt: spec.path)
-        } catch {
-            throw .usage("cannot serve on serial:\(spec.path): \(error)")
-        }
+        let (port, reopen) = try Self.serialPort(at: spec.path)
         let path = spec.path
         let server = VirtualDeviceSerialServer(
             device: device, port: port, serving: spec.options,
-            reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) },
-            observer: { event in
-                if event.isLifecycle {
-                    console.out("dfu sim: \(event)")
-                } else {
-                    console.log("sim: \(event)")
-                }
-            })
+            reopen: reopen, observer: { event in Self.show(event, lifecycle: event.isLifecycle, on: console) })
         await server.start()
         let serving = spec.options
         console.out("dfu sim: serving SMP on serial \(path) (\(port.terminal.devicePath), \(serving.baud) baud, "
@@ -55,25 +43,13 @@ extension SimCommand {
         } catch {
             throw .usage(self.device.usageError(error).message)
         }
-        let port: PseudoTerminalPort
-        do throws(SimSerialPortError) {
-            port = try PseudoTerminalPort.open(linkedAt: spec.path)
-        } catch {
-            throw .usage("cannot serve on serial:\(spec.path): \(error)")
-        }
+        let (port, reopen) = try Self.serialPort(at: spec.path)
         let path = spec.path
         let clock = LinkClock.realTime()
         let server = NordicSerialServer(
             model: NordicVirtualDevice(configuration: configuration, inBootloaderAt: clock.now), port: port,
             serving: spec.options, clock: clock,
-            reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) },
-            observer: { event in
-                if event.isLifecycle {
-                    console.out("dfu sim: \(event)")
-                } else {
-                    console.log("sim: \(event)")
-                }
-            })
+            reopen: reopen, observer: { event in Self.show(event, lifecycle: event.isLifecycle, on: console) })
         await server.start()
         let serving = spec.options
         let version = configuration.bootloader.appVersion
@@ -86,5 +62,24 @@ extension SimCommand {
             return .success
         }
         throw .internalError("the serial server stopped by itself")
+    }
+
+    /// The pseudo-terminal linked at `path`, and how to open it again after a USB-style vanish.
+    private static func serialPort(at path: String) throws(DFUError) -> (PseudoTerminalPort, SimSerialPortOpener) {
+        do throws(SimSerialPortError) {
+            let port = try PseudoTerminalPort.open(linkedAt: path)
+            return (port, { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) })
+        } catch {
+            throw .usage("cannot serve on serial:\(path): \(error)")
+        }
+    }
+
+    /// A server's event: lifecycle lines on stdout, the rest only with `--verbose`.
+    private static func show(_ event: some CustomStringConvertible, lifecycle: Bool, on console: Console) {
+        if lifecycle {
+            console.out("dfu sim: \(event)")
+        } else {
+            console.log("sim: \(event)")
+        }
     }
 }
