@@ -96,7 +96,8 @@ import Glibc
             _ = raw.stop()
         }
 
-        let run = try await tree.run(["scan", "--serial", "--verbose"])
+        // A generous probe timeout: the in-test bootloader answers from this busy test process.
+        let run = try await tree.run(["scan", "--serial", "--verbose", "--probe-timeout", "5"])
         #expect(run.exitCode == 0, "\(run.output)")
         let byID = "\(tree.path)/dev/serial/by-id/usb-ZEPHYR_Board_ABC123-if00"
         func row(_ device: String) -> String? {
