@@ -100,10 +100,17 @@ import Testing
 
     /// MCUboot's serial recovery needs its own flow (no test or confirm): refused before the port is
     /// touched until it exists, rather than run the application's flow against a bootloader.
-    @Test func recoveryIsRefusedUntilItsFlowExists() throws {
-        let run = try DFURun.run(["flash", Self.image, "--device", "serial:/dev/null,recovery", "--key", Self.key], timeout: 30)
+    /// Recovery options that contradict each other or the device are the user's mistake (exit 2),
+    /// said before any port is opened.
+    @Test(arguments: [
+        (["--device", "serial:/dev/null,recovery", "--enter-recovery"], "give one of them"),
+        (["--device", "udp:127.0.0.1:1337", "--enter-recovery"], "needs a serial device"),
+        (["--device", "serial:/dev/null,recovery", "--mode", "test-only"], "no test boot or confirm step"),
+    ])
+    func recoveryMisusesAreUsageErrors(arguments: [String], says: String) throws {
+        let run = try DFURun.run(["flash", Self.image, "--key", Self.key] + arguments, timeout: 30)
         #expect(run.exitCode == 2, "\(run.output)")
-        #expect(run.stderr.contains("MCUboot's serial recovery is not supported yet"), "\(run.stderr)")
+        #expect(run.stderr.contains(says), "\(run.stderr)")
     }
 
     @Test func aPathThatIsNoTerminalIsRefused() throws {

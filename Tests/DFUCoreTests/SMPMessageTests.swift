@@ -50,9 +50,9 @@ import Testing
 
     @Test func stateResponseReportsMissingOrMistypedFieldsWithTheirPath() {
         #expect(throws: SMPBodyError.missingField("images")) { try ImageStateResponse(body: [:]) }
-        #expect(throws: SMPBodyError.missingField("images[1].hash")) {
+        #expect(throws: SMPBodyError.missingField("images[1].version")) {
             try ImageStateResponse(body: ["images": [["slot": 0, "version": "1.0.0", "hash": .bytes([])],
-                                                      ["slot": 1, "version": "1.0.0"]]])
+                                                      ["slot": 1, "hash": .bytes([])]]])
         }
         #expect(throws: SMPBodyError.wrongType(field: "images[0].hash", expected: "byte string", found: "text string")) {
             try ImageStateResponse(body: ["images": [["slot": 0, "version": "1.0.0", "hash": "00"]]])
@@ -136,6 +136,21 @@ import Testing
         #expect(try OSResetRequest(body: ["force": 0]).force == false)
         #expect(try OSResetRequest(body: ["force": true]).force == true)
         #expect(throws: SMPBodyError.self) { try OSResetRequest(body: ["force": "yes"]) }
+    }
+
+    /// `boot_mode` (Zephyr's os reset with RESET_BOOT_MODE): an unsigned byte; above 255 refused.
+    @Test func resetBootModeIsAByte() throws {
+        try roundTripRequest(OSResetRequest(bootMode: 1))
+        #expect(OSResetRequest(bootMode: 1).body == ["boot_mode": 1])
+        #expect(try OSResetRequest(body: ["boot_mode": 1]).bootMode == 1)
+        #expect(throws: SMPBodyError.self) { try OSResetRequest(body: ["boot_mode": 256]) }
+    }
+
+    /// MCUboot's serial recovery built without BOOT_SERIAL_IMG_GRP_HASH lists slots without a hash.
+    @Test func aSlotWithoutAHashDecodesWithAnEmptyOne() throws {
+        let state = try ImageStateResponse(body: ["images": .array([.map(["slot": 0, "version": "1.0.0.0"])])])
+        #expect(state.images.first?.hash == [])
+        #expect(state.images.first?.imageVersion == ImageVersion(major: 1, minor: 0, revision: 0))
     }
 
     @Test func bootloaderModeNamesKnownModes() {

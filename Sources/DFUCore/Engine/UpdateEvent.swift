@@ -36,6 +36,10 @@ public enum UpdateEvent: Sendable, Equatable {
     /// Information; nil: nothing). `activated` is false when nothing was sent: the device already
     /// reported the expected version.
     case firmwareReported(update: String, firmwareRevision: String?, activated: Bool)
+    /// MCUboot's serial recovery wrote the image into its primary slot and lists it as valid
+    /// there, by its hash (`hashChecked`) or, built without hashes in its list, by its version;
+    /// its reset boots it. `versionConfirmed` follows when the application answers SMP afterwards.
+    case writtenByRecovery(version: ImageVersion, hashChecked: Bool, image: UpdateImageName? = nil)
     case warning(String)
     /// A diagnostic line for `--verbose`.
     case log(String)

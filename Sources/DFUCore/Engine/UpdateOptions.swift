@@ -30,6 +30,9 @@ public struct UpdateOptions: Sendable, Equatable {
     /// SMP: the image index to update (`image` in the first upload packet; on an nRF5340 image 1
     /// is the network core). Nil leaves the field out: the device's default, image 0.
     public var imageIndex: UInt64?
+    /// SMP: the device takes the update in MCUboot's serial recovery (`MCUbootRecovery`); nil: its
+    /// application takes it into the secondary slot.
+    public var serialRecovery: MCUbootRecovery?
     /// Stop once every check before the transfer has passed (image, key, connection and pairing,
     /// device state, preconditions), with `.dryRunPassed` saying what the real run would do:
     /// no byte of the image is sent and nothing is marked, confirmed or reset.

@@ -120,7 +120,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         if session.activationNeedsLink, await connection.isLinkLost { try await reconnectBeforeActivation(connection) }
         let lossesBefore = try await session.activate(update, mode: options.mode, losses: connection.losses)
         // Where the transfer's end was the activation (Nordic's final Execute), nothing was marked.
-        if session.activationNeedsLink { emit(.activated(options.mode)) }
+        if session.activationMarks { emit(.activated(options.mode)) }
         let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
         let reachable = session.reachableAfterActivation
         if reachable { emit(.rebooting) }

@@ -112,6 +112,9 @@ struct FlashCommand: DFUCommand {
     @Flag(help: "MCUboot image: have the device itself refuse an image that is not newer than the one it runs (upgrade: true in the first upload packet); dfu leaves its own version check to the device.")
     var requireNewer = false
 
+    @Flag(help: "MCUboot over a serial port: reset the running application into MCUboot's serial recovery (os reset with boot_mode 1) and update through the bootloader, straight into the primary slot. Needs CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE in the application and CONFIG_BOOT_SERIAL_BOOT_MODE in MCUboot.")
+    var enterRecovery = false
+
     @Flag(help: "Allow the update while this computer runs on battery.")
     var allowHostBattery = false
 
@@ -174,6 +177,7 @@ struct FlashCommand: DFUCommand {
         request.pair = security.pair
         request.timeouts = timeouts.requested
         request.dryRun = dryRun
+        request.enterRecovery = enterRecovery ? true : nil
         return request
     }
 

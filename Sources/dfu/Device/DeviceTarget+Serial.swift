@@ -32,13 +32,6 @@ extension DeviceTarget {
         if protocolName == .nordic {
             connector = try nordicSerial(endpoint, settings: settings, text: text, log: log)
         } else {
-            // MCUboot's serial recovery takes the image straight into the primary slot, with no
-            // test or confirm, and is answered differently after the reset: until that flow is
-            // built, refuse rather than run the application's flow against a bootloader.
-            guard !endpoint.recovery else {
-                throw .usage("--device \(text): updating through MCUboot's serial recovery is not supported yet; "
-                             + "flash the application's SMP transport (serial:\(endpoint.path)), or use mcumgr/smpmgr for recovery")
-            }
             let bytes = SerialConnector(presenting: .smp, settings: settings)
             connector = SMPSerialConnector(wrapping: bytes, byteCharacteristic: SMPGATT.characteristic,
                                            framing: endpoint.raw ? .raw : .console) { note in

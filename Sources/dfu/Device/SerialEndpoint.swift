@@ -4,7 +4,7 @@
 /// |---|---|
 /// | `baud=N` | the line's rate (default 115200; the termios rates 1200…4000000) |
 /// | `raw` | raw SMP packets (`CONFIG_MCUMGR_TRANSPORT_RAW_UART`) instead of the console framing |
-/// | `recovery` | the device is in MCUboot's serial recovery (parsed; refused at run time until that flow is built) |
+/// | `recovery` | the device waits in MCUboot's serial recovery: the image goes straight into the primary slot (`MCUbootRecovery`) |
 /// | `rtscts` | hardware flow control |
 ///
 /// Parsing never opens the port: a missing or busy port is found when connecting, with its own

@@ -28,15 +28,53 @@ extension FlashRequest {
         if let keyPath {
             do throws(ImageError) { publicKey = try PublicKey.load(path: keyPath) } catch { throw .image(error) }
         }
+        // Checked before the device is set up: a wrong combination is the user's, whatever the device.
+        let recovery = try serialRecovery(speaking: ProtocolRegistry.recognise(bytes)?.entry.name)
         let pairing = BlueZPairing(input: PairingOptions.input(passkey: passkey), pairFirst: pair)
         let deviceTarget = try await DeviceTarget.make(try deviceSpec, adapter: adapter, fullAddresses: fullAddresses,
                                                        pairing: pairing, connectGate: connectGate,
                                                        speaking: ProtocolRegistry.recognise(bytes)?.entry.name, log: log)
         let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown
-        let engine = UpdateEngine(image: bytes, imageName: imageName, key: publicKey,
-                                  options: updateOptions(earlierBootloaderName: earlierBootloaderName),
+        var options = updateOptions(earlierBootloaderName: earlierBootloaderName)
+        options.serialRecovery = recovery
+        if recovery != nil {
+            // MCUboot's recovery has no `upgrade` rule: dfu's own version check (the same rule) stands.
+            options.requireNewer = false
+        }
+        let engine = UpdateEngine(image: bytes, imageName: imageName, key: publicKey, options: options,
                                   target: deviceTarget.target, hostPower: hostPower, clock: deviceTarget.clock)
         return (engine, deviceTarget)
+    }
+
+    /// MCUboot's serial recovery, as the device (`serial:PATH,recovery`) or `--enter-recovery` asks;
+    /// nil otherwise. Recovery writes the primary slot, which boots for good, so only test-confirm
+    /// (the default: the application is checked, and confirmed if it is not, after the reset) and
+    /// upload-only (no reset) mean something there.
+    func serialRecovery(speaking protocolName: UpdateProtocolName?) throws(DFUError) -> MCUbootRecovery? {
+        guard case .serial(let endpoint) = try deviceSpec else {
+            if enterRecovery == true {
+                throw .usage("--enter-recovery needs a serial device (serial:PATH): MCUboot's serial recovery listens on a "
+                             + "UART or USB port, not on \(device)")
+            }
+            return nil
+        }
+        let recovery: MCUbootRecovery
+        switch (endpoint.recovery, enterRecovery == true) {
+        case (false, false): return nil
+        case (true, true):
+            throw .usage("--enter-recovery resets a running application into recovery, and serial:…,recovery says the "
+                         + "device already waits there: give one of them")
+        case (true, false): recovery = .inRecovery
+        case (false, true): recovery = .enterFromApplication
+        }
+        if let protocolName, protocolName != .smp {
+            throw .usage("MCUboot's serial recovery takes MCUboot images; \(imageName) is an update for \(protocolName)")
+        }
+        if mode == .testOnly || mode == .confirmOnly {
+            throw .usage("MCUboot's serial recovery writes the primary slot, which boots for good: there is no test boot or "
+                         + "confirm step for --mode \(mode.rawValue). Leave --mode out (or use upload-only: no reset).")
+        }
+        return recovery
     }
 
     /// The warning for an image index whose test-confirm becomes confirm-only; nil otherwise.

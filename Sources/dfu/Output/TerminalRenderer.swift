@@ -132,6 +132,10 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
             reported = .image(confirmed: confirmed)
             line("device reports \(which.map { "\($0) " } ?? "")\(version), active")
             line(confirmed ? "confirmed" : "not confirmed: the device goes back to its previous image on the next reset")
+        case .writtenByRecovery(let version, let hashChecked, let which):
+            reported = .recovery(hashChecked: hashChecked)
+            line("MCUboot lists \(which.map { "\($0) " } ?? "")\(version) valid in its primary slot "
+                 + "(\(hashChecked ? "hash" : "version") checked); resetting")
         case .firmwareReported(let update, let revision, let activated):
             reported = .firmware(update: update, revision: revision, activated: activated)
             line("device reports " + (revision.map { "firmware revision \($0)" } ?? "no firmware revision (Device Information)"))
@@ -355,6 +359,9 @@ struct TerminalRenderer<Sink: TextSink>: EventRenderer {
         case .firmware(let update, let revision, let activated)?:
             let reports = revision.map { "which reports firmware revision \($0)" } ?? "which reports no firmware revision"
             return "OK: \(update) \(activated ? "activated" : "already runs") on \(device), \(reports)" + took
+        case .recovery(let hashChecked)?:
+            return "OK: \(version) written to the primary slot of \(device) by MCUboot's serial recovery and listed valid "
+                + "(\(hashChecked ? "hash" : "version") checked) before its reset; the application was not read" + took
         case nil: return "OK: \(version) is uploaded to \(device), not activated" + took
         }
     }
@@ -384,4 +391,7 @@ private enum ReportedAfterUpdate {
     case image(confirmed: Bool)
     /// A Nordic bootloader activated `update` (`firmwareReported`), or found it already running.
     case firmware(update: String, revision: String?, activated: Bool)
+    /// MCUboot's serial recovery listed the image in its primary slot (`writtenByRecovery`), and
+    /// nothing was read from the application after the reset.
+    case recovery(hashChecked: Bool)
 }

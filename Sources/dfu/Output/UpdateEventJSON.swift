@@ -74,6 +74,9 @@ enum UpdateEventJSON {
         case .versionConfirmed(let version, let confirmed, let image):
             return object("version", [("version", .string(version.description)), ("confirmed", .bool(confirmed))]
                           + imageFields(image))
+        case .writtenByRecovery(let version, let hashChecked, let image):
+            return object("recovery-written", [("version", .string(version.description)), ("slot", .int(0)),
+                                               ("checked", .string(hashChecked ? "hash" : "version"))] + imageFields(image))
         case .firmwareReported(let update, let revision, let activated):
             return object("firmware", [("update", .string(update)), ("activated", .bool(activated)),
                                        ("firmware_revision", revision.map { .string($0) } ?? .null)])

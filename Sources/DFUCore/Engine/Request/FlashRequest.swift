@@ -36,6 +36,9 @@ public struct FlashRequest: Sendable, Equatable, Codable {
     public var allowHostOnBattery = false
     /// Pair and bond first, even if the device does not ask.
     public var pair = false
+    /// `--enter-recovery`: reset the application into MCUboot's serial recovery first. Optional so
+    /// that a journal written before it existed still reads (nil: no).
+    public var enterRecovery: Bool?
     /// The waits the user set; the others are the engine's defaults.
     public var timeouts = Timeouts()
     /// Stop before the transfer (`--dry-run`). Never stored: a dry run keeps no journal.
@@ -79,5 +82,6 @@ public struct FlashRequest: Sendable, Equatable, Codable {
         case requireNewer = "require_newer"
         case allowHostOnBattery = "allow_host_battery"
         case pair, timeouts
+        case enterRecovery = "enter_recovery"
     }
 }

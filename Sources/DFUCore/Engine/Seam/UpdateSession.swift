@@ -29,6 +29,9 @@ protocol UpdateSession: Sendable {
     /// Whether `activate` talks to the device (a link lost after the transfer is restored first),
     /// or the transfer's end already was the activation (the device resets by itself).
     var activationNeedsLink: Bool { get }
+    /// Whether `activate` marks the update as `--mode` asks (so the mode is announced), or only
+    /// resets a device whose bootloader already holds it where it boots (MCUboot's serial recovery).
+    var activationMarks: Bool { get }
     /// The activate stage up to and including the reset. Returns the link losses counted before
     /// the reset went out, so the wait for the reboot counts only the drop the reset causes.
     func activate(_ update: Update, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int
@@ -58,6 +61,9 @@ extension UpdateSession {
 
     /// A device is reached again after its activation unless its protocol says otherwise.
     var reachableAfterActivation: Bool { true }
+
+    /// Where activation needs the link, it marks the update as the mode asks.
+    var activationMarks: Bool { activationNeedsLink }
 
     /// A protocol whose updates are one part never gets here.
     func partActivated(_ update: Update, part: UpdatePart) async throws(DFUError) -> Int? {

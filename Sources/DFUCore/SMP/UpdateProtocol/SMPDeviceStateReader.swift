@@ -181,7 +181,7 @@ struct SMPDeviceStateReader {
 
     /// `read`, started over on a new link after each link loss (at most `linkLossAllowance`); when
     /// no link comes back, the loss's own error.
-    private func againAfterLinkLoss<T>(_ read: () async throws(DFUError) -> T) async throws(DFUError) -> T {
+    func againAfterLinkLoss<T>(_ read: () async throws(DFUError) -> T) async throws(DFUError) -> T {
         var losses = 0
         while true {
             do throws(DFUError) {
@@ -199,7 +199,7 @@ struct SMPDeviceStateReader {
         }
     }
 
-    private func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil,
+    func request<R: SMPRequest>(_ request: R, timeout: Duration? = nil,
                                         attempts: Int? = nil) async -> Result<R.Response, SMPClientError> {
         do throws(SMPClientError) {
             return .success(try await connection.client.request(request, timeout: timeout ?? requestTimeout, attempts: attempts))
@@ -209,7 +209,7 @@ struct SMPDeviceStateReader {
     }
 
     /// A request the device may not support: nil when it refuses or stays silent.
-    private func optional<R: SMPRequest>(_ request: R, _ what: String,
+    func optional<R: SMPRequest>(_ request: R, _ what: String,
                                          timeout: Duration? = nil) async throws(DFUError) -> R.Response? {
         switch await self.request(request, timeout: timeout) {
         case .success(let response):
@@ -225,7 +225,7 @@ struct SMPDeviceStateReader {
         }
     }
 
-    private func failure(_ what: String, _ error: SMPClientError) async -> DFUError {
+    func failure(_ what: String, _ error: SMPClientError) async -> DFUError {
         let reason = error == .linkLost ? await connection.lossReason(within: requestTimeout) : nil
         return SMPFailure.beforeTransfer(what, error, device: device, lossReason: reason)
     }

@@ -10,12 +10,16 @@ struct SMPTransfer: Sendable {
     /// `upgrade: true` in the first packet.
     let upgradeOnly: Bool
     let configuration: ImageUploadConfiguration
+    /// Whether a restored link first looks for the image in slot 1 (the application's upload
+    /// slot); not in MCUboot's serial recovery, which writes the primary slot.
+    var checksSecondarySlot = true
 
     func run(progress: @Sendable (AcknowledgedProgress) -> Void) async throws(DFUError) {
         // With the slot hash, the core reads the image list on each new link before resuming: a
         // device that wrote the last chunk (its reply lost) and closed its session is done.
         let job = ImageUploadJob(image: image.bytes, sha256: image.fileSHA256, imageNumber: imageNumber,
-                                 upgradeOnly: upgradeOnly, slotHash: image.slotHash)
+                                 upgradeOnly: upgradeOnly,
+                                 slotHash: checksSecondarySlot ? image.slotHash : nil)
         let stream = await session.upload(job, configuration: configuration)
         do {
             for try await step in stream { progress(step) }

@@ -3,22 +3,40 @@ import Transport
 /// SMP on one device for the rest of a run: the image list and slot facts, the upload of each
 /// image to its index, marking them and the one reset, and the check after the reboot. Each stage's
 /// details are in its own type (`SMPDeviceStateReader`, `SMPTransfer`, `SMPActivation`,
-/// `SMPVersionCheck`).
+/// `SMPVersionCheck`). In MCUboot's serial recovery the bootloader takes the images instead
+/// (`SMPUpdateSession+Recovery.swift`).
 struct SMPUpdateSession: UpdateSession {
     let connection: DeviceConnection<SMPSession>
     let context: SessionContext
-    let negotiated: SMPDeviceStateReader.Negotiated
+    /// What the connect stage negotiated; replaced once `--enter-recovery` reaches the bootloader,
+    /// whose buffers are its own.
+    let sizing: Locked<SMPDeviceStateReader.Negotiated>
+    /// What serial recovery learned on the way (`RecoveryProgress`).
+    let recovery = Locked(RecoveryProgress())
 
+    init(connection: DeviceConnection<SMPSession>, context: SessionContext, negotiated: SMPDeviceStateReader.Negotiated) {
+        self.connection = connection
+        self.context = context
+        sizing = Locked(negotiated)
+    }
+
+    var negotiated: SMPDeviceStateReader.Negotiated { sizing.withLock { $0 } }
     var window: Int { negotiated.window }
     private var session: SMPSession { connection.client }
     var deadlines: UpdateOptions.Deadlines { context.deadlines }
 
     func readState(for update: inout SMPUpdate) async throws(DFUError) -> SessionState {
+        if context.options.serialRecovery == .inRecovery { return try await readRecoveryState(for: &update) }
         let reader = SMPDeviceStateReader(connection: connection, context: context)
         let snapshot = try await reader.readImageState(negotiated, image: update.main.index)
         if snapshot.facts.unsupported == nil { try checkImageIndexes(of: update, snapshot) }
         try update.settle(against: snapshot.images, mode: snapshot.bootloaderMode)
         update.bootloaderMode = snapshot.bootloaderMode
+        if context.options.serialRecovery != nil {
+            // The application is asked now; MCUboot's recovery takes the images unless they all run.
+            if case .alreadyRunning = update.plan {} else { try update.settleForRecovery(against: snapshot.images) }
+            return recoveryState(snapshot, update: update)
+        }
         var state = SessionState(facts: snapshot.facts, plan: update.plan)
         if update.hasSeveralImages {
             state.imageChecks = update.images.filter { $0.plan == .upload }.map { entry in
@@ -58,8 +76,11 @@ struct SMPUpdateSession: UpdateSession {
         }
     }
 
-    /// SMP's application takes the upload itself.
-    func enterUpdateMode(for update: SMPUpdate) async throws(DFUError) {}
+    /// SMP's application takes the upload itself; with `--enter-recovery` it resets into MCUboot's
+    /// serial recovery first (`enterRecovery`).
+    func enterUpdateMode(for update: SMPUpdate) async throws(DFUError) {
+        if context.options.serialRecovery == .enterFromApplication { try await enterRecovery() }
+    }
 
     /// One image to its index; one the device already runs or holds is not sent again.
     func transfer(_ update: SMPUpdate, part: UpdatePart,
@@ -75,6 +96,7 @@ struct SMPUpdateSession: UpdateSession {
             break
         }
         let bytes = entry.image.bytes.count
+        let recovering = context.options.serialRecovery != nil
         let configuration = ImageUploadConfiguration(
             window: window, firstChunkTimeout: deadlines.firstChunk(forImageOf: bytes),
             chunkTimeout: deadlines.chunk,
@@ -82,11 +104,15 @@ struct SMPUpdateSession: UpdateSession {
         // A loss counted before the upload (after the device's state was read) was restored by the
         // engine (`UpdateProcedure.restoreLinkIfLost`); the transfer stage handles those during it.
         context.log("uploading \(update.hasSeveralImages ? "\(entry.name), " : "")\(bytes) bytes, "
-                    + "\(window) request\(window == 1 ? "" : "s") in flight")
+                    + "\(window) request\(window == 1 ? "" : "s") in flight"
+                    + (recovering ? ", into the primary slot (MCUboot serial recovery)" : ""))
         // A zip names every index it sends; a single image only the one the user gave (`--image`).
         let number: UInt64? = update.hasSeveralImages ? entry.index : context.options.imageIndex
+        // MCUboot's recovery has no `upgrade` field (dfu's own version check stands) and no slot 1
+        // to look in after a lost link.
         try await SMPTransfer(session: session, image: entry.image, imageNumber: number,
-                              upgradeOnly: context.options.requireNewer, configuration: configuration).run(progress: progress)
+                              upgradeOnly: recovering ? false : context.options.requireNewer,
+                              configuration: configuration, checksSecondarySlot: !recovering).run(progress: progress)
         return .sent
     }
 
@@ -103,6 +129,7 @@ struct SMPUpdateSession: UpdateSession {
     /// Marks each image the device does not already run (in the mode its index allows), then one
     /// reset. A link lost under a mark is restored and the image list read again (`SMPActivation`).
     func activate(_ update: SMPUpdate, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
+        if context.options.serialRecovery != nil { return try await activateRecovery(update) }
         var activation: SMPActivation?
         // Direct-XIP without revert boots the newest image for good: Zephyr refuses a test of it
         // (IMAGE_ALREADY_PENDING, img_mgmt_set_next_boot_slot), so nothing is marked.
@@ -158,6 +185,15 @@ struct SMPUpdateSession: UpdateSession {
     /// did not take (`checking`).
     func confirm(_ update: SMPUpdate, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
+        if context.options.serialRecovery != nil, before.plan == .upload {
+            return try await confirmAfterRecovery(update)
+        }
+        return try await checkEach(update, mode: mode, readUntil: readUntil)
+    }
+
+    /// Each image's check after the reboot, the first image's last (its version is the result).
+    func checkEach(_ update: SMPUpdate, mode: ActivationMode,
+                   readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
         var version = update.version
         var readUntil = readUntil
         for entry in update.images.dropFirst() + [update.main] {

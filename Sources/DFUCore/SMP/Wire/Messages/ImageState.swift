@@ -53,7 +53,9 @@ public struct ImageSlotState: Sendable, Hashable {
     public var slot: UInt64
     /// "major.minor.revision", plus ".build" when the build number is not 0.
     public var version: String
-    /// The slot's MCUboot SHA256 TLV (not the SHA-256 of the file).
+    /// The slot's MCUboot SHA256 TLV (not the SHA-256 of the file). Empty when the device leaves
+    /// it out: MCUboot's serial recovery built without `BOOT_SERIAL_IMG_GRP_HASH` (Zephyr's
+    /// application always sends it).
     public var hash: [UInt8]
     // Zephyr's frugal list omits flags that are false, so an absent flag decodes as false.
     public var bootable: Bool
@@ -79,7 +81,7 @@ public struct ImageSlotState: Sendable, Hashable {
         image = try fields.optionalUInt("image")
         slot = try fields.uint("slot")
         version = try fields.text("version")
-        hash = try fields.bytes("hash")
+        hash = try fields.optionalBytes("hash") ?? []
         bootable = try fields.optionalBool("bootable") ?? false
         pending = try fields.optionalBool("pending") ?? false
         confirmed = try fields.optionalBool("confirmed") ?? false
