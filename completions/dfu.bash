@@ -57,7 +57,7 @@ _dfu() {
         esac
         ;;
     flash)
-        options='--key --allow-unsigned --expect-version --prn --bootloader-name --mode --image --min-battery --allow-downgrade --require-newer --allow-host-battery --dry-run --json -v --verbose --device --adapter --full-addresses --passkey --pair --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
+        options='--key --allow-unsigned --expect-version --prn --bootloader-name --mode --image --min-battery --allow-downgrade --require-newer --enter-recovery --allow-host-battery --dry-run --json -v --verbose --device --adapter --full-addresses --passkey --pair --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout -h --help'
         valued=' --key --expect-version --prn --bootloader-name --mode --image --min-battery --device --adapter --passkey --connect-timeout --reboot-timeout --chunk-timeout --first-chunk-timeout '
         positionals=(files)
         case $prev in

@@ -179,6 +179,13 @@ import Testing
                                       that is not newer than the one it runs (upgrade: true
                                       in the first upload packet); dfu leaves its own
                                       version check to the device.
+              --enter-recovery        MCUboot over a serial port: reset the running
+                                      application into MCUboot's serial recovery (os reset
+                                      with boot_mode 1) and update through the bootloader,
+                                      straight into the primary slot. Needs
+                                      CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE in the
+                                      application and CONFIG_BOOT_SERIAL_BOOT_MODE in
+                                      MCUboot.
               --allow-host-battery    Allow the update while this computer runs on battery.
               --dry-run               Run every check (file, key, connection and pairing,
                                       device state, battery, versions, slot) and stop before
