@@ -22,6 +22,13 @@ public struct ImageUploadConfiguration: Sendable, Hashable {
     public var busyBackoff: Duration = .milliseconds(100)
     public var busyBackoffCap: Duration = .seconds(2)
     public var maxBusyPerOffset: Int = 8
+    /// On a link that cannot report its loss (UDP, a serial line), a device silent for
+    /// `silentTimeoutsBeforeResync` chunk deadlines in a row at one offset is re-synchronised for
+    /// at most this long (`UploadResync`): an echo, then the upload's resume packet (off 0, same
+    /// `sha`), which a device still holding the session answers with its offset. Nil: the link
+    /// reports a loss itself (BLE), and a silent device only counts failures.
+    public var resyncAfterSilence: Duration?
+    public var silentTimeoutsBeforeResync = 2
 
     public init(window: Int = 1, firstChunkTimeout: Duration = .seconds(40), chunkTimeout: Duration = .seconds(5),
                 lastChunkTimeout: Duration = .seconds(20), linkRestoreTimeout: Duration = .seconds(120),

@@ -21,10 +21,11 @@ extension ImageUploadCore {
         window.startEpoch()
         let id = allocateID()
         state = .opening(id, kind)
-        let count: Int
-        if case .resume = kind { count = minimum } else { count = fit }
-        send(id, offset: 0, count: count, timeout: configuration.firstChunkTimeout,
-             now: now, into: &actions)
+        let count = kind.isProbe ? minimum : fit
+        // A resync's probe waits a chunk's deadline: the device erases nothing to answer it.
+        var timeout = configuration.firstChunkTimeout
+        if case .resync = kind { timeout = configuration.chunkTimeout }
+        send(id, offset: 0, count: count, timeout: timeout, now: now, into: &actions)
     }
 
     /// Sends chunks from `nextOffset` while the window has room.
@@ -80,6 +81,10 @@ extension ImageUploadCore {
                     checked(result, now: now, into: &actions)
                     continue
                 }
+                if case .resyncing(let echoID, _) = state, id == echoID {
+                    echoed(result, now: now, into: &actions)
+                    continue
+                }
                 // Not in the window: a request from before the upload, or one we parked away.
                 guard let chunk = window.remove(id) else { continue }
                 finished(chunk, id: id, result, now: now, into: &actions)
@@ -93,6 +98,8 @@ extension ImageUploadCore {
                                    now: MonotonicInstant, into actions: inout [Action]) {
         switch result {
         case .success(let packet):
+            // The device answers: whatever it says, it is not silent.
+            silentTimeouts = 0
             do {
                 let reply = try ImageUploadResponse(body: packet.body)
                 replied(chunk, id: id, reply, now: now, into: &actions)

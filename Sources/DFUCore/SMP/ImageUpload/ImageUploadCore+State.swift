@@ -16,6 +16,9 @@ extension ImageUploadCore {
         case parked(until: MonotonicInstant)
         /// A link came back and the image state read is in flight: does slot 1 already hold the image?
         case checking(SMPRequestID)
+        /// The device fell silent on a link that cannot report its loss: an echo is in flight, the
+        /// resume packet follows (`UploadResync`); the upload gives up at the instant.
+        case resyncing(echo: SMPRequestID, until: MonotonicInstant)
         case completed
         case failed(ImageUploadError)
     }
@@ -31,7 +34,7 @@ extension ImageUploadCore {
         switch state {
         case .parked(let until): return until
         case .pausing(let until, _): return [until, client.nextDeadline].compactMap { $0 }.min()
-        case .opening, .streaming, .checking: return client.nextDeadline
+        case .opening, .streaming, .checking, .resyncing: return client.nextDeadline
         case .ready, .completed, .failed: return nil
         }
     }
@@ -39,7 +42,7 @@ extension ImageUploadCore {
     public var isFinished: Bool {
         switch state {
         case .completed, .failed: return true
-        case .ready, .opening, .streaming, .pausing, .parked, .checking: return false
+        case .ready, .opening, .streaming, .pausing, .parked, .checking, .resyncing: return false
         }
     }
 }
@@ -53,6 +56,7 @@ extension ImageUploadCore.State {
         case .pausing: return "waiting for a busy device"
         case .parked: return "parked (link lost)"
         case .checking: return "reading the image list after the link came back"
+        case .resyncing: return "re-synchronising a silent device"
         case .completed: return "completed"
         case .failed: return "failed"
         }

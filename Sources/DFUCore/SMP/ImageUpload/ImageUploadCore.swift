@@ -39,6 +39,12 @@ import Transport
 ///     checking   any other answer, refusal, deadline  opening    write the 32-byte resume probe (len, sha)
 ///     checking   linkLost                             parked     —
 ///     parked     deadline passed                      failed     failed(linkNotRestored)
+///     streaming  n-th chunk deadline in a row at one  resyncing  write an echo (links without a loss signal,
+///                offset (`silentTimeoutsBeforeResync`)           `resyncAfterSilence` set; `UploadResync`)
+///     resyncing  echo answered, refused or deadline   opening    write the 32-byte resume probe (resync)
+///     opening    resync probe's deadline              resyncing  write an echo again, until the resync's end
+///     resyncing, resync's end passed                  failed     failed(deviceSilent)
+///      opening
 ///     parked     linkLost; any state: early timer     same       —
 ///     completed, failed: any event                    same       —
 ///     any other (state, event)                        failed     failed(localProtocolViolation)
@@ -68,6 +74,10 @@ public struct ImageUploadCore: Sendable {
     var failures: UploadFailureBudget
     var busyBackoff: UploadBusyBackoff
     var announcedDeadline: MonotonicInstant?
+    /// Chunk deadlines passed in a row without any answer from the device.
+    var silentTimeouts = 0
+    /// While a silent device is re-synchronised: when the upload gives up on it.
+    var resyncUntil: MonotonicInstant?
 
     public init(job: ImageUploadJob, configuration: ImageUploadConfiguration, client: SMPClientCore,
                 firstRequestID: SMPRequestID = SMPRequestID(0)) {
@@ -91,14 +101,16 @@ public struct ImageUploadCore: Sendable {
         case (.ready, .start):
             start(now: now, into: &actions)
         case (.opening, .notification(let bytes)), (.streaming, .notification(let bytes)),
-             (.checking, .notification(let bytes)), (.pausing, .notification(let bytes)):
+             (.checking, .notification(let bytes)), (.pausing, .notification(let bytes)),
+             (.resyncing, .notification(let bytes)):
             drive(.notification(bytes), now: now, into: &actions)
-        case (.opening, .timerFired), (.streaming, .timerFired), (.checking, .timerFired):
+        case (.opening, .timerFired), (.streaming, .timerFired), (.checking, .timerFired), (.resyncing, .timerFired):
             drive(.timerFired, now: now, into: &actions)
         case (.pausing, .timerFired):
             drive(.timerFired, now: now, into: &actions)
             if case .pausing(let until, let resume) = state, now >= until { endPause(resume, now: now, into: &actions) }
-        case (.opening, .linkLost), (.streaming, .linkLost), (.checking, .linkLost), (.pausing, .linkLost):
+        case (.opening, .linkLost), (.streaming, .linkLost), (.checking, .linkLost), (.pausing, .linkLost),
+             (.resyncing, .linkLost):
             park(now: now, into: &actions)
         case (.parked(let until), .timerFired):
             if now >= until { fail(.linkNotRestored(after: configuration.linkRestoreTimeout), into: &actions) }
@@ -107,7 +119,7 @@ public struct ImageUploadCore: Sendable {
             if case .parked = state { restore(now: now, into: &actions) }
         case (.parked, .linkLost), (.ready, .timerFired), (.completed, _), (.failed, _):
             break
-        case (.ready, _), (.opening, _), (.streaming, _), (.pausing, _), (.parked, _), (.checking, _):
+        case (.ready, _), (.opening, _), (.streaming, _), (.pausing, _), (.parked, _), (.checking, _), (.resyncing, _):
             fail(.localProtocolViolation(event: event.name, state: state.name), into: &actions)
         }
         if nextDeadline != announcedDeadline {
@@ -216,6 +228,7 @@ public struct ImageUploadCore: Sendable {
                 return
             }
             acknowledge(offset, into: &actions)
+            resyncUntil = nil
             state = .streaming(nextOffset: offset)
         case .streaming(var next):
             let current = window.isCurrent(chunk)
@@ -242,8 +255,9 @@ public struct ImageUploadCore: Sendable {
                 next = max(next, offset)
             }
             state = .streaming(nextOffset: next)
-        case .pausing:
-            // Replies to requests sent before the busy answer: the device's offset, never a rewind.
+        case .pausing, .resyncing:
+            // Replies to requests sent before the busy answer or the silence: the device's offset,
+            // never a rewind.
             if offset > progress.acknowledged { acknowledge(offset, into: &actions) }
             return
         case .ready, .parked, .checking, .completed, .failed:
@@ -270,7 +284,7 @@ public struct ImageUploadCore: Sendable {
                 return
             }
             (resume, offset) = (.chunks(from: progress.acknowledged), progress.acknowledged)
-        case .ready, .pausing, .parked, .checking, .completed, .failed:
+        case .ready, .pausing, .parked, .checking, .resyncing, .completed, .failed:
             return
         }
         switch busyBackoff.next(at: offset) {
@@ -300,18 +314,27 @@ public struct ImageUploadCore: Sendable {
         switch state {
         case .opening(let firstID, let kind):
             guard id == firstID else { return }
+            if case .resync = kind {
+                resyncRound(now: now, into: &actions)
+                return
+            }
             guard countFailure(at: kind.failureOffset, .timeout, into: &actions) else { return }
             sendFirstPacket(kind, now: now, into: &actions)
         case .streaming:
             // A chunk the device has since acknowledged (its reply was lost) or a stale one only
             // frees its slot; otherwise resend from the device's last reported offset.
             if window.isCurrent(chunk) && progress.acknowledged < chunk.end {
+                silentTimeouts += 1
+                if configuration.resyncAfterSilence != nil, silentTimeouts >= configuration.silentTimeoutsBeforeResync {
+                    beginResync(now: now, into: &actions)
+                    return
+                }
                 guard countFailure(at: progress.acknowledged, .timeout, into: &actions) else { return }
                 window.startEpoch()
                 state = .streaming(nextOffset: progress.acknowledged)
             }
             fillWindow(now: now, into: &actions)
-        case .ready, .pausing, .parked, .checking, .completed, .failed:
+        case .ready, .pausing, .parked, .checking, .resyncing, .completed, .failed:
             return
         }
     }

@@ -22,6 +22,9 @@ public enum ImageUploadError: Error, Sendable, Hashable, CustomStringConvertible
     case deviceBusy(offset: UInt64, attempts: Int)
     /// The link went down and no new one came within the configured time.
     case linkNotRestored(after: Duration)
+    /// On a link without a loss signal the device fell silent at `offset` and answered neither an
+    /// echo nor the upload's resume packet for `after`.
+    case deviceSilent(offset: UInt64, after: Duration)
     /// The SMP client failed for a reason that is not the device's (see `SMPClientError`).
     case client(SMPClientError)
     /// The caller fed an event the current state has no transition for; a bug in the driver.
@@ -47,6 +50,8 @@ public enum ImageUploadError: Error, Sendable, Hashable, CustomStringConvertible
             return "the device stayed busy (MGMT_ERR_EBUSY) at byte \(offset) through \(attempts) attempts with growing waits. Let it finish what it is doing (another transfer, a flash operation), then retry; the upload resumes."
         case .linkNotRestored(let after):
             return "the Bluetooth link was lost and not restored within \(after). Bring the device within range and retry; the upload resumes."
+        case .deviceSilent(let offset, let after):
+            return "the device stopped answering at byte \(offset) and answered neither an echo nor the upload's resume packet within \(after). Check that it is powered and reachable, then retry; the upload resumes."
         case .client(let error):
             return error.description
         case .localProtocolViolation(let event, let state):

@@ -16,6 +16,9 @@ public struct ImageUploadStatistics: Sendable, Hashable {
     public var busyPauses = 0
     /// Times the link was lost and the upload parked.
     public var linkLosses = 0
+    /// Times a silent device was re-synchronised (echo, then the resume packet) on a link that
+    /// cannot report its loss.
+    public var resyncs = 0
 
     public init() {}
 }

@@ -50,7 +50,7 @@ enum SMPFailure {
                                    + "Flash a newer image, or leave out --require-newer to decide here.")
         case .refused, .remoteProtocolViolation, .packetTooSmall:
             return .deviceRejected(error.description)
-        case .timeout, .retriesExhausted, .deviceBusy, .linkNotRestored, .imageMismatch:
+        case .timeout, .retriesExhausted, .deviceBusy, .linkNotRestored, .deviceSilent, .imageMismatch:
             return .transferInterrupted("upload interrupted: \(error) \(EngineFailure.rerun)")
         case .client(let client):
             switch client {

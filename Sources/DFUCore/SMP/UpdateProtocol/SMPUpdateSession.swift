@@ -97,10 +97,13 @@ struct SMPUpdateSession: UpdateSession {
         }
         let bytes = entry.image.bytes.count
         let recovering = context.options.serialRecovery != nil
-        let configuration = ImageUploadConfiguration(
+        var configuration = ImageUploadConfiguration(
             window: window, firstChunkTimeout: deadlines.firstChunk(forImageOf: bytes),
             chunkTimeout: deadlines.chunk,
             lastChunkTimeout: deadlines.lastChunk, linkRestoreTimeout: deadlines.connect)
+        // Silence is the only sign of trouble where the link cannot report its loss: re-synchronise
+        // within the time a reconnect would get.
+        if connection.link.parameters.isConnectionless { configuration.resyncAfterSilence = deadlines.connect }
         // A loss counted before the upload (after the device's state was read) was restored by the
         // engine (`UpdateProcedure.restoreLinkIfLost`); the transfer stage handles those during it.
         context.log("uploading \(update.hasSeveralImages ? "\(entry.name), " : "")\(bytes) bytes, "
