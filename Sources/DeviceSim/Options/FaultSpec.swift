@@ -2,8 +2,9 @@ import Transport
 
 /// One fault as written in the options, before a `@random` point is drawn from the seed.
 ///
-/// Syntax: `KIND@WHERE`, for delay `delay@WHERE[:DURATION]`, for busy `busy@WHERE[:COUNT]`:
-/// - KIND: `disconnect`, `reboot`, `stall`, `corrupt`, `duplicate`, `delay`, `busy`;
+/// Syntax: `KIND@WHERE`, for delay and outage `KIND@WHERE[:DURATION]`, for busy `busy@WHERE[:COUNT]`:
+/// - KIND: `disconnect`, `reboot`, `stall`, `corrupt`, `duplicate`, `delay`, `busy`, `silent`
+///   (deaf until the upload's resume packet), `outage` (deaf for DURATION);
 /// - WHERE: `N%` (a share of the image, decimals allowed), `N` (bytes; `K` suffix for KiB), or
 ///   `random` (a point between 5 % and 95 % drawn from `seed`); `imageI/` before `N%` or `N`
 ///   limits it to the upload to image index I (`disconnect@image1/50%`);
@@ -19,7 +20,7 @@ import Transport
 /// the image's last byte. These kinds take only a request, and a request only these kinds.
 struct FaultSpec: Sendable, Hashable {
     enum Kind: String, Sendable, Hashable, CaseIterable {
-        case disconnect, reboot, stall, corrupt, duplicate, delay, busy
+        case disconnect, reboot, stall, corrupt, duplicate, delay, busy, silent, outage
         case drop, dropBefore = "drop-before", dropAfter = "drop-after"
 
         /// The moment a link-drop kind closes the link; nil for the upload faults.
@@ -28,7 +29,7 @@ struct FaultSpec: Sendable, Hashable {
             case .drop: return .insteadOfAnswer
             case .dropBefore: return .beforeHandling
             case .dropAfter: return .afterAnswer
-            case .disconnect, .reboot, .stall, .corrupt, .duplicate, .delay, .busy: return nil
+            case .disconnect, .reboot, .stall, .corrupt, .duplicate, .delay, .busy, .silent, .outage: return nil
             }
         }
     }
@@ -49,7 +50,8 @@ struct FaultSpec: Sendable, Hashable {
     let count: Int
 
     static let expected = "KIND@N% or KIND@BYTES or KIND@random, optionally KIND@imageI/N% (KIND: disconnect, reboot, stall, corrupt, "
-        + "duplicate, delay, busy; delay takes :MS like delay@50%:1500ms, busy a count like busy@50%:3), "
+        + "duplicate, delay, busy, silent, outage; delay and outage take :MS like delay@50%:1500ms, busy a count like "
+        + "busy@50%:3), "
         + "or drop@REQUEST, drop-before@REQUEST, drop-after@REQUEST (REQUEST: \(SMPRequestPoint.expected)), "
         + "several joined with '+'"
 
@@ -68,7 +70,7 @@ struct FaultSpec: Sendable, Hashable {
         if let colon = location.firstIndex(of: ":") {
             let suffix = location[location.index(after: colon)...]
             switch kind {
-            case .delay:
+            case .delay, .outage:
                 guard let parsed = Self.duration(suffix) else { return nil }
                 delay = parsed
             case .busy:
@@ -112,6 +114,8 @@ struct FaultSpec: Sendable, Hashable {
         case .duplicate: return .duplicate(at: trigger)
         case .delay: return .delay(at: trigger, by: delay)
         case .busy: return .busy(at: trigger, count: count)
+        case .silent: return .silent(at: trigger)
+        case .outage: return .outage(at: trigger, for: delay)
         case .drop, .dropBefore, .dropAfter:
             // Never parsed with an upload point; the nearest meaning of one is the upload fault.
             return .disconnect(at: trigger)
@@ -126,7 +130,7 @@ struct FaultSpec: Sendable, Hashable {
         case .random: location = "random"
         case .request(let request): location = request.description
         }
-        let suffix = kind == .delay ? ":\(delay.wholeMilliseconds)ms" : kind == .busy && count != 1 ? ":\(count)" : ""
+        let suffix = kind == .delay || kind == .outage ? ":\(delay.wholeMilliseconds)ms" : kind == .busy && count != 1 ? ":\(count)" : ""
         return "\(kind.rawValue)@\(location)\(suffix)"
     }
 

@@ -18,6 +18,8 @@ public enum SMPDrop: Sendable, Hashable, CustomStringConvertible {
     case discardedOnDisconnect(count: Int)
     /// A request was processed but the link that sent it is gone, so its reply is not sent.
     case responseLostOnDisconnect
+    /// A `silent@` or `outage@` fault holds: the request never reached the device.
+    case deaf
 
     public var description: String {
         switch self {
@@ -35,6 +37,8 @@ public enum SMPDrop: Sendable, Hashable, CustomStringConvertible {
             return "dropped \(size) trailing bytes: not a whole SMP header"
         case .discardedOnDisconnect(let count):
             return "discarded \(count) queued request(s) of a link that went away"
+        case .deaf:
+            return "lost a request: the device hears nothing (silent or outage fault)"
         case .responseLostOnDisconnect:
             return "processed a request but its link is gone: reply not sent"
         }

@@ -50,6 +50,14 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
     /// without being written, as an image manager does whose flash is still busy with earlier data
     /// (the session stays; the client is to ask again at the same offset).
     case busy(at: FaultTrigger, count: Int)
+    /// The device goes deaf right after the chunk is written (its reply lost): every request is
+    /// lost until one is the upload's resume packet (off 0, the session's sha), which it serves as
+    /// Zephyr does (the offset it holds) and from then on answers as before. A link that cannot
+    /// report its loss (UDP, a UART) shows this only as silence.
+    case silent(at: FaultTrigger)
+    /// Nothing reaches the device and nothing leaves it for `for` after the chunk (its reply lost
+    /// too): an outage of the link that heals by itself. The device keeps its session.
+    case outage(at: FaultTrigger, for: Duration)
     /// The device closes the link at a request (`drop@request:reset`): before carrying it out,
     /// instead of answering it, or right after answering it (`LinkDropMoment`). It does not reset;
     /// what it did with the request stays done, as on any drop.
@@ -59,7 +67,7 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
     public var trigger: FaultTrigger? {
         switch self {
         case .disconnect(let t), .reboot(let t), .stall(let t), .corrupt(let t), .duplicate(let t), .delay(let t, _),
-             .busy(let t, _):
+             .busy(let t, _), .silent(let t), .outage(let t, _):
             return t
         case .dropLink:
             return nil
@@ -76,6 +84,8 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
         case .duplicate(let t): return "duplicate@\(t)"
         case .delay(let t, let d): return "delay@\(t):\(d.wholeMilliseconds)ms"
         case .busy(let t, let count): return count == 1 ? "busy@\(t)" : "busy@\(t):\(count)"
+        case .silent(let t): return "silent@\(t)"
+        case .outage(let t, let d): return "outage@\(t):\(d.wholeMilliseconds)ms"
         case .dropLink(let moment, let point): return "\(moment.kind)@\(point)"
         }
     }

@@ -74,6 +74,8 @@ public struct VirtualDevice: Sendable {
     private var connection: Int??
     /// A fault that applies to the next reply (stall, corrupt, duplicate, delay).
     private var replyFault: SimFault?
+    /// While a `silent@` or `outage@` fault holds: what ends it (`Deafness`).
+    private var deafness: Deafness?
 
     public init(configuration: DeviceConfiguration) throws(DeviceSetupError) {
         let image: [UInt8]
@@ -152,6 +154,13 @@ public struct VirtualDevice: Sendable {
             route(server.handle(.disconnected, now: now), at: now, into: &actions)
         case .write(let bytes):
             guard case .running = power, connection != nil else { break }
+            if let deaf = deafness {
+                guard deaf.hears(bytes, at: now) else {
+                    actions.append(.dropped(.deaf))
+                    break
+                }
+                deafness = nil
+            }
             route(server.handle(.write(bytes), now: now), at: now, into: &actions)
         }
         return actions
@@ -198,11 +207,21 @@ public struct VirtualDevice: Sendable {
                         replyFault = fault
                     case .busy(_, let count):
                         server.answerUploadsBusy(count)
+                    case .silent:
+                        replyFault = .stall(at: .bytes(0))
+                        deafness = .untilResumePacket
+                    case .outage(_, let duration):
+                        replyFault = .stall(at: .bytes(0))
+                        deafness = .until(time.advanced(by: duration))
                     case .dropLink:
                         break // fired by the server, never at an upload point
                     }
                 }
             case .respond(let packet):
+                if deafness?.silences(at: time) == true {
+                    actions.append(.dropped(.deaf))
+                    continue
+                }
                 guard let size = connection else {
                     actions.append(.dropped(.responseLostOnDisconnect))
                     continue
@@ -264,7 +283,7 @@ public struct VirtualDevice: Sendable {
             case .delay(_, let by):
                 delay = by
                 tag = .delayed
-            case .reboot, .disconnect, .busy, .dropLink:
+            case .reboot, .disconnect, .busy, .dropLink, .silent, .outage:
                 break
             }
         }
