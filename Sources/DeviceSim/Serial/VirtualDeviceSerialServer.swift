@@ -7,9 +7,9 @@ import Transport
 /// any SMP client on a tty can talk to it.
 ///
 /// What a pty does not do, the server models:
-/// - **Line rate.** Bytes take 10 bits of line time each way at `baud` (`LinePacer`): the server
-///   reads no faster than the line carries, so a client that writes ahead is held back by the
-///   port's buffers filling, as a real UART holds it; replies leave no faster either.
+/// - **Line rate.** Bytes take 10 bits of line time each way at `baud` (`SimSerialLine`): the
+///   server reads no faster than the line carries, so a client that writes ahead is held back by
+///   the port's buffers filling, as a real UART holds it; replies leave no faster either.
 /// - **USB resets.** With `vanishesOnReset` the port closes while the device resets and is opened
 ///   again at the same path once it has booted; otherwise (a UART) it stays and carries nothing.
 /// - **Log output** every `noiseEvery` replies, and a **garbled reply** every `garbleEvery`.
@@ -22,97 +22,54 @@ public actor VirtualDeviceSerialServer {
     public nonisolated let serving: SerialServeOptions
     private let clock: LinkClock
     private let observer: @Sendable (SerialServerEvent) -> Void
-    private let reopen: SimSerialPortOpener
-    private var port: (any SimSerialPort)?
+    private let line: SimSerialLine
     private var device: VirtualDevice
     private var framer: SMPStreamFramer
-    private var input: LinePacer
-    private var output: LinePacer
     private var uploads = UploadWatch()
     private var outbox: [(bytes: [UInt8], after: Duration)] = []
     private var draining = false
     private var replies = 0
     private var timer = DeadlineTimer()
-    private var reader: Task<Void, Never>?
     private var finished = false
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Serves `device` (built with `framing: .datagram`: one packet per write) on `port`; `reopen`
     /// opens the port again after a USB-style vanish. Call `start()` next.
     public init(device: VirtualDevice, port: any SimSerialPort, serving: SerialServeOptions, clock: LinkClock = .realTime(),
                 reopen: @escaping SimSerialPortOpener, observer: @escaping @Sendable (SerialServerEvent) -> Void = { _ in }) {
         self.device = device
-        self.port = port
         self.serving = serving
         self.clock = clock
-        self.reopen = reopen
         self.observer = observer
         identity = device.identity
         framer = SMPStreamFramer(framing: serving.framing)
-        input = LinePacer(baud: serving.baud)
-        output = LinePacer(baud: serving.baud)
+        line = SimSerialLine(port: port, baud: serving.baud, clock: clock, reopen: reopen)
     }
 
     /// The device as it is now (a copy).
     public var snapshot: VirtualDevice { device }
 
     /// Starts reading the port. Calling it again does nothing.
-    public func start() {
-        guard reader == nil, !finished, let port else { return }
-        listen(to: port)
+    public func start() async {
+        guard !finished else { return }
+        _ = await line.start(delivering: { [weak self] chunk in await self?.receive(chunk) })
     }
 
     /// Stops serving and closes the port. Idempotent.
     public func stop() async {
-        reader?.cancel()
+        finished = true
         timer.cancel()
         outbox.removeAll()
-        let open = port
-        port = nil
-        await open?.close()
-        finish()
+        await line.stop()
     }
 
     /// Returns once the server has stopped.
     public func waitUntilStopped() async {
-        if finished { return }
-        await withCheckedContinuation { finishWaiters.append($0) }
-    }
-
-    private func finish() {
-        guard !finished else { return }
-        finished = true
-        timer.cancel()
-        let waiters = finishWaiters
-        finishWaiters = []
-        for waiter in waiters { waiter.resume() }
+        await line.waitUntilStopped()
     }
 
     // MARK: - Receiving
 
-    private func listen(to port: any SimSerialPort) {
-        let chunks = port.received
-        // Weak: a server nobody holds closes nothing by itself, but stops reading.
-        reader = Task { [weak self] in
-            for await chunk in chunks {
-                guard let self else { return }
-                await self.arrive(chunk)
-            }
-        }
-    }
-
-    /// Waits until the line has carried `chunk`, then decodes it. Only this task reads, so while it
-    /// waits the port's buffers fill and the client's writes are held back.
-    private func arrive(_ chunk: [UInt8]) async {
-        let arrival = input.carry(chunk.count, from: clock.now)
-        do {
-            try await clock.sleep(until: arrival)
-        } catch {
-            return
-        }
-        receive(chunk)
-    }
-
+    /// Bytes the line has carried.
     private func receive(_ bytes: [UInt8]) {
         guard !finished else { return }
         let now = clock.now
@@ -187,27 +144,18 @@ public actor VirtualDeviceSerialServer {
     // MARK: - The port vanishing
 
     private func vanish() async {
-        guard let open = port else { return }
-        port = nil
-        reader?.cancel()
-        reader = nil
-        await open.close()
-        observer(.portVanished)
+        if await line.vanish() { observer(.portVanished) }
     }
 
     private func comeBack() async {
-        guard port == nil, !finished else { return }
-        do throws(SimSerialPortError) {
-            let fresh = try await reopen()
-            guard !finished else {
-                await fresh.close()
-                return
-            }
-            port = fresh
+        switch await line.reopenPort() {
+        case nil:
+            return
+        case .success:
             framer = SMPStreamFramer(framing: serving.framing)
-            listen(to: fresh)
+            await line.listen()
             observer(.portBack)
-        } catch {
+        case .failure(let error):
             observer(.portFailed(error.description))
         }
     }
@@ -228,7 +176,7 @@ public actor VirtualDeviceSerialServer {
 
     /// Writes the replies in order, each when the line has carried the ones before it.
     private func drain() async {
-        while !outbox.isEmpty, !finished {
+        writing: while !outbox.isEmpty, !finished {
             let (packet, after) = outbox.removeFirst()
             do {
                 if after > .zero { try await clock.sleep(until: clock.now.advanced(by: after)) }
@@ -246,15 +194,10 @@ public actor VirtualDeviceSerialServer {
                 observer(.garbled(replyNumber: replies))
             }
             wire += framed
-            let done = output.carry(wire.count, from: clock.now)
-            do {
-                try await clock.sleep(until: done)
-            } catch {
-                break
-            }
-            guard let port else { continue }
-            if await port.send(wire) {
-                observer(.replied(size: packet.count, header: try? SMPHeader(decoding: packet)))
+            switch await line.transmit(wire) {
+            case .interrupted: break writing
+            case .sent: observer(.replied(size: packet.count, header: try? SMPHeader(decoding: packet)))
+            case .lost: continue
             }
         }
         draining = false
