@@ -702,9 +702,10 @@ import Testing
               --serve <udp:HOST:PORT|serial:PATH|bluez:hciN>
                                       Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337
                                       (port 0 picks a free port),
-                                      serial:/tmp/ttyDFU[,baud=N,raw,noise,usb,garble=N] (a
-                                      pseudo-terminal linked at that path), or bluez:hci0 to
-                                      be a BLE peripheral on that adapter.
+                                      serial:/tmp/ttyDFU[,OPTIONS] (a pseudo-terminal linked
+                                      at that path; OPTIONS: baud=N, raw, noise[=N], usb,
+                                      garble=N, recovery, app-silent), or bluez:hci0 to be a
+                                      BLE peripheral on that adapter.
               --name <NAME>           The name to advertise with bluez: (at most 29 bytes).
                                       (default: dfu-sim- and the last 4 characters of the
                                       device ID)
@@ -843,8 +844,14 @@ import Testing
             raw (raw SMP packets instead of the console framing), noise[=N] (a log line
             every N replies, default 5), usb (the port vanishes while the device resets and
             comes back at PATH, as a USB CDC ACM port does), garble=N (every N-th reply
-            garbled on the wire). When ready it prints 'dfu sim: serving SMP on serial PATH
-            (/dev/pts/N, BAUD baud, FRAMING framing) (device ID, version V)'.
+            garbled on the wire), recovery (the device powers up in MCUboot's serial
+            recovery, as if its recovery button were held: image list, upload straight into
+            the primary slot, reset), app-silent (the application answers nothing on the
+            line). The application's 'os reset' with boot_mode 1 also reboots into the
+            serial recovery; after the recovery's reset MCUboot starts the image in the
+            primary slot if it validates, else stays in recovery. When ready it prints 'dfu
+            sim: serving SMP on serial PATH (/dev/pts/N, BAUD baud, FRAMING framing[,
+            MCUboot serial recovery]) (device ID, version V)'.
 
             bluez:hciN registers the device with bluetoothd as a GATT application (the SMP
             service, Battery, Device Information) on adapter hciN and advertises it,

@@ -15,6 +15,8 @@ struct CommandOutcome: Sendable {
     var duration: Duration = .zero
     var progress: UploadProgress?
     var resetAfter: Duration?
+    /// A reset's `boot_mode`, stored for the bootloader to read at the next boot.
+    var bootMode: UInt8?
 
     static func body(_ map: CBORMap, duration: Duration = .zero) -> CommandOutcome {
         CommandOutcome(reply: .body(map), duration: duration)

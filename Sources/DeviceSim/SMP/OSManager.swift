@@ -14,12 +14,32 @@ enum OSManager {
         }
     }
 
-    /// `os_mgmt_reset`: always accepted (decode errors are ignored, `force` only matters to
-    /// application hooks, which this device has none of); the reboot follows after `delay`.
-    static func reset(delay: Duration) -> CommandOutcome {
+    /// `os_mgmt_reset`: accepted (decode errors are ignored, `force` only matters to application
+    /// hooks, which this device has none of); the reboot follows after `delay`. With
+    /// `CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE` (`bootMode`) a `boot_mode` key, a uint32, is stored
+    /// in the retained boot mode (`bootmode_set`) unless it exceeds 255, which is `rc 3`
+    /// (nrfconnect/sdk-zephyr os_mgmt.c).
+    static func reset(_ body: CBORMap?, delay: Duration, bootMode: Bool) -> CommandOutcome {
         var outcome = CommandOutcome.body([:])
+        if bootMode, let body, let value = requestedBootMode(body) {
+            guard value <= UInt64(UInt8.max) else { return .rc(.invalidValue) }
+            outcome.bootMode = UInt8(value)
+        }
         outcome.resetAfter = delay
         return outcome
+    }
+
+    /// The `boot_mode` zcbor's bulk decode found before it stopped (a non-text key, the key again,
+    /// a value that is no uint32): its failure is ignored, but a key decoded before it counts.
+    private static func requestedBootMode(_ body: CBORMap) -> UInt64? {
+        var found: UInt64?
+        for entry in body.entries {
+            guard let key = entry.key.text else { break }
+            guard key == "boot_mode" else { continue }
+            guard found == nil, let value = entry.value.uint, value <= UInt64(UInt32.max) else { break }
+            found = value
+        }
+        return found
     }
 
     /// `os_mgmt_mcumgr_params`.

@@ -62,8 +62,8 @@ public enum SMPCommand: Sendable, Hashable, CaseIterable {
     /// not a map, which is EINVAL); the others never look at the body.
     var readsBody: Bool {
         switch self {
-        case .osEcho, .osBootloaderInfo, .osInfo, .imageStateWrite, .imageUpload, .imageErase: return true
-        case .osReset, .osParameters, .imageStateRead, .imageSlotInfo, .suitManifestList: return false
+        case .osEcho, .osReset, .osBootloaderInfo, .osInfo, .imageStateWrite, .imageUpload, .imageErase: return true
+        case .osParameters, .imageStateRead, .imageSlotInfo, .suitManifestList: return false
         }
     }
 }

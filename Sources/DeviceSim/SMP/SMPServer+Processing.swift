@@ -79,14 +79,14 @@ extension SMPServer {
             succeeded = false
         }
         result.actions.append(.respond(packet(header, body: replyBody)))
-        if let delay = outcome.resetAfter { result.actions.append(.resetRequested(after: delay)) }
+        if let delay = outcome.resetAfter { result.actions.append(.resetRequested(after: delay, bootMode: outcome.bootMode)) }
         return succeeded
     }
 
     private mutating func run(_ command: SMPCommand, body: CBORMap?) -> CommandOutcome {
         switch command {
         case .osEcho: return OSManager.echo(body)
-        case .osReset: return OSManager.reset(delay: configuration.resetDelay)
+        case .osReset: return OSManager.reset(body, delay: configuration.resetDelay, bootMode: configuration.resetBootMode)
         case .osParameters: return OSManager.parameters(configuration)
         case .osBootloaderInfo:
             let mode = configuration.kind == .firmwareLoader ? MCUbootMode.firmwareLoader : bootloader.swapMode.reportedMode

@@ -30,8 +30,9 @@ public struct SMPServer: Sendable {
         case respond([UInt8])
         /// An upload chunk was written; comes right before that chunk's `respond`.
         case uploadProgress(UploadProgress)
-        /// A reset was accepted (its reply came just before): reboot after the delay.
-        case resetRequested(after: Duration)
+        /// A reset was accepted (its reply came just before): reboot after the delay. `bootMode`:
+        /// what the reset stored in the retained boot mode (`bootmode_set`), if it stored anything.
+        case resetRequested(after: Duration, bootMode: UInt8?)
         /// Something was thrown away without a reply.
         case dropped(SMPDrop)
         /// A link-drop fault at a request (`SimFault.dropLink`): close the link. Comes as the
@@ -56,7 +57,7 @@ public struct SMPServer: Sendable {
         let drop: (fault: SimFault, moment: LinkDropMoment)?
     }
 
-    public let configuration: SMPServerConfiguration
+    public internal(set) var configuration: SMPServerConfiguration
     /// Flash and trailer: what survives a reset.
     public internal(set) var bootloader: MCUbootBootloader
     var images: ImageManager

@@ -34,6 +34,10 @@ public struct SMPServerConfiguration: Sendable, Hashable {
     public var imageCheck: Bool
     /// `CONFIG_MCUMGR_GRP_OS_RESET_MS`: from the reset reply to the reboot.
     public var resetDelay: Duration
+    /// `CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE`: a reset's `boot_mode` is kept for the bootloader
+    /// (retention), so `boot_mode: 1` reboots into MCUboot's serial recovery where MCUboot reads it
+    /// (`BOOT_SERIAL_BOOT_MODE`, the serial sim).
+    public var resetBootMode = false
     /// CPU time per request on top of flash time (CBOR decoding, bookkeeping). Zero by default so
     /// the device's ceiling is its flash rate, the figure the benchmark reports.
     public var requestOverhead: Duration

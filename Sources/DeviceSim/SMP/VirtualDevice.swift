@@ -58,12 +58,19 @@ public struct VirtualDevice: Sendable {
         case running(resetAt: MonotonicInstant?)
         /// In the bootloader (swapping) and starting up; unreachable until `until`.
         case booting(until: MonotonicInstant)
+        /// Held in MCUboot's serial recovery (`SerialVirtualDevice`): the application does not run
+        /// and nothing connects, until a reset from the recovery.
+        case inRecovery
     }
 
     public let identity: PeerIdentity
-    public private(set) var server: SMPServer
+    public internal(set) var server: SMPServer
     public var batteryLevel: UInt8
-    public private(set) var power: PowerState = .running(resetAt: nil)
+    public internal(set) var power: PowerState = .running(resetAt: nil)
+    /// The boot mode the application's reset stored for the bootloader (Zephyr's retention
+    /// `bootmode_set`, `CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE`); it survives resets until MCUboot
+    /// reads and clears it (`VirtualDevice+Recovery.swift`). 0: a normal boot.
+    public internal(set) var retainedBootMode: UInt8 = 0
     /// Every boot so far, oldest first.
     public private(set) var boots: [BootReport] = []
     /// Upload faults that have not fired yet (those at a request wait in the server,
@@ -71,7 +78,7 @@ public struct VirtualDevice: Sendable {
     public private(set) var pendingFaults: [SimFault]
     /// The largest notification of the current connection; `.some(nil)` for datagrams, nil when
     /// nobody is connected.
-    private var connection: Int??
+    var connection: Int??
     /// A fault that applies to the next reply (stall, corrupt, duplicate, delay).
     private var replyFault: SimFault?
     /// While a `silent@` or `outage@` fault holds: what ends it (`Deafness`).
@@ -126,6 +133,8 @@ public struct VirtualDevice: Sendable {
             return until
         case .running(let resetAt):
             return [resetAt, server.nextDeadline].compactMap { $0 }.min()
+        case .inRecovery:
+            return nil
         }
     }
 
@@ -180,6 +189,8 @@ public struct VirtualDevice: Sendable {
                 } else if let resetAt {
                     reboot(at: resetAt, into: &actions)
                 }
+            case .inRecovery:
+                return // no deadline: never reached
             }
         }
     }
@@ -227,7 +238,8 @@ public struct VirtualDevice: Sendable {
                     continue
                 }
                 actions += notifications(for: packet, size: size)
-            case .resetRequested(let delay):
+            case .resetRequested(let delay, let bootMode):
+                if let bootMode { retainedBootMode = bootMode }
                 if case .running = power { power = .running(resetAt: time.advanced(by: delay)) }
             case .dropped(let reason):
                 actions.append(.dropped(reason))
@@ -302,7 +314,7 @@ public struct VirtualDevice: Sendable {
 
     /// Reset: the link drops, RAM is lost, MCUboot runs (swap, revert or nothing) and the
     /// application starts again after the report's duration.
-    private mutating func reboot(at time: MonotonicInstant, into actions: inout [Action]) {
+    mutating func reboot(at time: MonotonicInstant, into actions: inout [Action]) {
         if connection != nil {
             connection = nil
             actions.append(.dropLink(.reboot))

@@ -20,11 +20,8 @@ public actor NordicSerialServer {
     public nonisolated let serving: SerialServeOptions
     private let clock: LinkClock
     private let observer: @Sendable (NordicSerialServerEvent) -> Void
-    private let reopen: SimSerialPortOpener
-    private var port: (any SimSerialPort)?
+    private let line: SimSerialLine
     private var device: NordicSerialDevice
-    private var input: LinePacer
-    private var output: LinePacer
     /// In order: answers, and the port vanishing or coming back, which must follow what was queued.
     private enum Outgoing: Sendable {
         case bytes([UInt8])
@@ -35,24 +32,19 @@ public actor NordicSerialServer {
     private var outbox: [Outgoing] = []
     private var draining = false
     private var timer = DeadlineTimer()
-    private var reader: Task<Void, Never>?
     private var finished = false
     /// Set from the moment the device drops a USB port until it is back.
     private var closing = false
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Serves `model` on `port`; `reopen` opens the port again after a USB-style vanish. Call
     /// `start()` next.
     public init(model: NordicVirtualDevice, port: any SimSerialPort, serving: SerialServeOptions, clock: LinkClock = .realTime(),
                 reopen: @escaping SimSerialPortOpener, observer: @escaping @Sendable (NordicSerialServerEvent) -> Void = { _ in }) {
         device = NordicSerialDevice(model: model, usb: serving.vanishesOnReset)
-        self.port = port
         self.serving = serving
         self.clock = clock
-        self.reopen = reopen
         self.observer = observer
-        input = LinePacer(baud: serving.baud)
-        output = LinePacer(baud: serving.baud)
+        line = SimSerialLine(port: port, baud: serving.baud, clock: clock, reopen: reopen)
     }
 
     /// The device as it is now (a copy).
@@ -63,60 +55,29 @@ public actor NordicSerialServer {
     public nonisolated var mtu: UInt16 { serving.vanishesOnReset ? NordicSerialLimits.usbMTU : NordicSerialLimits.uartMTU }
 
     /// Starts reading the port. Calling it again does nothing.
-    public func start() {
-        guard reader == nil, !finished, let port else { return }
-        listen(to: port)
+    public func start() async {
+        guard !finished else { return }
+        guard await line.start(delivering: { [weak self] chunk in await self?.arrive(chunk) }) else { return }
         armTimer()
     }
 
     /// Stops serving and closes the port. Idempotent.
     public func stop() async {
-        reader?.cancel()
+        finished = true
         timer.cancel()
         outbox.removeAll()
-        let open = port
-        port = nil
-        await open?.close()
-        finish()
+        await line.stop()
     }
 
     /// Returns once the server has stopped.
     public func waitUntilStopped() async {
-        if finished { return }
-        await withCheckedContinuation { finishWaiters.append($0) }
-    }
-
-    private func finish() {
-        guard !finished else { return }
-        finished = true
-        timer.cancel()
-        let waiters = finishWaiters
-        finishWaiters = []
-        for waiter in waiters { waiter.resume() }
+        await line.waitUntilStopped()
     }
 
     // MARK: - Receiving
 
-    private func listen(to port: any SimSerialPort) {
-        let chunks = port.received
-        // Weak: a server nobody holds closes nothing by itself, but stops reading.
-        reader = Task { [weak self] in
-            for await chunk in chunks {
-                guard let self else { return }
-                await self.arrive(chunk)
-            }
-        }
-    }
-
-    /// Waits until the line has carried `chunk`, then hands it to the device. Only this task reads,
-    /// so while it waits the port's buffers fill and the client's writes are held back.
-    private func arrive(_ chunk: [UInt8]) async {
-        let arrival = input.carry(chunk.count, from: clock.now)
-        do {
-            try await clock.sleep(until: arrival)
-        } catch {
-            return
-        }
+    /// Bytes the line has carried: to the device, unless the port is going.
+    private func arrive(_ chunk: [UInt8]) {
         guard !finished, !closing else { return }
         perform(device.receive(chunk, now: clock.now))
     }
@@ -148,7 +109,8 @@ public actor NordicSerialServer {
     /// lost with it), and `item` follows the answers already queued.
     private func close(then item: Outgoing) {
         closing = true
-        reader?.cancel()
+        let line = line
+        Task { await line.stopReading() }
         enqueue(item)
     }
 
@@ -167,13 +129,7 @@ public actor NordicSerialServer {
         lines: while !outbox.isEmpty, !finished {
             switch outbox.removeFirst() {
             case .bytes(let bytes):
-                let done = output.carry(bytes.count, from: clock.now)
-                do {
-                    try await clock.sleep(until: done)
-                } catch {
-                    break lines
-                }
-                if let port { _ = await port.send(bytes) }
+                if await line.transmit(bytes) == .interrupted { break lines }
             case .vanish:
                 guard await settle() else { break lines }
                 await vanish()
@@ -203,27 +159,18 @@ public actor NordicSerialServer {
     }
 
     private func vanish() async {
-        guard let open = port else { return }
-        port = nil
-        reader?.cancel()
-        reader = nil
-        await open.close()
-        observer(.portVanished)
+        if await line.vanish() { observer(.portVanished) }
     }
 
     private func comeBack() async {
-        guard port == nil, !finished else { return }
-        do throws(SimSerialPortError) {
-            let fresh = try await reopen()
-            guard !finished else {
-                await fresh.close()
-                return
-            }
-            port = fresh
+        switch await line.reopenPort() {
+        case nil:
+            return
+        case .success:
             closing = false
-            listen(to: fresh)
+            await line.listen()
             observer(.portBack)
-        } catch {
+        case .failure(let error):
             observer(.portFailed(error.description))
         }
     }

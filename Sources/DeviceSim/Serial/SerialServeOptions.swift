@@ -16,6 +16,12 @@ public struct SerialServeOptions: Sendable, Hashable {
     /// Every this many replies, one character of the reply's frame is garbled on the wire, so the
     /// client's decoder must drop it (and the request be sent again); nil: never.
     public var garbleEvery: Int?
+    /// The device powers up in MCUboot's serial recovery, as if its recovery button were held
+    /// (`BOOT_SERIAL_ENTRANCE_GPIO`); false: the application runs.
+    public var startsInRecovery = false
+    /// The application has no SMP transport on this port: it answers nothing (only MCUboot's
+    /// serial recovery does), and writes only log lines (`noiseEvery`).
+    public var applicationSilent = false
 
     public init() {}
 

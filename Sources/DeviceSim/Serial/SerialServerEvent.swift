@@ -18,14 +18,25 @@ public enum SerialServerEvent: Sendable, Hashable, CustomStringConvertible {
     case rebooting(BootReport)
     case online(running: SlotImage?, boot: Int)
     case faultInjected(SimFault)
+    /// Bytes the application ignored: it has no SMP transport on this port (`app-silent`).
+    case ignoredBySilentApplication(size: Int)
+    /// MCUboot does not start the application but stays in serial recovery, and why.
+    case enteringRecovery(SerialRecoveryEntry)
+    /// MCUboot's serial recovery reads the line (after the boot that entered it).
+    case recoveryOnline(boot: Int)
+    case recoveryUploadStarted(image: Int, length: Int)
+    case recoveryUploadCompleted(image: Int, length: Int, version: ImageVersion?)
+    /// The recovery's reset command: MCUboot boots again.
+    case rebootingFromRecovery(BootReport)
 
     /// Whether `dfu sim` prints it without `--verbose`.
     public var isLifecycle: Bool {
         switch self {
         case .uploadStarted, .uploadCompleted, .uploadLost, .rebooting, .online, .faultInjected, .portVanished, .portBack,
-             .portFailed, .garbled:
+             .portFailed, .garbled, .enteringRecovery, .recoveryOnline, .recoveryUploadStarted, .recoveryUploadCompleted,
+             .rebootingFromRecovery:
             return true
-        case .received, .replied, .inputDropped, .ignoredWhileDown, .dropped:
+        case .received, .replied, .inputDropped, .ignoredWhileDown, .dropped, .ignoredBySilentApplication:
             return false
         }
     }
@@ -47,7 +58,18 @@ public enum SerialServerEvent: Sendable, Hashable, CustomStringConvertible {
         case .rebooting(let report): return "resetting: \(report)"
         case .online(let running, let boot): return "up again (boot \(boot)), running \(running.map(\.version.description) ?? "no valid image")"
         case .faultInjected(let fault): return "fault injected: \(fault)"
+        case .ignoredBySilentApplication(let size): return "\(size) bytes ignored: the application has no SMP transport on this port"
+        case .enteringRecovery(let entry): return entry.description
+        case .recoveryOnline(let boot): return "up again (boot \(boot)) in MCUboot serial recovery"
+        case .recoveryUploadStarted(let image, let length):
+            return "MCUboot serial recovery: upload into the primary slot\(Self.ofImage(image)) started: \(length) bytes"
+        case .recoveryUploadCompleted(let image, let length, let version):
+            return "MCUboot serial recovery: upload into the primary slot\(Self.ofImage(image)) complete: \(length) bytes"
+                + (version.map { ", version \($0)" } ?? "")
+        case .rebootingFromRecovery(let report): return "MCUboot serial recovery resets: \(report)"
         }
     }
 
+    private static func ofImage(_ image: Int) -> String { image == 0 ? "" : " of image \(image)" }
 }
+

@@ -4,121 +4,84 @@ import Transport
 /// Serves one `VirtualDevice` on a serial line the way Zephyr's SMP UART transport does: requests
 /// decoded from the byte stream (console framing or raw, `SMPStreamFramer`), each packet handed to
 /// the device whole, each reply framed and written back, so `dfu --device serial:PATH`, smpmgr or
-/// any SMP client on a tty can talk to it.
+/// any SMP client on a tty can talk to it. MCUboot's serial recovery answers on the same line
+/// when it holds the device (`SerialVirtualDevice`: powered up with the recovery button held, or
+/// the application's reset with `boot_mode: 1`).
 ///
 /// What a pty does not do, the server models:
-/// - **Line rate.** Bytes take 10 bits of line time each way at `baud` (`LinePacer`): the server
-///   reads no faster than the line carries, so a client that writes ahead is held back by the
-///   port's buffers filling, as a real UART holds it; replies leave no faster either.
+/// - **Line rate.** Bytes take 10 bits of line time each way at `baud` (`SimSerialLine`): the
+///   server reads no faster than the line carries, so a client that writes ahead is held back by
+///   the port's buffers filling, as a real UART holds it; replies leave no faster either.
 /// - **USB resets.** With `vanishesOnReset` the port closes while the device resets and is opened
 ///   again at the same path once it has booted; otherwise (a UART) it stays and carries nothing.
-/// - **Log output** every `noiseEvery` replies, and a **garbled reply** every `garbleEvery`.
+/// - **Log output** every `noiseEvery` replies of the application (MCUboot logs elsewhere), and a
+///   **garbled reply** every `garbleEvery`.
 ///
 /// The device's buffers (`buf_count`) and everything else it does are the device's own: the
-/// server makes no protocol decisions. A line has no connection, so the device is told
-/// `.connected` before the first packet and after each reset, as over UDP.
+/// server makes no protocol decisions.
 public actor VirtualDeviceSerialServer {
     public nonisolated let identity: PeerIdentity
     public nonisolated let serving: SerialServeOptions
     private let clock: LinkClock
     private let observer: @Sendable (SerialServerEvent) -> Void
-    private let reopen: SimSerialPortOpener
-    private var port: (any SimSerialPort)?
-    private var device: VirtualDevice
+    private let line: SimSerialLine
+    private var device: SerialVirtualDevice
     private var framer: SMPStreamFramer
-    private var input: LinePacer
-    private var output: LinePacer
-    private var uploads = UploadWatch()
-    private var outbox: [(bytes: [UInt8], after: Duration)] = []
+    /// Replies and log lines, in order.
+    private var outbox: [(bytes: [UInt8], after: Duration, framed: Bool)] = []
     private var draining = false
+    /// Replies and ignored requests so far: the count log lines and garbling go by.
     private var replies = 0
     private var timer = DeadlineTimer()
-    private var reader: Task<Void, Never>?
     private var finished = false
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Serves `device` (built with `framing: .datagram`: one packet per write) on `port`; `reopen`
     /// opens the port again after a USB-style vanish. Call `start()` next.
     public init(device: VirtualDevice, port: any SimSerialPort, serving: SerialServeOptions, clock: LinkClock = .realTime(),
                 reopen: @escaping SimSerialPortOpener, observer: @escaping @Sendable (SerialServerEvent) -> Void = { _ in }) {
-        self.device = device
-        self.port = port
+        self.device = SerialVirtualDevice(application: device, framing: serving.framing, startsInRecovery: serving.startsInRecovery,
+                                          applicationSilent: serving.applicationSilent)
         self.serving = serving
         self.clock = clock
-        self.reopen = reopen
         self.observer = observer
         identity = device.identity
         framer = SMPStreamFramer(framing: serving.framing)
-        input = LinePacer(baud: serving.baud)
-        output = LinePacer(baud: serving.baud)
+        line = SimSerialLine(port: port, baud: serving.baud, clock: clock, reopen: reopen)
     }
 
-    /// The device as it is now (a copy).
-    public var snapshot: VirtualDevice { device }
+    /// The device as it is now (a copy): the application's state, flash and boots.
+    public var snapshot: VirtualDevice { device.application }
+    /// Whether MCUboot's serial recovery holds the device now.
+    public var inRecovery: Bool { device.inRecovery }
 
     /// Starts reading the port. Calling it again does nothing.
-    public func start() {
-        guard reader == nil, !finished, let port else { return }
-        listen(to: port)
+    public func start() async {
+        guard !finished else { return }
+        _ = await line.start(delivering: { [weak self] chunk in await self?.receive(chunk) })
     }
 
     /// Stops serving and closes the port. Idempotent.
     public func stop() async {
-        reader?.cancel()
+        finished = true
         timer.cancel()
         outbox.removeAll()
-        let open = port
-        port = nil
-        await open?.close()
-        finish()
+        await line.stop()
     }
 
     /// Returns once the server has stopped.
     public func waitUntilStopped() async {
-        if finished { return }
-        await withCheckedContinuation { finishWaiters.append($0) }
-    }
-
-    private func finish() {
-        guard !finished else { return }
-        finished = true
-        timer.cancel()
-        let waiters = finishWaiters
-        finishWaiters = []
-        for waiter in waiters { waiter.resume() }
+        await line.waitUntilStopped()
     }
 
     // MARK: - Receiving
 
-    private func listen(to port: any SimSerialPort) {
-        let chunks = port.received
-        // Weak: a server nobody holds closes nothing by itself, but stops reading.
-        reader = Task { [weak self] in
-            for await chunk in chunks {
-                guard let self else { return }
-                await self.arrive(chunk)
-            }
-        }
-    }
-
-    /// Waits until the line has carried `chunk`, then decodes it. Only this task reads, so while it
-    /// waits the port's buffers fill and the client's writes are held back.
-    private func arrive(_ chunk: [UInt8]) async {
-        let arrival = input.carry(chunk.count, from: clock.now)
-        do {
-            try await clock.sleep(until: arrival)
-        } catch {
-            return
-        }
-        receive(chunk)
-    }
-
+    /// Bytes the line has carried.
     private func receive(_ bytes: [UInt8]) {
         guard !finished else { return }
         let now = clock.now
-        var actions = device.handle(.tick, now: now)
-        if case .booting = device.power {
-            perform(actions)
+        var outputs = device.tick(now: now)
+        if device.isDown {
+            perform(outputs)
             framer = SMPStreamFramer(framing: serving.framing)
             observer(.ignoredWhileDown(size: bytes.count))
             return
@@ -127,57 +90,43 @@ public actor VirtualDeviceSerialServer {
             switch output {
             case .packet(let packet):
                 observer(.received(size: packet.count, header: try? SMPHeader(decoding: packet)))
-                if !device.isConnected { actions += device.handle(.connected(notificationSize: nil), now: now) }
-                actions += device.handle(.write(packet), now: now)
+                outputs += device.receive(packet, now: now)
             case .text:
                 continue // a client's own text is nothing to the device
             case .dropped(let reason):
                 observer(.inputDropped(reason))
             }
         }
-        perform(actions)
+        perform(outputs)
     }
 
     private func tick() {
         timer.fired()
         guard !finished else { return }
-        perform(device.handle(.tick, now: clock.now))
+        perform(device.tick(now: clock.now))
     }
 
-    private func perform(_ actions: [VirtualDevice.Action]) {
-        if let change = uploads.observe(device.server.uploadSession) { report(change) }
-        for action in actions {
-            switch action {
-            case .notify(let bytes, let after, _):
-                if let change = uploads.reply(bytes, session: device.server.uploadSession) { report(change) }
-                enqueue(bytes, after: after)
-            case .dropLink(let cause):
-                // A UART has nothing to close. A USB port vanishes while the device resets; a
-                // `disconnect@` fault is a USB glitch: the port goes and comes back at once.
-                if serving.vanishesOnReset, cause != .reboot { Task { await self.vanishAndReturn() } }
-            case .rebooting(_, let report):
-                if let change = uploads.reset() { self.report(change) }
-                observer(.rebooting(report))
+    private func perform(_ outputs: [SerialVirtualDevice.Output]) {
+        for output in outputs {
+            switch output {
+            case .send(let bytes, let after):
+                enqueue(bytes, after: after, framed: true)
+            case .linkGlitch:
+                if serving.vanishesOnReset { Task { await self.vanishAndReturn() } }
+            case .resetting:
                 outbox.removeAll()
                 if serving.vanishesOnReset { Task { await self.vanish() } }
             case .online:
-                observer(.online(running: device.runningImage, boot: device.boots.count + 1))
                 if serving.vanishesOnReset { Task { await self.comeBack() } }
-            case .dropped(let drop):
-                observer(.dropped(drop))
-            case .faultInjected(let fault):
-                observer(.faultInjected(fault))
+            case .ignored(let size):
+                observer(.ignoredBySilentApplication(size: size))
+                replies += 1
+                if let line = logLine() { enqueue(line, after: .zero, framed: false) }
+            case .event(let event):
+                observer(event)
             }
         }
         armTimer()
-    }
-
-    private func report(_ change: UploadWatch.Change) {
-        switch change {
-        case .started(let length): observer(.uploadStarted(length: length))
-        case .completed(let length): observer(.uploadCompleted(length: length))
-        case .lost(let offset, let length): observer(.uploadLost(offset: offset, length: length))
-        }
     }
 
     private func armTimer() {
@@ -187,27 +136,18 @@ public actor VirtualDeviceSerialServer {
     // MARK: - The port vanishing
 
     private func vanish() async {
-        guard let open = port else { return }
-        port = nil
-        reader?.cancel()
-        reader = nil
-        await open.close()
-        observer(.portVanished)
+        if await line.vanish() { observer(.portVanished) }
     }
 
     private func comeBack() async {
-        guard port == nil, !finished else { return }
-        do throws(SimSerialPortError) {
-            let fresh = try await reopen()
-            guard !finished else {
-                await fresh.close()
-                return
-            }
-            port = fresh
+        switch await line.reopenPort() {
+        case nil:
+            return
+        case .success:
             framer = SMPStreamFramer(framing: serving.framing)
-            listen(to: fresh)
+            await line.listen()
             observer(.portBack)
-        } catch {
+        case .failure(let error):
             observer(.portFailed(error.description))
         }
     }
@@ -219,42 +159,45 @@ public actor VirtualDeviceSerialServer {
 
     // MARK: - Sending
 
-    private func enqueue(_ packet: [UInt8], after: Duration) {
-        outbox.append((packet, after))
+    private func enqueue(_ bytes: [UInt8], after: Duration, framed: Bool) {
+        outbox.append((bytes, after, framed))
         guard !draining else { return }
         draining = true
         Task { await self.drain() }
     }
 
+    /// The log line due after the latest reply, if any: the application's logging shares the
+    /// UART (MCUboot's recovery logs elsewhere).
+    private func logLine() -> [UInt8]? {
+        guard !device.inRecovery, let every = serving.noiseEvery, every > 0, replies % every == 0 else { return nil }
+        return DeviceLogNoise.line(number: replies / every, at: clock.now)
+    }
+
     /// Writes the replies in order, each when the line has carried the ones before it.
     private func drain() async {
-        while !outbox.isEmpty, !finished {
-            let (packet, after) = outbox.removeFirst()
+        writing: while !outbox.isEmpty, !finished {
+            let (packet, after, framed) = outbox.removeFirst()
             do {
                 if after > .zero { try await clock.sleep(until: clock.now.advanced(by: after)) }
             } catch {
                 break
             }
-            replies += 1
-            var wire: [UInt8] = []
-            if let every = serving.noiseEvery, every > 0, replies % every == 0 {
-                wire += DeviceLogNoise.line(number: replies / every, at: clock.now)
+            guard framed else {
+                if await line.transmit(packet) == .interrupted { break }
+                continue
             }
-            guard var framed = try? framer.frame(packet) else { continue }
+            replies += 1
+            var wire = logLine() ?? []
+            guard var framedPacket = try? framer.frame(packet) else { continue }
             if let every = serving.garbleEvery, every > 0, replies % every == 0 {
-                DeviceLogNoise.garble(&framed)
+                DeviceLogNoise.garble(&framedPacket)
                 observer(.garbled(replyNumber: replies))
             }
-            wire += framed
-            let done = output.carry(wire.count, from: clock.now)
-            do {
-                try await clock.sleep(until: done)
-            } catch {
-                break
-            }
-            guard let port else { continue }
-            if await port.send(wire) {
-                observer(.replied(size: packet.count, header: try? SMPHeader(decoding: packet)))
+            wire += framedPacket
+            switch await line.transmit(wire) {
+            case .interrupted: break writing
+            case .sent: observer(.replied(size: packet.count, header: try? SMPHeader(decoding: packet)))
+            case .lost: continue
             }
         }
         draining = false

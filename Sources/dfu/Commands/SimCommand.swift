@@ -28,8 +28,14 @@ struct SimCommand: DFUCommand {
         115200: bytes take 10 bits of line time each way), raw (raw SMP packets instead of the \
         console framing), noise[=N] (a log line every N replies, default 5), usb (the port \
         vanishes while the device resets and comes back at PATH, as a USB CDC ACM port does), \
-        garble=N (every N-th reply garbled on the wire). When ready it prints 'dfu sim: serving \
-        SMP on serial PATH (/dev/pts/N, BAUD baud, FRAMING framing) (device ID, version V)'.
+        garble=N (every N-th reply garbled on the wire), recovery (the device powers up in \
+        MCUboot's serial recovery, as if its recovery button were held: image list, upload \
+        straight into the primary slot, reset), app-silent (the application answers nothing on \
+        the line). The application's 'os reset' with boot_mode 1 also reboots into the serial \
+        recovery; after the recovery's reset MCUboot starts the image in the primary slot if it \
+        validates, else stays in recovery. When ready it prints 'dfu sim: serving SMP on serial \
+        PATH (/dev/pts/N, BAUD baud, FRAMING framing[, MCUboot serial recovery]) (device ID, \
+        version V)'.
 
         bluez:hciN registers the device with bluetoothd as a GATT application (the SMP service, \
         Battery, Device Information) on adapter hciN and advertises it, connectable, with the SMP \
@@ -84,7 +90,7 @@ struct SimCommand: DFUCommand {
         """
 
     @Option(valueName: "udp:HOST:PORT|serial:PATH|bluez:hciN",
-            help: "Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337 (port 0 picks a free port), serial:/tmp/ttyDFU[,baud=N,raw,noise,usb,garble=N] (a pseudo-terminal linked at that path), or bluez:hci0 to be a BLE peripheral on that adapter.")
+            help: "Where to serve: udp:127.0.0.1:1337 or udp:[::1]:1337 (port 0 picks a free port), serial:/tmp/ttyDFU[,OPTIONS] (a pseudo-terminal linked at that path; OPTIONS: baud=N, raw, noise[=N], usb, garble=N, recovery, app-silent), or bluez:hci0 to be a BLE peripheral on that adapter.")
     var serve: String
 
     @Option(valueName: "NAME", help: "The name to advertise with bluez: (at most 29 bytes). (default: dfu-sim- and the last 4 characters of the device ID)")
@@ -144,6 +150,10 @@ struct SimCommand: DFUCommand {
                     throw UsageError("raw, noise and garble apply to the SMP device; the Nordic device (--protocol nordic) "
                                      + "speaks the nRF5 bootloader's SLIP framing on serial:PATH[,baud=N][,usb]")
                 }
+                guard !spec.options.startsInRecovery, !spec.options.applicationSilent else {
+                    throw UsageError("recovery and app-silent apply to the SMP device (MCUboot's serial recovery); the Nordic "
+                                     + "device (--protocol nordic) is in its bootloader's DFU mode from the start")
+                }
             case .udp:
                 throw UsageError("the Nordic device (--protocol nordic) is served over BLE (--serve bluez:hciN) or a serial "
                                  + "line (--serve serial:PATH); in process: dfu flash PKG.zip --device sim:protocol=nordic")
@@ -160,10 +170,15 @@ struct SimCommand: DFUCommand {
         }
         // Building the device reads the key and checks the options fit together (the slot holds the
         // running image), so every option problem is a usage error before anything is bound.
+        let built: VirtualDevice
         do throws(SimOptionsError) {
-            _ = try options.makeDevice(framing: target.framing)
+            built = try options.makeDevice(framing: target.framing)
         } catch {
             throw device.usageError(error)
+        }
+        if case .serial(let spec) = target, spec.options.startsInRecovery,
+           let problem = SerialVirtualDevice.recoveryProblem(for: built) {
+            throw UsageError("invalid --serve 'serial:…,recovery': \(problem)")
         }
     }
 

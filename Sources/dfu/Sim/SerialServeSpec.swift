@@ -1,8 +1,8 @@
 import ArgumentParsing
 import DeviceSim
 
-/// `dfu sim --serve serial:PATH[,baud=N][,raw][,noise[=N]][,usb][,garble=N]`: a pseudo-terminal
-/// linked at PATH, and how the device uses its line (`SerialServeOptions`).
+/// `dfu sim --serve serial:PATH[,baud=N][,raw][,noise[=N]][,usb][,garble=N][,recovery][,app-silent]`:
+/// a pseudo-terminal linked at PATH, and how the device uses its line (`SerialServeOptions`).
 ///
 /// | option | meaning |
 /// |---|---|
@@ -11,12 +11,14 @@ import DeviceSim
 /// | `noise`, `noise=N` | a Zephyr log line every N replies (default 5), between frames; console only |
 /// | `usb` | the port vanishes while the device resets (USB CDC ACM) and comes back at PATH |
 /// | `garble=N` | one character of every N-th reply is garbled on the wire; console only |
+/// | `recovery` | the device powers up in MCUboot's serial recovery (the recovery button held) |
+/// | `app-silent` | the application answers nothing on the line (no SMP transport there) |
 struct SerialServeSpec: Sendable, Hashable {
     var path: String
     var options = SerialServeOptions()
 
     static let defaultNoiseEvery = 5
-    static let expected = "serial:PATH[,baud=N][,raw][,noise[=N]][,usb][,garble=N] (e.g. serial:/tmp/ttyDFU)"
+    static let expected = "serial:PATH[,baud=N][,raw][,noise[=N]][,usb][,garble=N][,recovery][,app-silent] (e.g. serial:/tmp/ttyDFU)"
 
     init(parsing text: String) throws(UsageError) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -46,6 +48,8 @@ struct SerialServeSpec: Sendable, Hashable {
             case ("noise", _): options.noiseEvery = try count("noise")
             case ("usb", nil): options.vanishesOnReset = true
             case ("garble", _): options.garbleEvery = try count("garble")
+            case ("recovery", nil): options.startsInRecovery = true
+            case ("app-silent", nil): options.applicationSilent = true
             default:
                 throw invalid("unknown option '\(option)'; expected \(Self.expected)")
             }

@@ -23,8 +23,10 @@ extension SimCommand {
             reopen: reopen, observer: { event in Self.show(event, lifecycle: event.isLifecycle, on: console) })
         await server.start()
         let serving = spec.options
+        let line = [serving.vanishesOnReset ? "USB" : nil, serving.startsInRecovery ? "MCUboot serial recovery" : nil,
+                    serving.applicationSilent ? "application silent" : nil].compactMap { $0 }
         console.out("dfu sim: serving SMP on serial \(path) (\(port.terminal.devicePath), \(serving.baud) baud, "
-            + "\(serving.framing) framing\(serving.vanishesOnReset ? ", USB" : "")) "
+            + "\(serving.framing) framing\(line.map { ", " + $0 }.joined())) "
             + "(device \(device.identity), version \(device.runningVersionText))")
         if await server.serveUntilStopped(options: options, console: console, signals: signals) {
             await server.stop()

@@ -17,7 +17,9 @@ extension VirtualDeviceUDPServer: SimServer {
 
 extension VirtualDeviceSerialServer: SimServer {
     var resets: Int { snapshot.boots.count }
-    var running: String { snapshot.runningVersionText }
+    var running: String {
+        inRecovery ? "MCUboot serial recovery (\(snapshot.runningVersionText) in the primary slot)" : snapshot.runningVersionText
+    }
 }
 
 extension NordicSerialServer: SimServer {
