@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Over UDP a device that falls silent mid-upload gives no sign but silence: dfu re-synchronises
-/// (an echo, then the upload's resume packet) within --connect-timeout and finishes, where it used
-/// to resend one chunk five times and exit 6.
-@Suite(.timeLimit(.minutes(3))) struct UDPResyncCLITests {
+/// Over UDP, or a UART whose port stays, a device that falls silent mid-upload gives no sign but
+/// silence: dfu re-synchronises (an echo, then the upload's resume packet) within --connect-timeout
+/// and finishes, where it used to resend one chunk five times and exit 6.
+@Suite(.timeLimit(.minutes(3))) struct SilentDeviceResyncCLITests {
     static let image = FlashCLITests.image
     static let key = FlashCLITests.key
 
@@ -37,5 +37,16 @@ import Testing
         #expect(run.exitCode == 6, "\(run.output)")
         #expect(run.stderr.contains("answered neither an echo nor the upload's resume packet within 4"), "\(run.stderr)")
         _ = sim.stop()
+    }
+
+    /// The same over a serial line (a UART: the port stays while the device is deaf).
+    @Test func aSilentDeviceOnAUARTIsFinished() throws {
+        let sim = try SerialFlashCLITests.SerialSim(",baud=1000000", device: ["--fault", "silent@40%"])
+        #expect(sim.isReady, "\(sim.readyLine)")
+        let run = try DFURun.run(["flash", Self.image, "--device", "serial:\(sim.path),baud=1000000", "--key", Self.key,
+                                  "--chunk-timeout", "1"], timeout: 120)
+        #expect(run.exitCode == 0, "\(run.output)")
+        let ended = sim.stop()
+        #expect(ended.stdoutLines.contains { $0.contains("fault injected: silent@40%") }, "\(ended.stdoutLines)")
     }
 }
