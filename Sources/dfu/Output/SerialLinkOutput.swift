@@ -28,7 +28,7 @@ struct SerialLinkOutput {
     /// default buffer while it reports none); Nordic: object bytes per Write Object.
     var packetSize: Int? {
         if isNordic { return info.nordic?.serial?.writeSize }
-        return (info.facts.bufferSize ?? SMPStreamFraming.assumedBufferSize) - smpFraming.bufferOverhead
+        return max(0, (info.facts.bufferSize ?? SMPStreamFraming.assumedBufferSize) - smpFraming.bufferOverhead)
     }
 
     /// Nordic: the largest SLIP frame the bootloader takes (Get MTU).
