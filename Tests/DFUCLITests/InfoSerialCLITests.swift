@@ -5,20 +5,22 @@ import Testing
 /// `dfu info --device serial:PATH` as a user runs it against `dfu sim --serve serial:PATH`: the
 /// protocol found by asking the port (an SMP device in either framing, an nRF5 SDK serial
 /// bootloader), the link row showing the line (port, baud, framing, packet size) and no ATT MTU,
-/// and a port where nothing answers.
+/// and a port where nothing answers. Each dfu run is awaited, not waited for on a thread: the
+/// suite runs beside tests that play ports in this process (`ScanSerialCLITests`).
 @Suite(.serialized, .timeLimit(.minutes(2))) struct InfoSerialCLITests {
-    @Test func anSMPDeviceShowsTheLineInsteadOfAnMTU() throws {
+    @Test func anSMPDeviceShowsTheLineInsteadOfAnMTU() async throws {
         let sim = try SerialFlashCLITests.SerialSim(",baud=1000000")
         defer { _ = sim.stop() }
         try #require(sim.isReady, "\(sim.readyLine)")
-        let run = try DFURun.run(["info", "--device", "serial:\(sim.path),baud=1000000"], timeout: 30)
+        let run = try await DFURun.awaiting(["info", "--device", "serial:\(sim.path),baud=1000000"], timeout: .seconds(30))
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stdoutLines.contains("link               \(sim.path) at 1000000 baud 8N1, console framing (127-byte lines), "
             + "packets up to 2471 bytes"), "\(run.stdout)")
         #expect(run.stdoutLines.contains("MCUmgr buffers     4 × 2475 bytes (3 requests in flight)"), "\(run.stdout)")
         #expect(!run.stdout.contains("MTU"), "\(run.stdout)")
 
-        let json = try DFURun.run(["info", "--device", "serial:\(sim.path),baud=1000000", "--json"], timeout: 30)
+        let json = try await DFURun.awaiting(["info", "--device", "serial:\(sim.path),baud=1000000", "--json"],
+                                             timeout: .seconds(30))
         #expect(try JSONSchemaTests.validLines(json, command: "info", exitCode: 0) == ["result"])
         let object = try FlashCLITests.object(try #require(json.stdoutLines.last))
         #expect(object["protocol"] as? String == "smp")
@@ -35,11 +37,11 @@ import Testing
 
     /// A raw-SMP device named without `,raw` answers only the raw question: it is read so, and the
     /// device row says how to name it.
-    @Test func aRawSMPDeviceIsFoundInItsFraming() throws {
+    @Test func aRawSMPDeviceIsFoundInItsFraming() async throws {
         let sim = try SerialFlashCLITests.SerialSim(",baud=1000000,raw")
         defer { _ = sim.stop() }
         try #require(sim.isReady, "\(sim.readyLine)")
-        let run = try DFURun.run(["info", "--device", "serial:\(sim.path),baud=1000000"], timeout: 30)
+        let run = try await DFURun.awaiting(["info", "--device", "serial:\(sim.path),baud=1000000"], timeout: .seconds(30))
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stdoutLines.contains("device             serial:\(sim.path),baud=1000000,raw"), "\(run.stdout)")
         #expect(run.stdoutLines.contains("link               \(sim.path) at 1000000 baud 8N1, raw SMP packets, packets up to 2475 bytes"),
@@ -49,11 +51,11 @@ import Testing
 
     /// The nRF5 SDK bootloader on a UART, found by its ping with no --protocol: what it tells over
     /// the line (protocol, chip, images, the MTU it reported) and what its objects hold.
-    @Test func aNordicSerialBootloaderIsFoundAndRead() throws {
+    @Test func aNordicSerialBootloaderIsFoundAndRead() async throws {
         let path = NordicSerialCLITests.portPath()
         let sim = try NordicSerialCLITests.sim(path)
         defer { _ = NordicSerialCLITests.stop(sim) }
-        let run = try DFURun.run(["info", "--device", "serial:" + path], timeout: 30)
+        let run = try await DFURun.awaiting(["info", "--device", "serial:" + path], timeout: .seconds(30))
         #expect(run.exitCode == 0, "\(run.output)")
         for line in [
             "device             serial:\(path)",
@@ -70,7 +72,8 @@ import Testing
         }
         #expect(!run.stdout.contains("MCUmgr"), "\(run.stdout)")
 
-        let json = try DFURun.run(["info", "--device", "serial:" + path, "--protocol", "nordic", "--json"], timeout: 30)
+        let json = try await DFURun.awaiting(["info", "--device", "serial:" + path, "--protocol", "nordic", "--json"],
+                                             timeout: .seconds(30))
         #expect(try JSONSchemaTests.validLines(json, command: "info", exitCode: 0) == ["result"])
         let object = try FlashCLITests.object(try #require(json.stdoutLines.last))
         #expect(object["protocol"] as? String == "nordic")
@@ -90,11 +93,11 @@ import Testing
     }
 
     /// The USB CDC ACM bootloader (the nRF52840 Dongle's) reports a larger MTU: 1024-byte Write Objects.
-    @Test func aNordicBootloaderOnAUSBPortShowsItsLargerMTU() throws {
+    @Test func aNordicBootloaderOnAUSBPortShowsItsLargerMTU() async throws {
         let path = NordicSerialCLITests.portPath()
         let sim = try NordicSerialCLITests.sim(path, serve: ",usb,baud=1000000")
         defer { _ = NordicSerialCLITests.stop(sim) }
-        let run = try DFURun.run(["info", "--device", "serial:\(path),baud=1000000"], timeout: 30)
+        let run = try await DFURun.awaiting(["info", "--device", "serial:\(path),baud=1000000"], timeout: .seconds(30))
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stdoutLines.contains("link               \(path) at 1000000 baud 8N1, SLIP frames, bootloader MTU 2051 bytes "
             + "(1024 bytes per Write Object)"), "\(run.stdout)")
@@ -105,7 +108,8 @@ import Testing
     @Test func aPortWhereNothingAnswersIsUnreachable() async throws {
         let path = NordicSerialCLITests.portPath()
         let terminal = try PseudoTerminal.open(linkedAt: path)
-        let run = try DFURun.run(["info", "--device", "serial:" + path, "--connect-timeout", "2"], timeout: 30)
+        let run = try await DFURun.awaiting(["info", "--device", "serial:" + path, "--connect-timeout", "2"],
+                                            timeout: .seconds(30))
         await terminal.close()
         #expect(run.exitCode == 5, "\(run.output)")
         #expect(run.stderr.contains("nothing on serial:\(path) answered (asked SMP (console), SMP (raw), Nordic Secure DFU at "
