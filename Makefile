@@ -152,8 +152,11 @@ test-bluez: deps
 # The transfer benchmark (docs/performance.md): a release build of dfu-bench, then the table of
 # goodput against the modelled ceiling per link profile, the fleet (8 devices sharing one modelled
 # adapter, aggregate goodput against its capacity) and the batch (the release dfu runs `dfu batch`
-# over 100 sim devices; dfu-bench finds it next to itself, so it is built here too). It runs the
-# link model in real time, so it takes a few minutes. Options through BENCH_ARGS, e.g.
+# over 100 sim devices; dfu-bench finds it next to itself, so it is built here too), then the serial
+# part (SMP over pseudo-terminals paced at the baud rate; 8 of them flashed at once by `dfu batch`;
+# smpmgr timed beside dfu when it is installed: on PATH, in $SMPMGR, or BENCH_ARGS='--smpmgr PATH';
+# without it the row says so and nothing fails). It runs the link model in real time, so it takes a
+# few minutes. Options through BENCH_ARGS, e.g.
 # make bench BENCH_ARGS='--runs 5 --json', or only the new parts: BENCH_ARGS='--fleet --batch';
 # BENCH_SCRATCH moves the build directory (swift build --scratch-path).
 BENCH_ARGS ?=

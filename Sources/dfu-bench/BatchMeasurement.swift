@@ -30,27 +30,15 @@ struct BatchMeasurement: Sendable, Encodable {
         self.exitStatus = exitStatus
         self.wallSeconds = wallSeconds
         secondsPerDevice = devices > 0 ? wallSeconds / Double(devices) : 0
-        var lines: Set<Int> = []
-        var failures = 0
-        var durations: [Double] = []
-        var summary: [String: Any]?
-        for text in output.split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  let event = object["event"] as? String else { continue }
-            if event == "device" {
-                if let line = object["line"] as? Int { lines.insert(line) }
-                if object["result"] as? String != "ok" { failures += 1 }
-                if let duration = object["duration"] as? Double { durations.append(duration) }
-            } else if event == "result", object["command"] as? String == "batch" {
-                summary = object
-            }
-        }
+        let report = BatchReportLines(output)
+        let lines = Set(report.devices.compactMap(\.line))
+        let durations = report.devices.compactMap(\.duration)
         reportLines = lines.count
         lostReports = max(0, devices - lines.count)
-        self.failures = failures
-        summaryDevices = summary?["devices"] as? Int
-        summarySucceeded = summary?["succeeded"] as? Int
-        summaryFailed = summary?["failed"] as? Int
+        failures = report.devices.filter { !$0.ok }.count
+        summaryDevices = report.summaryDevices
+        summarySucceeded = report.summarySucceeded
+        summaryFailed = report.summaryFailed
         medianDeviceSeconds = Median.of(durations) ?? 0
     }
 }

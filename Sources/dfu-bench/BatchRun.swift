@@ -1,5 +1,4 @@
 import Foundation
-import Transport
 
 /// The batch part: the built `dfu` runs `dfu batch` over a generated plan of `devices` unpaced sim
 /// rows, `--parallel` at once, with `--json`; the run counts the report lines it gets back.
@@ -18,13 +17,13 @@ struct BatchRun {
     static let defaultKey = "firmware-samples/keys/TEST-ONLY-ecdsa-p256.pub.pem"
 
     func measure() throws(BenchError) -> BatchMeasurement {
-        let dfu = try dfuExecutable()
+        let dfu = try ChildProcess.dfu(dfuPath)
         let files = FileManager.default
         let scratch = files.temporaryDirectory.appendingPathComponent("dfu-bench-batch-\(UUID().uuidString)")
         defer { try? files.removeItem(at: scratch) }
         let plan = scratch.appendingPathComponent("plan.csv")
         let state = scratch.appendingPathComponent("state")
-        let image = absolute(imagePath)
+        let image = ChildProcess.absolute(imagePath)
         var rows = ["device,image"]
         for index in 1 ... devices { rows.append("\"sim:id=bench\(index),timescale=0\",\"\(image)\"") }
         do {
@@ -33,43 +32,11 @@ struct BatchRun {
         } catch {
             throw .setup("cannot write the batch plan in \(scratch.path): \(error)")
         }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: dfu)
-        process.arguments = ["batch", plan.path, "--parallel", String(parallel), "--json", "--key", absolute(keyPath)]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_STATE_HOME"] = state.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let start = ContinuousClock.now
-        do {
-            try process.run()
-        } catch {
-            throw .setup("cannot start \(dfu): \(error)")
-        }
-        // Read to the end before waiting, so a full pipe cannot stall the child.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let wall = (ContinuousClock.now - start).seconds
-        return BatchMeasurement(devices: devices, parallel: parallel, exitStatus: process.terminationStatus,
-                                wallSeconds: wall, output: String(decoding: data, as: UTF8.self))
-    }
-
-    private func dfuExecutable() throws(BenchError) -> String {
-        if let dfuPath { return dfuPath }
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let path = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("dfu").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw .setup("no dfu next to dfu-bench (\(path)); build it with the same configuration "
-                + "(make bench does: swift build -c release --product dfu), or pass --dfu PATH")
-        }
-        return path
-    }
-
-    /// The plan names files by absolute path: relative ones would be taken from the plan's directory.
-    private func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let run = try ChildProcess(executable: dfu,
+                                   arguments: ["batch", plan.path, "--parallel", String(parallel), "--json",
+                                               "--key", ChildProcess.absolute(keyPath)],
+                                   environment: ["XDG_STATE_HOME": state.path]).run()
+        return BatchMeasurement(devices: devices, parallel: parallel, exitStatus: run.status,
+                                wallSeconds: run.wallSeconds, output: run.output)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Foundation
 import ReportSupport
 
 /// Parses the command line, runs every selected profile `runs` times, and prints the report.
@@ -38,7 +39,14 @@ enum BenchMain {
             for profile in nordicCatalogue { print("\(profile.name)\n    \(profile.linkText); \(profile.summary)") }
             print("\(fleetProfile.name) (--fleet)\n    \(fleetProfile.bench.linkText); \(fleetProfile.bench.summary)")
             print("batch (--batch)\n    dfu batch over \(options.batchDevices) unpaced sim devices, --parallel \(options.batchParallel)")
+            print("serial (--serial)\n    SMP over pseudo-terminals paced at " + options.serialRuns.map { "\($0.baud)" }.joined(separator: " and ")
+                + " baud; \(BenchOptions.serialBatchDevices) of them at \(BenchOptions.serialBatchBaud) through dfu batch; smpmgr beside dfu")
             return
+        }
+        // A --smpmgr that is no program is a mistake to say before minutes of runs, not after.
+        if options.runsSerial, let given = options.smpmgrPath, !FileManager.default.isExecutableFile(atPath: given) {
+            throw .setup("--smpmgr \(given) is no executable file (without --smpmgr the bench looks at "
+                + "\(SmpmgrLocation.searched) and says so when it finds none)")
         }
         let (profiles, nordicProfiles) = try options.selected(from: catalogue, nordic: nordicCatalogue)
         let package = nordicProfiles.isEmpty ? nil : try NordicPackageFile.load(options.packagePath)
@@ -101,6 +109,8 @@ enum BenchMain {
 
         var serialSummaries: [SerialSummary] = []
         var serialTable: String?
+        var serialBatch: SerialBatchMeasurement?
+        var smpmgr: SmpmgrComparison?
         if options.runsSerial {
             var serialTables: [String] = []
             for (baud, path) in options.serialRuns {
@@ -119,6 +129,21 @@ enum BenchMain {
                 serialSummaries.append(summary)
                 serialTables.append(SerialTableReport.row(summary))
             }
+            let batchImage = try ImageFile.load(options.serialImagePath)
+            let measured: SerialBatchMeasurement
+            do {
+                measured = try await SerialBatchRun(devices: BenchOptions.serialBatchDevices, baud: BenchOptions.serialBatchBaud,
+                                                    image: batchImage, keyPath: BatchRun.defaultKey,
+                                                    dfuPath: options.dfuPath).measure()
+            } catch {
+                throw .runFailed(profile: "serial-batch", run: 1, reason: "\(error)")
+            }
+            StandardError.print(SerialTableReport.progress(measured))
+            serialBatch = measured
+            serialTables.append(SerialTableReport.render(measured))
+            let comparison = try await smpmgrComparison(options)
+            smpmgr = comparison
+            serialTables.append(SerialTableReport.render(comparison, dfu: serialSummaries))
             serialTable = ([SerialTableReport.heading] + serialTables).joined(separator: "\n")
         }
 
@@ -126,7 +151,8 @@ enum BenchMain {
             let report = JSONReport(image: image.name, imageBytes: image.bytes.count, runsPerProfile: options.runs,
                                     machine: machine, profiles: summaries,
                                     nordicPackage: package?.name, nordicProfiles: package == nil ? nil : nordicSummaries,
-                                    fleet: fleet, batch: batch, serial: serialSummaries.isEmpty ? nil : serialSummaries)
+                                    fleet: fleet, batch: batch, serial: serialSummaries.isEmpty ? nil : serialSummaries,
+                                    serialBatch: serialBatch, smpmgr: smpmgr)
             do {
                 print(try report.rendered())
             } catch {
@@ -153,7 +179,29 @@ enum BenchMain {
             misses.append("the batch lost \(batch.lostReports) of \(batch.devices) reports, \(batch.failures) devices failed, "
                 + "dfu exited \(batch.exitStatus)")
         }
+        if let serialBatch, !serialBatch.passed {
+            misses.append("the serial batch has \(serialBatch.succeeded) of \(serialBatch.devices) devices ok, dfu exited "
+                + "\(serialBatch.exitStatus)" + (serialBatch.problem.map { ": \($0)" } ?? ""))
+        }
         if !misses.isEmpty { throw .targetMissed(misses) }
+    }
+
+    /// smpmgr at each of the serial part's baud rates with the same image as dfu's run there, once
+    /// each; not installed is a row, not a failure, and so is an smpmgr run that fails.
+    private static func smpmgrComparison(_ options: BenchOptions) async throws(BenchError) -> SmpmgrComparison {
+        guard let executable = SmpmgrLocation.find(given: options.smpmgrPath) else { return .notInstalled }
+        var runs: [SmpmgrMeasurement] = []
+        for (baud, path) in options.serialRuns {
+            let image = try ImageFile.load(path)
+            do {
+                let run = try await SmpmgrRun(executable: executable, baud: baud, image: image).measure()
+                StandardError.print(SerialTableReport.progress(run))
+                runs.append(run)
+            } catch {
+                throw .runFailed(profile: "smpmgr-\(baud)", run: 1, reason: "\(error)")
+            }
+        }
+        return SmpmgrComparison(installed: true, executable: executable, version: SmpmgrRun.version(of: executable), runs: runs)
     }
 
     private static func parse(_ arguments: [String]) throws(BenchError) -> CommandRequest<BenchOptions> {

@@ -12,7 +12,10 @@ struct BenchOptions: ParsableCommand {
         profiles; then the serial part: over a pseudo-terminal paced at the baud rate, the 49.8 kB \
         sample at 115200 baud and the bench image at 1000000 (long enough that filling and \
         draining the window does not count), goodput against the line's ceiling after the console framing (target \
-        90 %, reported, not an exit status). Then the fleet part: 8 devices updated at once through one modelled adapter, \
+        90 %, reported, not an exit status); 8 such ports at 115200 baud flashed at once by the built \
+        dfu (`dfu batch --parallel 8 --mode upload-only`), every device ok, each one's goodput and the \
+        aggregate against 8 lines' ceiling; and smpmgr uploading the same images to the same sim, \
+        side by side with dfu, when it is installed (--smpmgr; else a row says it is not). Then the fleet part: 8 devices updated at once through one modelled adapter, \
         their aggregate goodput against the adapter's capacity (target 80 %); and the batch part: \
         the built dfu runs `dfu batch` over 100 unpaced sim devices, every device's report line \
         counted. Without --profile, --fleet, --batch or --serial every part runs; with any of them, only the \
@@ -21,7 +24,7 @@ struct BenchOptions: ParsableCommand {
         Exit status:
           0  every run completed with the image in slot 1
           1  a run failed, the fleet missed its target, or the batch lost a report or a
-             device failed
+             device failed, or a device of the serial batch failed
           2  a bad command line
         """
 
@@ -62,6 +65,10 @@ struct BenchOptions: ParsableCommand {
     @Option(name: "serial-image", valueName: "PATH", help: "The image the serial part uploads at 115200 baud (at 1000000: --image).")
     var serialImagePath = "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin"
 
+    @Option(name: "smpmgr", valueName: "PATH",
+            help: "The smpmgr the serial part times beside dfu (default: $SMPMGR, PATH, .venv/bin, /tmp/smpvenv/bin; none: a row says so).")
+    var smpmgrPath: String?
+
     @Option(valueName: "N", help: "Devices in the batch plan.")
     var batchDevices = 100
 
@@ -93,6 +100,11 @@ struct BenchOptions: ParsableCommand {
     /// The serial part's runs: a UART's usual rate with the small sample (a minute for the bench
     /// image), and a fast USB-serial bridge's with the bench image.
     var serialRuns: [(baud: Int, imagePath: String)] { [(115_200, serialImagePath), (1_000_000, imagePath)] }
+
+    /// The serial batch: eight ports, as a fixture's USB hub has, at a UART's usual rate, where
+    /// the line and not this machine's CPU is the limit for all eight at once.
+    static let serialBatchDevices = 8
+    static let serialBatchBaud = 115_200
 
     /// The profiles to run, SMP and Nordic, in catalogue order; an unknown name is an error naming
     /// the known ones.

@@ -18,6 +18,9 @@ struct JSONReport: Encodable {
     let batch: BatchMeasurement?
     /// The serial part, per baud rate; absent when it did not run.
     let serial: [SerialSummary]?
+    /// The serial part's batch of ports and its smpmgr comparison; absent when it did not run.
+    let serialBatch: SerialBatchMeasurement?
+    let smpmgr: SmpmgrComparison?
 
     func rendered() throws -> String {
         let encoder = JSONEncoder()

@@ -1,12 +1,11 @@
 import DFUCore
-import DeviceSim
 import Foundation
 import SerialTransport
 import Transport
 
 /// One upload to `dfu sim --serve serial:` as dfu makes it, both in this process: the virtual
-/// device served on a pseudo-terminal paced at `baud` (`VirtualDeviceSerialServer`: 2475-byte
-/// buffers × 4, flash taking no time, so the line is what is measured), and `UpdateEngine` in
+/// device served on a pseudo-terminal paced at `baud` (`PacedSerialSim`: 2475-byte buffers × 4,
+/// flash taking no time, so the line is what is measured), and `UpdateEngine` in
 /// upload-only mode over the port (`SerialConnector` and SMP's console framing), as
 /// `dfu flash --device serial:PATH,baud=N --mode upload-only` runs it.
 struct SerialRun {
@@ -14,22 +13,18 @@ struct SerialRun {
     let image: ImageFile
 
     func measure() async throws -> SerialMeasurement {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-bench-serial-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("tty").path
+        let sim = try await PacedSerialSim.start(baud: baud)
+        do {
+            let measurement = try await upload(to: sim.path)
+            await sim.stop()
+            return measurement
+        } catch {
+            await sim.stop()
+            throw error
+        }
+    }
 
-        var configuration = try SimOptions.parse("sim:slot_size=\(BenchDevice.slotSize)").deviceConfiguration(framing: .datagram)
-        configuration.flashTiming = .instant
-        var serving = SerialServeOptions()
-        serving.baud = baud
-        let port = try PseudoTerminalPort.open(linkedAt: path)
-        let server = VirtualDeviceSerialServer(
-            device: try VirtualDevice(configuration: configuration), port: port, serving: serving,
-            reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) })
-        await server.start()
-        defer { Task { await server.stop() } }
-
+    private func upload(to path: String) async throws -> SerialMeasurement {
         let bytes = SerialConnector(presenting: .smp, settings: try SerialPortSettings(baud: baud))
         let connector = SMPSerialConnector(wrapping: bytes, byteCharacteristic: SMPGATT.characteristic, framing: .console)
         var options = UpdateOptions()
@@ -50,7 +45,7 @@ struct SerialRun {
         }
         _ = try await run.result.value.get()
         guard let transfer, transfer > 0 else { throw BenchError.setup("no transfer stage was reported") }
-        let ceiling = Double(baud) / 10 * SMPStreamFraming.console.efficiency
+        let ceiling = PacedSerialSim.ceiling(baud: baud)
         return SerialMeasurement(baud: baud, framing: SMPStreamFraming.console.rawValue, bytes: image.bytes.count,
                                  transferSeconds: transfer, goodput: Double(image.bytes.count) / transfer, ceiling: ceiling,
                                  window: window)

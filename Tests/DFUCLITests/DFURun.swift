@@ -29,6 +29,23 @@ struct DFURun: Sendable {
         }
         return try capture.result()
     }
+
+    /// `run`, awaited without blocking a thread: a test that plays a port in this process (a
+    /// pseudo-terminal, a bootloader answering pings), or runs beside one, must leave the
+    /// cooperative pool free while dfu runs. Killed after `timeout`.
+    static func awaiting(_ arguments: [String], timeout: Duration = .seconds(60),
+                         environment: [String: String] = [:]) async throws -> DFURun {
+        let capture = try DFUProcessCapture(arguments, environment: environment)
+        try capture.process.run()
+        let pid = capture.process.processIdentifier
+        let killer = Task {
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { kill(pid, SIGKILL) }
+        }
+        defer { killer.cancel() }
+        _ = await ChildExit.ended(capture.process)
+        return try capture.result()
+    }
 }
 
 /// One `dfu` process, not yet started, set up to run from the repository root with `environment`

@@ -624,7 +624,8 @@ import Testing
               --connect-timeout <SECONDS>
                                       Seconds to connect, retries included. (default: 20.0)
               --protocol <NAME>       Read the device with this protocol: smp or nordic
-                                      (default: the one its services show).
+                                      (default: the one its services show, or that answers
+                                      on a serial port).
               --json                  Print the result as one JSON object on stdout instead
                                       of text.
               -v, --verbose           Log each step on stderr (never key material or image
@@ -655,7 +656,8 @@ import Testing
 
             Connects as 'dfu flash' does and reads, without changing anything: the link (ATT
             MTU, largest write, and PHY and connection interval where the transport knows
-            them; BlueZ does not report them), the MCUmgr parameters (buffer size and count:
+            them; BlueZ does not report them; over a serial port the port, baud rate,
+            framing and packet size instead), the MCUmgr parameters (buffer size and count:
             the upload window), every image slot with its version, hash and state (running,
             pending for the next reset, confirmed), the slot size, the bootloader mode, the
             Battery Service level and the Device Information firmware revision, and over
@@ -668,15 +670,23 @@ import Testing
             with buttonless DFU; --protocol smp reads a device that offers both as SMP (the
             default then).
 
+            A serial port shows no services: without --protocol it is asked as 'dfu scan
+            --serial' asks (an SMP echo in the console framing, then raw, then a Nordic DFU
+            ping) until one answers or --connect-timeout passes. An nRF5 SDK serial
+            bootloader is shown with its MTU, DFU protocol version, chip and images
+            (bootloader, SoftDevice, application) and what its objects hold.
+
             Devices as for 'dfu flash': a Bluetooth address or name:NAME through BlueZ ('dfu
             scan' lists them), sim[:KEY=VALUE,…] for the built-in virtual device,
-            udp:HOST:PORT for an SMP server over UDP.
+            udp:HOST:PORT for an SMP server over UDP, serial:PATH[,baud=N][,raw][,rtscts]
+            for a serial port.
 
             Examples:
               dfu info --device C2:11:40:55:7A:01
               dfu info --device name:sensor-12 --adapter hci1 --json
               dfu info --device sim:version=1.2.3,battery=55
               dfu info --device C2:11:40:55:7A:02 --protocol nordic
+              dfu info --device serial:/dev/ttyACM0,baud=1000000
 
             Exit status:
               0    the device answered; its information is printed

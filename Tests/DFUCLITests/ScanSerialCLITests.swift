@@ -204,16 +204,7 @@ struct SerialScanTree {
     /// `dfu arguments…` on this tree, awaited without blocking a thread: the pseudo-terminals the
     /// test plays ports with need the cooperative pool while dfu runs.
     func run(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> DFURun {
-        let capture = try DFUProcessCapture(arguments, environment: ["DFU_TEST_SERIAL_ROOT": path])
-        try capture.process.run()
-        let pid = capture.process.processIdentifier
-        let killer = Task {
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { kill(pid, SIGKILL) }
-        }
-        defer { killer.cancel() }
-        _ = await ChildExit.ended(capture.process)
-        return try capture.result()
+        try await DFURun.awaiting(arguments, timeout: timeout, environment: ["DFU_TEST_SERIAL_ROOT": path])
     }
 
     /// A Nordic bootloader's side of a ping, no more: each Ping frame answered `60 09 01 <id>`.

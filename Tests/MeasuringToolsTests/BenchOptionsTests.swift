@@ -18,6 +18,8 @@ import Testing
         #expect(!options.json && !options.wholeUpdate && !options.list)
         #expect(options.runsFleet && options.runsBatch && options.runsSerial)
         #expect(options.serialRuns.map(\.baud) == [115_200, 1_000_000])
+        #expect(options.smpmgrPath == nil)
+        #expect(BenchOptions.serialBatchDevices == 8 && BenchOptions.serialBatchBaud == 115_200)
         #expect(options.serialRuns.map(\.imagePath) == ["firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin",
                                                        "firmware-samples/images/bench-512k-ecdsa-p256-1.1.0.signed.bin"])
     }
@@ -26,8 +28,9 @@ import Testing
         let options = try BenchOptions.parse([
             "--runs", "5", "--profile", "1M-mtu247-30ms", "--profile", "nordic-prn0", "--json", "--whole-update",
             "--image", "a.bin", "--previous-image", "b.bin", "--package", "c.zip", "--fleet", "--batch",
-            "--batch-devices", "7", "--batch-parallel", "2", "--dfu", "/opt/dfu", "--list",
+            "--batch-devices", "7", "--batch-parallel", "2", "--dfu", "/opt/dfu", "--list", "--smpmgr", "/opt/smpmgr",
         ])
+        #expect(options.smpmgrPath == "/opt/smpmgr")
         #expect(options.runs == 5)
         #expect(options.profiles == ["1M-mtu247-30ms", "nordic-prn0"])
         #expect(options.json && options.wholeUpdate && options.fleet && options.batch && options.list)
@@ -77,7 +80,7 @@ import Testing
         #expect(help.contains("USAGE: dfu-bench "))
         for option in ["--runs <N>", "--profile <NAME>", "--json", "--whole-update", "--image <PATH>",
                        "--previous-image <PATH>", "--package <PATH>", "--fleet", "--batch", "--batch-devices <N>",
-                       "--batch-parallel <N>", "--serial", "--serial-image <PATH>", "--dfu <PATH>", "--list", "-h, --help"] {
+                       "--batch-parallel <N>", "--serial", "--serial-image <PATH>", "--smpmgr <PATH>", "--dfu <PATH>", "--list", "-h, --help"] {
             #expect(help.contains("  " + option), "no \(option)")
         }
         #expect(help.contains("(default: 100)"))

@@ -18,34 +18,70 @@ struct InfoReading {
     /// Keep warnings for the JSON object instead of printing them.
     var collectsWarnings: Bool
 
-    /// `interrupted`: a SIGINT or SIGTERM cancelled the read; the connection was closed first.
-    func read(_ console: Console) async -> (result: Result<DeviceInfo, DFUError>, warnings: [String], interrupted: Bool) {
+    /// What one read gave: the device's information or why not, the warnings kept for JSON,
+    /// whether SIGINT or SIGTERM cancelled it (the connection was closed first), and for a serial
+    /// port the endpoint read, as chosen (`SerialProtocolChoice` may add `raw`).
+    struct Outcome {
+        var result: Result<DeviceInfo, DFUError>
+        var warnings: [String]
+        var interrupted: Bool
+        var serial: SerialEndpoint?
+    }
+
+    func read(_ console: Console) async -> Outcome {
         let warnings = WarningList()
         let collects = collectsWarnings
         let warn: @Sendable (String) -> Void = { message in
             if collects { warnings.append(message) } else { console.error("warning: \(message)") }
         }
+        let reading = Task { () -> (Result<DeviceInfo, DFUError>, SerialEndpoint?) in
+            await readDevice(log: { console.log($0) }, warn: warn)
+        }
+        let interruption = GracefulInterruption { reading.cancel() }
+        let (result, serial) = await reading.value
+        interruption.finish()
+        return Outcome(result: result, warnings: warnings.all, interrupted: interruption.wasInterrupted, serial: serial)
+    }
+
+    /// Picks the protocol of a serial port that `--protocol` does not name, sets the device up,
+    /// reads it, releases it.
+    private func readDevice(log: @escaping @Sendable (String) -> Void,
+                            warn: @escaping @Sendable (String) -> Void) async -> (Result<DeviceInfo, DFUError>, SerialEndpoint?) {
+        var spec = spec
+        var readProtocol = updateProtocol
+        var serial: SerialEndpoint?
+        if case .serial(let endpoint) = spec {
+            serial = endpoint
+            if updateProtocol == nil {
+                do throws(DFUError) {
+                    let deadline = ContinuousClock.now.advanced(by: connectTimeout)
+                    if let choice = try await SerialProtocolChoice(endpoint: endpoint).choose(until: deadline, log: log) {
+                        readProtocol = choice.protocolName
+                        serial = choice.endpoint
+                        spec = .serial(choice.endpoint)
+                    }
+                } catch {
+                    return (.failure(error), serial)
+                }
+            }
+        }
         let target: DeviceTarget
         do throws(DFUError) {
             target = try await DeviceTarget.make(spec, adapter: adapter, fullAddresses: fullAddresses, pairing: pairing,
-                                                 log: { console.log($0) })
+                                                 speaking: readProtocol, log: log)
         } catch {
-            return (.failure(error), warnings.all, false)
+            return (.failure(error), serial)
         }
         let reader = DeviceInfoReader(target: target.target, connectTimeout: connectTimeout, clock: target.clock,
-                                      updateProtocol: updateProtocol)
-        let reading = Task { () -> Result<DeviceInfo, DFUError> in
-            do throws(DFUError) {
-                return .success(try await reader.read(log: { console.log($0) }, warn: warn))
-            } catch {
-                return .failure(error)
-            }
+                                      updateProtocol: readProtocol)
+        let result: Result<DeviceInfo, DFUError>
+        do throws(DFUError) {
+            result = .success(try await reader.read(log: log, warn: warn))
+        } catch {
+            result = .failure(error)
         }
-        let interruption = GracefulInterruption { reading.cancel() }
-        let result = await reading.value
         await target.close()
-        interruption.finish()
-        return (result, warnings.all, interruption.wasInterrupted)
+        return (result, serial)
     }
 }
 

@@ -17,12 +17,13 @@ import Transport
 ///     slot 0 hash        8d6b90949b26d804567e1c7a273066596bf7320574da611f903d6d6365cb44fc
 ///     slot 1             empty
 enum InfoOutput {
-    static func table(_ info: DeviceInfo) -> String {
+    /// `serial`: the port the device was read on, whose link row shows the line instead of an MTU.
+    static func table(_ info: DeviceInfo, serial: SerialEndpoint? = nil) -> String {
         var table = AlignedTable()
         let link = info.connection
         let facts = info.facts
         table.add("device", link.device)
-        table.add("link", linkDescription(link))
+        table.add("link", serial.map { SerialLinkOutput(endpoint: $0, info: info).text } ?? linkDescription(link))
         if let security = link.security { table.add("security", securityDescription(security)) }
         if let nordic = info.nordic {
             NordicInfoOutput.add(nordic, facts, to: &table)
@@ -60,8 +61,10 @@ enum InfoOutput {
     }
 
     /// The one-line result. On failure only `device`, the status and `error` (as `verify` leaves out
-    /// the image fields when the image could not be read).
-    static func json(device: String, _ result: Result<DeviceInfo, DFUError>, warnings: [String]) -> JSONValue {
+    /// the image fields when the image could not be read). Over a serial port `mtu` and `max_write`
+    /// are null and `serial` says what the line is.
+    static func json(device: String, _ result: Result<DeviceInfo, DFUError>, serial: SerialEndpoint? = nil,
+                     warnings: [String]) -> JSONValue {
         let status: ExitStatus
         switch result {
         case .success: status = .success
@@ -81,8 +84,8 @@ enum InfoOutput {
             let facts = info.facts
             fields += [
                 JSONField("protocol", .string(info.updateProtocol.rawValue)),
-                JSONField("mtu", .int(link.attMTU)),
-                JSONField("max_write", .int(link.maxWrite)),
+                JSONField("mtu", serial == nil ? .int(link.attMTU) : .null),
+                JSONField("max_write", serial == nil ? .int(link.maxWrite) : .null),
                 JSONField("phy", link.phy.map { .string($0) } ?? .null),
                 JSONField("interval_ms", link.connectionInterval.map {
                     .number($0.seconds * 1000, maximumFractionDigits: 3)
@@ -101,6 +104,7 @@ enum InfoOutput {
                 JSONField("board", info.board.map { .string($0) } ?? .null),
                 JSONField("slots", .array(info.slots.map { slotJSON($0, core: info.imageCores[$0.image ?? 0]) })),
                 JSONField("nordic", info.nordic.map(NordicInfoOutput.json) ?? .null),
+                JSONField("serial", serial.map { SerialLinkOutput(endpoint: $0, info: info).json } ?? .null),
                 JSONField("warnings", .array(warnings.map { .string($0) })),
                 JSONField("error", .null),
             ]

@@ -7,9 +7,14 @@ import Transport
 ///     protocol           Nordic Secure DFU: bootloader (DFU mode)
 ///     init packet        room for 512 bytes; holds 141 bytes (CRC 0x1C2D3E4F)
 ///     firmware objects   4096 bytes each; 8192 bytes received (CRC 0x…)
+///
+/// A bootloader on a serial port says more (`NordicSerialInfoOutput`): its protocol version, chip
+/// and images.
 enum NordicInfoOutput {
     static func add(_ nordic: NordicDeviceInfo, _ facts: DeviceFacts, to table: inout AlignedTable) {
-        table.add("protocol", "Nordic Secure DFU: " + role(nordic.role))
+        let version = nordic.serial?.protocolVersion.map { " (protocol version \($0))" } ?? ""
+        table.add("protocol", "Nordic Secure DFU\(version): " + role(nordic.role))
+        if let serial = nordic.serial { NordicSerialInfoOutput.add(serial, to: &table) }
         if let command = nordic.commandObject {
             table.add("init packet", "room for \(command.maxSize) bytes; " + holds(command))
         }
@@ -25,6 +30,7 @@ enum NordicInfoOutput {
         if case .buttonlessApplication(let bonds) = nordic.role { fields.append(JSONField("keeps_bonds", .bool(bonds))) }
         fields.append(JSONField("command_object", nordic.commandObject.map(objectJSON) ?? .null))
         fields.append(JSONField("data_object", nordic.dataObject.map(objectJSON) ?? .null))
+        fields.append(JSONField("serial", nordic.serial.map(NordicSerialInfoOutput.json) ?? .null))
         return .object(fields)
     }
 

@@ -97,6 +97,15 @@ final class NordicSerialChannel: Sendable {
         }
     }
 
+    /// Asks a serial-only question whose answer is told by its opcode alone (protocol, hardware
+    /// or firmware version): the answer, or a refusal. One question waits at a time, so a late
+    /// answer to an earlier Firmware Version (which does not echo the image number) can only be
+    /// taken for a later one when the earlier went unanswered; the caller stops asking then.
+    func query(_ request: NordicSerialRequest, timeout: Duration) async -> NordicSerialAnswers.Outcome {
+        let opcode = request.opcode
+        return await ask(request, timeout: timeout) { $0.opcode == opcode }
+    }
+
     /// Asks the bootloader's MTU: the answer, or a refusal.
     func mtu(timeout: Duration) async -> NordicSerialAnswers.Outcome {
         await ask(.getMTU, timeout: timeout) { response in

@@ -116,6 +116,12 @@ public final class NordicSerialLink: Link {
         }
     }
 
+    /// What the bootloader tells about itself over the line, read only for `dfu info`
+    /// (`NordicSerialDetails.read`).
+    func query(_ request: NordicSerialRequest, timeout: Duration) async -> NordicSerialAnswers.Outcome {
+        await channel.query(request, timeout: timeout)
+    }
+
     private func refusal(_ characteristic: CharacteristicID, missing: CharacteristicProperties) -> LinkError {
         let known = Self.services.flatMap(\.characteristics).contains { $0.id == characteristic }
         return known ? .notSupported(characteristic, missing: missing) : .characteristicNotFound(characteristic)

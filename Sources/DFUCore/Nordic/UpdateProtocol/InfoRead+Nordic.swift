@@ -1,6 +1,7 @@
 extension InfoRead {
-    /// Nordic Secure DFU: a bootloader is asked Select for both objects; an application is named
-    /// by its buttonless variant (entering the bootloader would change the device).
+    /// Nordic Secure DFU: a bootloader is asked Select for both objects, and on a serial port what
+    /// it tells there besides (`NordicSerialDetails`); an application is named by its buttonless
+    /// variant (entering the bootloader would change the device).
     func nordic() async throws(DFUError) -> DeviceInfo {
         try await with(NordicUpdateProtocol()) { connection async throws(DFUError) in
             let link = connection.link
@@ -10,6 +11,12 @@ extension InfoRead {
                 nordic = NordicDeviceInfo(role: .bootloader)
                 nordic.commandObject = try await select(.command, on: connection.client)
                 nordic.dataObject = try await select(.data, on: connection.client)
+                if let serial = link as? NordicSerialLink {
+                    let context = context
+                    nordic.serial = await NordicSerialDetails.read(on: serial, timeout: context.deadlines.request) {
+                        context.log("serial: \($0)")
+                    }
+                }
             } else {
                 let bonds = NordicGATT.buttonless(in: link.services)?.id == NordicDFUService.buttonlessWithBonds
                 nordic = NordicDeviceInfo(role: .buttonlessApplication(bonds: bonds))

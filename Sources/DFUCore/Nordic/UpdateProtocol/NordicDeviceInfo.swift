@@ -14,11 +14,15 @@ public struct NordicDeviceInfo: Sendable, Equatable {
     public var commandObject: NordicObjectInfo?
     /// Select(data): the data object size, and how much firmware it holds (with its CRC).
     public var dataObject: NordicObjectInfo?
+    /// A bootloader on a serial port: its MTU, protocol, chip and images; nil over Bluetooth.
+    public var serial: NordicSerialDetails?
 
-    public init(role: Role, commandObject: NordicObjectInfo? = nil, dataObject: NordicObjectInfo? = nil) {
+    public init(role: Role, commandObject: NordicObjectInfo? = nil, dataObject: NordicObjectInfo? = nil,
+                serial: NordicSerialDetails? = nil) {
         self.role = role
         self.commandObject = commandObject
         self.dataObject = dataObject
+        self.serial = serial
     }
 }
 
