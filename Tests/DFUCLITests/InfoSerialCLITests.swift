@@ -35,6 +35,20 @@ import Testing
         #expect(serial["device_mtu"] is NSNull)
     }
 
+    /// A device waiting in MCUboot's serial recovery (`,recovery`): the bootloader's list, read as
+    /// such: its images valid, no flags it does not report taken for "not bootable".
+    @Test func aDeviceInSerialRecoveryIsReadAsTheBootloader() async throws {
+        let sim = try SerialFlashCLITests.SerialSim(",baud=1000000,recovery")
+        defer { _ = sim.stop() }
+        try #require(sim.isReady, "\(sim.readyLine)")
+        let run = try await DFURun.awaiting(["info", "--device", "serial:\(sim.path),baud=1000000,recovery"],
+                                            timeout: .seconds(30))
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.stdoutLines.contains("bootloader mode    MCUboot serial recovery"), "\(run.stdout)")
+        #expect(run.stdoutLines.contains("slot 0             1.0.0+0: valid (MCUboot lists it)"), "\(run.stdout)")
+        #expect(!run.stdout.contains("not bootable"), "\(run.stdout)")
+    }
+
     /// A raw-SMP device named without `,raw` answers only the raw question: it is read so, and the
     /// device row says how to name it.
     @Test func aRawSMPDeviceIsFoundInItsFraming() async throws {

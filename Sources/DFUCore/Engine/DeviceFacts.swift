@@ -17,6 +17,9 @@ public struct DeviceFacts: Sendable, Equatable {
     public var bufferCount: Int?
     /// MCUboot mode (bootloader info), when reported.
     public var bootloaderMode: String?
+    /// `bootloaderMode` of a device read in MCUboot's serial recovery, whose list names only the
+    /// images that pass the bootloader's checks, without state flags.
+    public static let serialRecoveryMode = "MCUboot serial recovery"
     /// Set when the device updates in a way dfu does not support (a SUIT device, MCUboot's
     /// firmware loader mode): what it is and why, in words. A precondition failure for `flash`.
     public var unsupported: String?

@@ -72,8 +72,9 @@ struct InfoReading {
         } catch {
             return (.failure(error), serial)
         }
-        let reader = DeviceInfoReader(target: target.target, connectTimeout: connectTimeout, clock: target.clock,
+        var reader = DeviceInfoReader(target: target.target, connectTimeout: connectTimeout, clock: target.clock,
                                       updateProtocol: readProtocol)
+        reader.serialRecovery = serial?.recovery ?? false
         let result: Result<DeviceInfo, DFUError>
         do throws(DFUError) {
             result = .success(try await reader.read(log: log, warn: warn))

@@ -42,6 +42,7 @@ enum InfoOutput {
         table.add("firmware revision", facts.firmwareRevision.map(TerminalText.sanitized) ?? "not reported")
         if let board = info.board { table.add("board", TerminalText.sanitized(board)) }
         let numbered = info.slots.contains { ($0.image ?? 0) != 0 }
+        let recovery = facts.bootloaderMode == DeviceFacts.serialRecoveryMode
         var indexes: [UInt64] = []
         for slot in info.slots where !indexes.contains(slot.image ?? 0) { indexes.append(slot.image ?? 0) }
         for index in indexes {
@@ -49,8 +50,10 @@ enum InfoOutput {
             if let core = info.imageCores[index] { table.add("image \(index)", core) }
             for slot in slots {
                 let label = slotLabel(slot.image, slot.slot, numbered: numbered)
-                table.add(label, TerminalText.sanitized(versionText(slot)) + ": " + flags(slot))
-                table.add(label + " hash", hexString(slot.hash))
+                // MCUboot's recovery lists only images that pass its checks, and no state flags.
+                table.add(label, TerminalText.sanitized(versionText(slot)) + ": "
+                          + (recovery ? "valid (MCUboot lists it)" : flags(slot)))
+                if !slot.hash.isEmpty { table.add(label + " hash", hexString(slot.hash)) }
             }
             // MCUboot has two slots per image; Zephyr lists only those holding an image.
             if slots.contains(where: { $0.slot == 0 }), !slots.contains(where: { $0.slot == 1 }) {

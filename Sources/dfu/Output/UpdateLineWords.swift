@@ -18,7 +18,10 @@ enum UpdateLineWords {
 
     /// `…:EE:FF, MTU 498, 2M PHY, interval 7.5 ms, window 3`.
     static func linkDescription(_ summary: ConnectionSummary) -> String {
-        var parts = [summary.device, "MTU \(summary.attMTU)"]
+        // A serial line has no ATT MTU: its link only models one, as the largest packet its
+        // framing could carry (`dfu info` shows the line instead).
+        var parts = [summary.device]
+        if !summary.identity.hasPrefix("serial:") { parts.append("MTU \(summary.attMTU)") }
         if let phy = summary.phy { parts.append("\(phy) PHY") }
         if let interval = summary.connectionInterval { parts.append("interval " + HumanUnits.milliseconds(interval)) }
         parts.append("window \(summary.window)")

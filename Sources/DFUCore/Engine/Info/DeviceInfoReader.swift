@@ -19,6 +19,9 @@ public struct DeviceInfoReader: Sendable {
     public var clock: EngineClock
     /// The protocol to read the device with; nil: the one its services show.
     public var updateProtocol: UpdateProtocolName?
+    /// The device waits in MCUboot's serial recovery (`serial:PATH,recovery`): its list is the
+    /// bootloader's (`SMPDeviceStateReader.readRecoveryState`).
+    public var serialRecovery = false
 
     public init(target: UpdateEngine.Target, connectTimeout: Duration = UpdateOptions.Deadlines().connect,
                 requestTimeout: Duration = UpdateOptions.Deadlines().request, clock: EngineClock = .continuous,
@@ -60,6 +63,7 @@ public struct DeviceInfoReader: Sendable {
         var options = UpdateOptions()
         options.deadlines.connect = connectTimeout
         options.deadlines.request = requestTimeout
+        options.serialRecovery = serialRecovery ? .inRecovery : nil
         let context = SessionContext(clock: clock, options: options, device: device, identity: target.peer.rawValue, emit: { event in
             switch event {
             case .warning(let text): warn(text)

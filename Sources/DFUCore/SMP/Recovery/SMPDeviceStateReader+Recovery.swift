@@ -22,7 +22,7 @@ extension SMPDeviceStateReader {
         let primary = images.slot(0, image: index)
         facts.runningVersion = primary?.imageVersion
         facts.runningHash = primary.map(\.hash).flatMap { $0.isEmpty ? nil : $0 }
-        facts.bootloaderMode = "MCUboot serial recovery"
+        facts.bootloaderMode = DeviceFacts.serialRecoveryMode
         var slotSizes: [UInt64: Int] = [:]
         if let info = try await optional(ImageSlotInfoRequest(), "slot info") {
             for image in info.images {

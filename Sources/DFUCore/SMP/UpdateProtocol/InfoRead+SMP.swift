@@ -5,7 +5,9 @@ extension InfoRead {
         try await with(SMPUpdateProtocol()) { connection async throws(DFUError) in
             let reader = SMPDeviceStateReader(connection: connection, context: context)
             let negotiated = try await reader.negotiate()
-            let snapshot = try await reader.readImageState(negotiated)
+            let snapshot = context.options.serialRecovery == .inRecovery
+                ? try await reader.readRecoveryState(negotiated)
+                : try await reader.readImageState(negotiated)
             let facts = await standardFacts(connection.link, snapshot.facts)
             var info = DeviceInfo(connection: summary(connection.link, window: negotiated.window), updateProtocol: .smp,
                                   facts: facts, slots: snapshot.images.images)
