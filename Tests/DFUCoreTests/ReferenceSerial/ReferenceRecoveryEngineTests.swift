@@ -31,20 +31,11 @@ extension EngineTests {
         static func flash(_ pipe: SerialPipe, _ recovery: MCUbootRecovery, framing: SMPStreamFraming = .console,
                           image: String = EngineTestBench.image,
                           edit: (inout UpdateOptions) -> Void = { _ in }) async throws -> EngineOutcome {
-            var options = UpdateOptions()
-            options.deadlines = EngineTestBench.fastDeadlines
-            options.deadlines.connect = .seconds(8)
-            options.serialRecovery = recovery
-            edit(&options)
-            let connector = SMPSerialConnector(wrapping: pipe.connector, byteCharacteristic: SMPGATT.characteristic, framing: framing)
-            let engine = UpdateEngine(image: try Samples.image(image), imageName: "test.bin",
-                                      key: try Samples.key("ecdsa-p256"), options: options,
-                                      target: .init(connector: connector, peer: PeerIdentity("serial:/dev/ttyREF"), speaks: .smp),
-                                      hostPower: .mains)
-            let run = engine.start()
-            var events: [UpdateEvent] = []
-            for await event in run.events { events.append(event) }
-            return EngineOutcome(events: events, result: await run.result.value)
+            try await Reference.flashSMP(pipe, framing: framing, image: image) { options in
+                options.deadlines.connect = .seconds(8)
+                options.serialRecovery = recovery
+                edit(&options)
+            }
         }
 
         static func written(_ outcome: EngineOutcome) -> (version: ImageVersion, hashChecked: Bool)? {

@@ -25,12 +25,15 @@ extension EngineTests {
             return (host, pipe)
         }
 
-        static func flashSMP(_ pipe: SerialPipe, framing: SMPStreamFraming = .console) async throws -> EngineOutcome {
+        /// One update of `image` through dfu's SMP serial client, with the test deadlines and `edit` applied.
+        static func flashSMP(_ pipe: SerialPipe, framing: SMPStreamFraming = .console, image: String = EngineTestBench.image,
+                             edit: (inout UpdateOptions) -> Void = { _ in }) async throws -> EngineOutcome {
             var options = UpdateOptions()
             options.deadlines = EngineTestBench.fastDeadlines
             options.deadlines.reboot = .seconds(20)
+            edit(&options)
             let connector = SMPSerialConnector(wrapping: pipe.connector, byteCharacteristic: SMPGATT.characteristic, framing: framing)
-            let engine = UpdateEngine(image: try Samples.image(EngineTestBench.image), imageName: "test.bin",
+            let engine = UpdateEngine(image: try Samples.image(image), imageName: "test.bin",
                                       key: try Samples.key("ecdsa-p256"), options: options,
                                       target: .init(connector: connector, peer: PeerIdentity("serial:/dev/ttyREF"), speaks: .smp),
                                       hostPower: .mains)

@@ -13,8 +13,6 @@ struct RecoveryApplicationCheck: Sendable {
     /// answer, and one built with `BOOT_SERIAL_WAIT_FOR_DFU` listens for 500 ms after boot (by
     /// default) and stays in recovery if a request arrives then.
     static let quietAfterReset: Duration = .seconds(2)
-    /// One try of the image list while the application starts.
-    static let listTry: Duration = .seconds(2)
 
     private var device: String { context.device }
 
@@ -22,33 +20,22 @@ struct RecoveryApplicationCheck: Sendable {
     func applicationList() async throws(DFUError) -> ImageStateResponse? {
         await context.clock.pause(for: Self.quietAfterReset)
         let deadline = context.clock.reachableBy(context.deadlines.connect)
-        while true {
-            if await connection.isLinkLost {
-                if case .failure(let failure) = await connection.reconnect(until: deadline, log: context.log) {
-                    context.log("the port did not come back after the reset: \(failure)")
-                    return nil
-                }
-            }
-            let remaining = context.clock.remaining(until: deadline)
-            guard remaining > .zero else { return nil }
-            let listed: ImageStateResponse
-            do throws(SMPClientError) {
-                listed = try await connection.client.request(ImageStateReadRequest(), timeout: min(remaining, Self.listTry),
-                                                             attempts: 1)
-            } catch {
-                switch error {
-                case .timeout, .linkLost: continue
-                default:
-                    context.log("the image list after the reset failed: \(error)")
-                    return nil
-                }
-            }
+        switch await ImageListAfterReset(connection: connection, context: context).ask(until: deadline) {
+        case .answered(let listed):
             guard listed.lister != .serialRecovery else {
                 throw .postRebootCheckFailed("\(device) still answers as MCUboot's serial recovery after its reset: it did not "
                                              + "start the new image (the recovery button held, or a boot mode left set). The "
                                              + "image is in the primary slot; reset the device without entering recovery.")
             }
             return listed
+        case .portGone(let failure):
+            context.log("the port did not come back after the reset: \(failure)")
+            return nil
+        case .failed(let error):
+            context.log("the image list after the reset failed: \(error)")
+            return nil
+        case .silent:
+            return nil
         }
     }
 }

@@ -16,8 +16,6 @@ struct SMPRecoveryEntry: Sendable {
     static let rebootDelay: Duration = .seconds(1)
     /// How long the reset's answer is waited for (a lost one is fine: the reboot took the link).
     static let resetReplyTimeout: Duration = .seconds(2)
-    /// One try of the image list while the bootloader starts: short, so a lost answer costs little.
-    static let listTry: Duration = .seconds(2)
 
     private var device: String { context.device }
 
@@ -39,36 +37,26 @@ struct SMPRecoveryEntry: Sendable {
         }
         await context.clock.pause(for: Self.rebootDelay)
         let deadline = context.clock.reachableBy(context.deadlines.connect)
-        while true {
-            if await connection.isLinkLost {
-                if case .failure(let failure) = await connection.reconnect(until: deadline, log: context.log) {
-                    throw .deviceUnreachable("\(device) did not come back on its port within \(context.deadlines.connect) "
-                                             + "after the reset into serial recovery (\(failure)). Nothing was sent. "
-                                             + EngineFailure.rerun, cause: failure.cause)
-                }
-            }
-            let remaining = context.clock.remaining(until: deadline)
-            guard remaining > .zero else { break }
-            let listed: ImageStateResponse
-            do throws(SMPClientError) {
-                listed = try await connection.client.request(ImageStateReadRequest(), timeout: min(remaining, Self.listTry),
-                                                             attempts: 1)
-            } catch {
-                switch error {
-                case .timeout, .linkLost: continue
-                default: throw SMPFailure.beforeTransfer("the image list request", error, device: device, lossReason: nil)
-                }
-            }
-            guard listed.lister != .application else {
-                throw .deviceRejected("\(device) came back running its application after the reset with boot_mode 1, not "
-                                      + "MCUboot's serial recovery: the application needs CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE "
-                                      + "and MCUboot CONFIG_BOOT_SERIAL_BOOT_MODE. Nothing was sent; leave --enter-recovery "
-                                      + "out to update through the application.")
-            }
-            context.log("MCUboot's serial recovery answers on \(device)")
-            return
+        let listed: ImageStateResponse
+        switch await ImageListAfterReset(connection: connection, context: context).ask(until: deadline) {
+        case .answered(let list):
+            listed = list
+        case .portGone(let failure):
+            throw .deviceUnreachable("\(device) did not come back on its port within \(context.deadlines.connect) "
+                                     + "after the reset into serial recovery (\(failure)). Nothing was sent. "
+                                     + EngineFailure.rerun, cause: failure.cause)
+        case .failed(let error):
+            throw SMPFailure.beforeTransfer("the image list request", error, device: device, lossReason: nil)
+        case .silent:
+            throw .deviceUnreachable("nothing answered on \(device) within \(context.deadlines.connect) after the reset "
+                                     + "into serial recovery. Nothing was sent. \(EngineFailure.rerun)", cause: .link(.timeout))
         }
-        throw .deviceUnreachable("nothing answered on \(device) within \(context.deadlines.connect) after the reset into "
-                                 + "serial recovery. Nothing was sent. \(EngineFailure.rerun)", cause: .link(.timeout))
+        guard listed.lister != .application else {
+            throw .deviceRejected("\(device) came back running its application after the reset with boot_mode 1, not "
+                                  + "MCUboot's serial recovery: the application needs CONFIG_MCUMGR_GRP_OS_RESET_BOOT_MODE "
+                                  + "and MCUboot CONFIG_BOOT_SERIAL_BOOT_MODE. Nothing was sent; leave --enter-recovery "
+                                  + "out to update through the application.")
+        }
+        context.log("MCUboot's serial recovery answers on \(device)")
     }
 }
