@@ -21,7 +21,9 @@ enum JournalFile {
     static func load(_ path: String) -> ReadResult {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            return errno == ENOENT ? .missing : .unreadable("it cannot be opened: \(reason(errno))")
+            // ENOTDIR: a file stands where the journal directory should be, so no journal is there;
+            // writing one says what is wrong, once.
+            return errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable("it cannot be opened: \(reason(errno))")
         }
         defer { _ = close(descriptor) }
         var status = stat()

@@ -26,7 +26,7 @@ extension DeviceTarget {
         // The connector waits for a missing port (a board that resets comes back); a port that is
         // not there at all when the run starts is a mistake to report at once.
         guard access(endpoint.path, F_OK) == 0 else {
-            throw .deviceUnreachable(SerialPortError.missing(path: endpoint.path).description + ".", cause: .link(.timeout))
+            throw .deviceUnreachable(SerialPortError.missing(path: endpoint.path).description, cause: .link(.timeout))
         }
         let connector: any Connector
         if protocolName == .nordic {
