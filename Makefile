@@ -4,7 +4,8 @@
 #   make deps    install the Debian packages the build needs, only those missing
 #   make build   swift build (debug) -> .build/debug/dfu
 #   make demo    build, then `dfu flash` a sample image onto the virtual device; `dfu verify` every sample
-#   make test    build, swift test (unit + end-to-end), then the imgtool, smpclient (UDP and serial) and nrfutil cross-checks
+#   make test    build, swift test (unit + end-to-end), the imgtool, smpclient (UDP and serial) and nrfutil cross-checks,
+#                then a short fault campaign (dfu-faults --runs 4)
 #   make test-bluez DFU_BLUEZ_RIG=path/to/run.sh   dfu against the real bluetoothd in the BlueZ rig
 #   make install [PREFIX=/usr/local] [DESTDIR=...]   a release dfu, its man page, bash and zsh completions
 #   make uninstall [PREFIX=...] [DESTDIR=...]        removes exactly those files
@@ -22,6 +23,8 @@ DEB_PACKAGES := libdbus-1-dev libssl-dev libzip-dev liblzma-dev pkg-config dbus-
 SAMPLES := firmware-samples
 CROSSCHECK := scripts/imgtool-crosscheck.sh
 LOGS := .build/make-logs
+# make test's short fault campaign (docs/faults.md): --runs for the debug dfu-faults, every scenario and link.
+TEST_FAULTS_RUNS ?= 4
 
 .PHONY: deps build demo test test-bluez bench faults release install uninstall
 
@@ -129,13 +132,15 @@ test: deps
 	bash scripts/smpclient-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/smpclient-crosscheck.log
 	bash scripts/smpclient-serial-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/smpclient-serial-crosscheck.log
 	bash scripts/nrfutil-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/nrfutil-crosscheck.log
+	.build/debug/dfu-faults --runs $(TEST_FAULTS_RUNS) 2>&1 | tee $(LOGS)/faults.log
 	@swift_testing="$$(for log in test test-cli-bluez test-cli; do { grep -E 'Test run with [0-9]+ tests?' $(LOGS)/$$log.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//'; done | paste -sd ';' | sed 's/;/; /g')"; \
 	xctest="$$({ grep -hE 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log $(LOGS)/test-cli-bluez.log $(LOGS)/test-cli.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
 	smpclient="$$({ grep -E '^(SKIP: )?smpclient-crosscheck: ' $(LOGS)/smpclient-crosscheck.log || true; } | tail -n 1)"; \
 	smpserial="$$({ grep -E '^(SKIP: )?smpclient-serial-crosscheck: ' $(LOGS)/smpclient-serial-crosscheck.log || true; } | tail -n 1)"; \
 	nrfutil="$$({ grep -E '^(SKIP: )?nrfutil-crosscheck: ' $(LOGS)/nrfutil-crosscheck.log || true; } | tail -n 1)"; \
-	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}; $${smpserial:-smpclient-serial-crosscheck: no summary}; $${nrfutil:-nrfutil-crosscheck: no summary}"
+	faults="$$({ grep -E '^faults: ' $(LOGS)/faults.log || true; } | tail -n 1)"; \
+	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}; $${smpserial:-smpclient-serial-crosscheck: no summary}; $${nrfutil:-nrfutil-crosscheck: no summary}; $${faults:-faults: no summary}"
 
 # The BlueZ tier (docs/test-bluez.md): a static release build of dfu, then scenarios inside the
 # BlueZ rig (../shared/rig: bluetoothd 5.66 and two virtual LE controllers in a VM; run.sh boots
@@ -167,10 +172,12 @@ bench: deps
 	"$$($(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH) --show-bin-path)/dfu-bench" $(BENCH_ARGS)
 
 # The fault campaign (docs/faults.md): a release build of dfu-faults, then whole test-confirm
-# updates of the virtual device under each injected fault scenario, 20 seeded runs each, with the
-# model 20x faster than real time; about a minute and a half. Exits non-zero if any run ended in a
-# way its scenario does not allow. Options through FAULTS_ARGS, e.g.
-# make faults FAULTS_ARGS='--scenario corrupt --runs 50 --json'; FAULTS_SCRATCH moves the build directory.
+# updates of the virtual device under each injected fault scenario (SMP on the memory link, over UDP
+# and over a serial pseudo-terminal; Nordic in memory), seeded runs, the model 20x faster than real
+# time; invariants checked from the device model after every run; ends with the line
+# 'faults: N runs, V invariant violations'. Exits non-zero if any run broke an invariant or ended in
+# a way its scenario does not allow. Options through FAULTS_ARGS, e.g.
+# make faults FAULTS_ARGS='--scenario corrupt --runs 50 --json' or '--link udp'; FAULTS_SCRATCH moves the build directory.
 FAULTS_ARGS ?=
 FAULTS_SCRATCH ?= .build
 faults: deps

@@ -42,7 +42,7 @@ let package = Package(
                                                            "ArgumentParsing"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
         .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes",
-                                                             "ArgumentParsing", "Harness"]),
+                                                             "ArgumentParsing", "Harness", "UDPTransport", "SerialTransport"]),
         // What the harnesses share and `dfu` does not carry: the hang guard of the fault campaign
         // and of the tests.
         .target(name: "Harness"),
@@ -69,7 +69,7 @@ let package = Package(
                                                            "UDPTransport", "BlueZStandIn", "NordicTestSupport", "Harness"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         // The option declarations of `dfu-bench` and `dfu-faults`, in process.
-        .testTarget(name: "MeasuringToolsTests", dependencies: ["dfu-bench", "dfu-faults", "ArgumentParsing", "Harness"]),
+        .testTarget(name: "MeasuringToolsTests", dependencies: ["dfu-bench", "dfu-faults", "ArgumentParsing", "Harness", "UDPTransport", "SerialTransport"]),
     ],
     swiftLanguageModes: [.v6]
 )

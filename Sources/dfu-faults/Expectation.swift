@@ -19,11 +19,25 @@ enum Expectation: Sendable {
     /// the init packet), and the device keeps its previous application.
     case refusedBeforeTransfer(ExitStatus)
 
-    /// Whether a run whose first update ended with `status` gets a second one.
+    /// Whether a run whose first update ended with `status` gets a second one: when the scenario
+    /// expects that status, and after any exit 6, which says "run the same command again" (the
+    /// `resumable-finished` invariant checks that doing so finishes the update).
     func rerunsAfter(_ status: ExitStatus) -> Bool {
+        if status == .transferInterrupted { return true }
         switch self {
         case .failsThenRerunCompletes(let expected), .interruptedThenRerunCompletes(let expected): return status == expected
         case .completes, .rejectedAtBoot, .refusedBeforeTransfer: return false
+        }
+    }
+
+    /// The exit codes a failed update of this scenario may end with (`documented-exit`): the one it
+    /// expects, and 6, resumable by running again.
+    var documentedFailures: Set<ExitStatus> {
+        switch self {
+        case .completes: return [.transferInterrupted]
+        case .failsThenRerunCompletes(let status), .rejectedAtBoot(let status), .interruptedThenRerunCompletes(let status),
+             .refusedBeforeTransfer(let status):
+            return [status, .transferInterrupted]
         }
     }
 

@@ -5,6 +5,8 @@ enum FaultsError: Error, CustomStringConvertible {
     case setup(String)
     /// Runs ended in a way their scenario does not allow; the report above lists each one.
     case unexpectedOutcomes(Int)
+    /// Runs broke invariants (and maybe others ended unexpectedly): the counts from the last line.
+    case invariantViolations(violations: Int, unexpected: Int)
 
     var description: String {
         switch self {
@@ -17,6 +19,9 @@ enum FaultsError: Error, CustomStringConvertible {
             return "cannot set up the campaign: \(message)"
         case .unexpectedOutcomes(let count):
             return "\(count) run\(count == 1 ? "" : "s") ended unexpectedly (listed above with the seed that reproduces each)"
+        case .invariantViolations(let violations, let unexpected):
+            return "\(violations) invariant violation\(violations == 1 ? "" : "s") and \(unexpected) unexpected run\(unexpected == 1 ? "" : "s") "
+                + "(listed above with the seed that reproduces each)"
         }
     }
 

@@ -43,12 +43,12 @@ enum FaultsMain {
         var summaries: [ScenarioSummary] = []
         for scenario in scenarios {
             var records: [RunRecord] = []
-            for run in 1 ... options.runs {
+            for run in 1 ... scenario.runs(given: options.runs) {
                 // Same seeds in every scenario: run r of each draws from seed + r − 1.
                 let run = ScenarioRun(scenario: scenario, run: run, seed: options.seed &+ UInt64(run - 1),
                                       inputs: inputs, nordicInputs: nordicInputs, timeScale: options.timeScale, hangGuard: hangGuard)
                 let record = try await run.perform()
-                if record.outcome.unexpectedReason != nil {
+                if record.outcome.unexpectedReason != nil || !record.violations.isEmpty {
                     StandardError.print("dfu-faults: UNEXPECTED: " + TableReport.describe(record, in: scenario))
                 }
                 records.append(record)
@@ -68,8 +68,11 @@ enum FaultsMain {
         } else {
             print(TableReport.render(summaries, settings: settings, nordic: nordicInputs, wallSeconds: wall))
         }
-        let unexpected = summaries.map(\.unexpected.count).reduce(0, +)
-        if unexpected > 0 { throw .unexpectedOutcomes(unexpected) }
+        let totals = CampaignTotals(summaries)
+        // The JSON document holds stdout; the last line then goes to stderr, still the last there.
+        if options.json { StandardError.print(totals.lastLine) }
+        if totals.violations > 0 { throw .invariantViolations(violations: totals.violations, unexpected: totals.unexpected) }
+        if totals.unexpected > 0 { throw .unexpectedOutcomes(totals.unexpected) }
     }
 
     private static func parse(_ arguments: [String]) throws(FaultsError) -> CommandRequest<FaultsOptions> {

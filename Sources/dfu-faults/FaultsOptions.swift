@@ -14,7 +14,7 @@ struct FaultsOptions: ParsableCommand {
         the image size, resumes, and the update's duration in model time.
 
         Exit status:
-          0  every run ended as its scenario expects
+          0  every run ended as its scenario expects and kept every invariant
           1  a run did not (each is listed with the seed and device options that
              reproduce it)
           2  a bad command line
@@ -30,6 +30,10 @@ struct FaultsOptions: ParsableCommand {
 
     @Option(name: "scenario", valueName: "NAME", help: "Run only this scenario (see --list).")
     var scenarios: [String] = []
+
+    /// The SMP scenarios' links; the Nordic ones run in memory and go with `memory`.
+    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp or serial (Nordic runs in memory).")
+    var links: [String] = []
 
     /// Real seconds per model second of the link and device model (`LinkClock.timeScale`); the
     /// engine's deadlines run on the same model clock, so they scale with it. 0.05 keeps the whole
@@ -76,18 +80,26 @@ struct FaultsOptions: ParsableCommand {
         if !(timeScale > 0 && timeScale <= 1) {
             throw UsageError("--time-scale takes a number above 0 and at most 1, not \(timeScale)")
         }
+        if let unknown = links.first(where: { FaultLink(rawValue: $0) == nil }) {
+            throw UsageError("--link takes memory, udp or serial, not \(unknown)")
+        }
         if !(hangGuardSeconds > 0 && hangGuardSeconds <= 3600) {
             throw UsageError("--hang-guard takes seconds above 0 and at most 3600, not \(hangGuardSeconds)")
         }
     }
 
-    /// The scenarios to run, in catalogue order; an unknown name is an error naming the known ones.
+    /// The scenarios to run, in catalogue order: those named (all when none is), on the links
+    /// chosen (all when none is); an unknown name is an error naming the known ones.
     func selected(from catalogue: [Scenario]) throws(FaultsError) -> [Scenario] {
-        guard !scenarios.isEmpty else { return catalogue }
         let known = Set(catalogue.map(\.name))
         if let unknown = scenarios.first(where: { !known.contains($0) }) {
             throw .usage("unknown scenario \(unknown) (known: \(catalogue.map(\.name).joined(separator: ", ")))")
         }
-        return catalogue.filter { scenarios.contains($0.name) }
+        let chosenLinks = Set(links.compactMap(FaultLink.init(rawValue:)))
+        let chosen = catalogue.filter { scenario in
+            (scenarios.isEmpty || scenarios.contains(scenario.name)) && (chosenLinks.isEmpty || chosenLinks.contains(scenario.link))
+        }
+        if chosen.isEmpty { throw .usage("no scenario matches --scenario and --link together") }
+        return chosen
     }
 }

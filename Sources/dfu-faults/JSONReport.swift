@@ -15,6 +15,8 @@ struct JSONReport: Encodable {
         let completed: Bool
         /// Nil unless the run ended as its scenario does not allow.
         let unexpected: String?
+        /// The invariants the run broke (`Invariant` raw values); empty when it kept all.
+        let invariantViolations: [String]
         let uploadedBytes: Int
         let extraBytes: Int
         let resumes: Int
@@ -30,6 +32,7 @@ struct JSONReport: Encodable {
             messages = record.attempts.map(\.message)
             completed = record.outcome.isCompleted
             unexpected = record.outcome.unexpectedReason
+            invariantViolations = record.violations.map(\.rawValue)
             uploadedBytes = record.uploadedBytes
             extraBytes = record.extraBytes
             resumes = record.resumes
@@ -48,6 +51,8 @@ struct JSONReport: Encodable {
         /// Exit status (as text, a JSON key) → runs that failed with it as expected.
         let expectedFailures: [String: Int]
         let unexpected: Int
+        let link: String
+        let invariantViolations: Int
         let extraBytesMedian: Double?
         let extraBytesMax: Int?
         let resumesMedian: Double?
@@ -64,6 +69,8 @@ struct JSONReport: Encodable {
             completed = summary.completed
             expectedFailures = Dictionary(uniqueKeysWithValues: summary.expectedFailures.map { (String($0.status), $0.count) })
             unexpected = summary.unexpected.count
+            link = summary.scenario.link.rawValue
+            invariantViolations = summary.violations
             extraBytesMedian = summary.extraBytesMedian
             extraBytesMax = summary.extraBytesMax
             resumesMedian = summary.resumesMedian
@@ -79,11 +86,19 @@ struct JSONReport: Encodable {
     let settings: CampaignSettings
     let wallSeconds: Double
     let scenarios: [Scenario]
+    let runs: Int
+    let invariantViolations: Int
+    /// Invariant raw value → runs that broke it, every invariant listed.
+    let invariants: [String: Int]
 
     init(settings: CampaignSettings, wallSeconds: Double, summaries: [ScenarioSummary]) {
         self.settings = settings
         self.wallSeconds = wallSeconds
         scenarios = summaries.map(Scenario.init)
+        let totals = CampaignTotals(summaries)
+        runs = totals.runs
+        invariantViolations = totals.violations
+        invariants = Dictionary(uniqueKeysWithValues: totals.byInvariant.map { ($0.invariant.rawValue, $0.count) })
     }
 
     func rendered() throws -> String {

@@ -90,6 +90,8 @@ struct NordicScenarioRun {
         }
         let device = DeviceVerdict(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
         var outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device)
+        let facts = DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
+        let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
         if let trigger, !trigger.hasFired, outcome.unexpectedReason == nil {
             outcome = .unexpected("the power cycle never fired (the transfer did not reach its byte)")
         }
@@ -97,7 +99,7 @@ struct NordicScenarioRun {
                          attempts: attempts, uploadedBytes: counter.total,
                          imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds,
-                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome)
+                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)
     }
 
     /// The device once it has finished starting: an update that ends while it boots (the engine

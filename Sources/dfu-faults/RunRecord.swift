@@ -15,6 +15,8 @@ struct RunRecord: Sendable {
     let modelSeconds: Double
     let wallSeconds: Double
     let outcome: RunOutcome
+    /// The invariants this run broke (`InvariantCheck`), in `Invariant` order; empty when it kept all.
+    let violations: [Invariant]
 
     /// The resend cost: bytes sent beyond one copy of the image (negative if the image never went
     /// whole, e.g. when the update was refused before the upload ended).

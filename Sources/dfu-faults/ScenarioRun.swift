@@ -24,18 +24,14 @@ struct ScenarioRun {
         }
         let text = scenario.simOptions(seed: seed, timeScale: timeScale, otherKeyPath: inputs.otherKeyPath)
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
-        let (options, clock, connector) = (setup.options, setup.clock, setup.connector)
-        let peripheral: VirtualPeripheral
-        do throws(SimOptionsError) {
-            peripheral = try await VirtualPeripheral.serve(options, on: connector)
-        } catch {
-            throw SimSetup.serveFailed(scenario.name, error)
-        }
-        let before = await peripheral.snapshot
+        let (options, clock) = (setup.options, setup.clock)
+        let served = try await ServedDevice.serve(options, on: scenario.link, memory: setup.connector, clock: clock,
+                                                  scenario: scenario.name)
+        let before = await served.snapshot()
         let flashRate = before.server.bootloader.secondary.timing.writeBytesPerSecond
         let counter = UploadCounter()
-        let target = UpdateEngine.Target(connector: CountingConnector(inner: connector, counter: counter),
-                                         peer: peripheral.identity,
+        let target = UpdateEngine.Target(connector: CountingConnector(inner: served.connector, counter: counter),
+                                         peer: served.peer,
                                          flashRate: flashRate.isFinite ? flashRate : nil)
         // As `dfu flash` with a time scale: deadlines and rates in the model's time.
         let engine = UpdateEngine(image: inputs.image, imageName: inputs.imageName, key: inputs.key,
@@ -44,21 +40,25 @@ struct ScenarioRun {
         let modelStart = clock.now
         let wallStart = ContinuousClock.now
         var attempts = [await attempt(engine, index: 1)]
-        let bootsAfterFirst = await peripheral.snapshot.boots.count
+        let bootsAfterFirst = await served.snapshot().boots.count
         if let first = attempts.first, !first.hung, scenario.expectation.rerunsAfter(first.exitStatus) {
             attempts.append(await attempt(engine, index: 2))
         }
         let modelEnd = clock.now
         let wallEnd = ContinuousClock.now
 
-        let device = DeviceVerdict(await peripheral.snapshot, newHash: inputs.slotHash, newVersion: inputs.version,
-                                   previousHash: before.runningImage?.hash)
+        let final = await served.snapshot()
+        await served.stop()
+        let previousHash = before.runningImage?.hash
+        let device = DeviceVerdict(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
+        let facts = DeviceFacts(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
         let outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device)
+        let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
         let faults = options.faults.map(\.description).joined(separator: "+")
         return RunRecord(run: run, seed: seed, device: text, faults: faults.isEmpty ? "none" : faults,
                          attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.image.count,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds,
-                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome)
+                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)
     }
 
     private func attempt(_ engine: UpdateEngine, index: Int) async -> AttemptRecord {

@@ -8,6 +8,10 @@ struct ScenarioSummary: Sendable {
     var runs: Int { records.count }
     var completed: Int { records.filter(\.outcome.isCompleted).count }
     var unexpected: [RunRecord] { records.filter { $0.outcome.unexpectedReason != nil } }
+    /// Invariants broken, over all runs (a run breaking two counts two).
+    var violations: Int { records.map(\.violations.count).reduce(0, +) }
+    /// The runs that broke any invariant.
+    var violating: [RunRecord] { records.filter { !$0.violations.isEmpty } }
 
     /// Expected failures by exit status, lowest status first: `[(7, 20)]`.
     var expectedFailures: [(status: Int32, count: Int)] {

@@ -26,8 +26,9 @@ import Testing
             "--runs", "50", "--seed", "18446744073709551615", "--scenario", "corrupt", "--scenario", "wrong-key",
             "--time-scale", "1", "--hang-guard", "2.5", "--json", "--image", "a.bin", "--key", "k.pem",
             "--other-key", "o.pem", "--package", "p.zip", "--nordic-key", "n.pem", "--nordic-other-key", "m.pem",
-            "--list",
+            "--list", "--link", "udp", "--link", "serial",
         ])
+        #expect(options.links == ["udp", "serial"])
         #expect(options.runs == 50)
         #expect(options.seed == .max)
         #expect(options.scenarios == ["corrupt", "wrong-key"])
@@ -49,6 +50,7 @@ import Testing
         (["--hang-guard", "3601"], "--hang-guard takes seconds above 0 and at most 3600, not 3601.0"),
         (["--seed", "-1"], "invalid value '-1' for --seed: expected an unsigned integer"),
         (["--scenaro", "corrupt"], "unknown option '--scenaro' (did you mean --scenario?)"),
+        (["--link", "ble"], "--link takes memory, udp or serial, not ble"),
     ])
     func badCommandLinesAreUsageErrors(words: [String], message: String) {
         #expect {
@@ -68,6 +70,25 @@ import Testing
         }
     }
 
+    @Test func linkChoosesTheScenariosOnThatLinkAndNordicGoesWithMemory() throws {
+        let udp = try FaultsOptions.parse(["--link", "udp"]).selected(from: Scenario.catalogue)
+        #expect(udp.map(\.name) == ["udp-none", "udp-reboot", "udp-stall", "udp-delay", "udp-duplicate", "udp-busy",
+                                     "udp-corrupt", "udp-silent", "udp-outage"])
+        let memory = try FaultsOptions.parse(["--link", "memory"]).selected(from: Scenario.catalogue)
+        #expect(memory.count == 17 && memory.allSatisfy { $0.link == .memory })
+        let both = try FaultsOptions.parse(["--link", "serial", "--scenario", "serial-silent", "--scenario", "reboot"])
+            .selected(from: Scenario.catalogue)
+        #expect(both.map(\.name) == ["serial-silent"])
+    }
+
+    @Test func theDefaultRunsAtLeastTwoHundredPerProtocol() throws {
+        let runs = try FaultsOptions.parse([]).runs
+        let smp = Scenario.catalogue.filter { $0.nordic == nil }.map { $0.runs(given: runs) }.reduce(0, +)
+        let nordic = Scenario.catalogue.filter { $0.nordic != nil }.map { $0.runs(given: runs) }.reduce(0, +)
+        #expect(smp >= 200 && nordic >= 200)
+        #expect(Scenario.catalogue.allSatisfy { $0.runs(given: 1) >= 1 })
+    }
+
     @Test func aBadCommandLineExitsTwoBeforeAnyRun() async {
         #expect(await FaultsMain.run(["--time-scale", "0"]) == 2)
         #expect(await FaultsMain.run(["--bogus"]) == 2)
@@ -78,7 +99,7 @@ import Testing
         #expect(help.contains("USAGE: dfu-faults "))
         for option in ["--runs <N>", "--seed <N>", "--scenario <NAME>", "--time-scale <S>", "--hang-guard <SECONDS>",
                        "--json", "--image <PATH>", "--key <PATH>", "--other-key <PATH>", "--package <PATH>",
-                       "--nordic-key <PATH>", "--nordic-other-key <PATH>", "--list", "-h, --help"] {
+                       "--nordic-key <PATH>", "--nordic-other-key <PATH>", "--link <LINK>", "--list", "-h, --help"] {
             #expect(help.contains("  " + option), "no \(option)")
         }
         #expect(help.contains("(default: 20)"))
