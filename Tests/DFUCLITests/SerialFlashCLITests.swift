@@ -64,6 +64,20 @@ import Testing
         #expect(sim.stop().exitCode == 0)
     }
 
+    /// A run that ends early (a corrupt reply: exit 7) leaves the device answering its chunks into
+    /// the port; the next run, opened on the same line, drops those leftovers and finishes.
+    @Test func theRunAfterAFailedOneIsNotConfusedByItsLeftoverReplies() throws {
+        let sim = try SerialSim(",baud=1000000", device: ["--fault", "corrupt@50%"])
+        #expect(sim.isReady, "\(sim.readyLine)")
+        let device = "serial:\(sim.path),baud=1000000"
+        let first = try DFURun.run(["flash", Self.image, "--device", device, "--key", Self.key], timeout: 60)
+        #expect(first.exitCode == 7, "\(first.output)")
+        let again = try DFURun.run(["flash", Self.image, "--device", device, "--key", Self.key], timeout: 90)
+        #expect(again.exitCode == 0, "\(again.output)")
+        #expect(!again.stderr.contains("never sent"), "\(again.stderr)")
+        #expect(sim.stop().exitCode == 0)
+    }
+
     /// A reply garbled on the wire fails its CRC; the request is sent again and the update ends well.
     @Test func aGarbledReplyIsSentAgain() throws {
         let sim = try SerialSim(",baud=1000000,garble=7")

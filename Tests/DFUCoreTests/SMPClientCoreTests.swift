@@ -133,6 +133,28 @@ import Transport
         #expect(core.failure == nil)
     }
 
+    /// On a line without a connection an earlier client's answers may still arrive: before this
+    /// client's first answer a reply to none of its requests is dropped; after it, it is a violation.
+    @Test func dropsLeftoverRepliesOnlyBeforeItsFirstAnswer() throws {
+        var configuration = SMPClientCore.Configuration()
+        configuration.dropsLeftoverReplies = true
+        var core = SMPClientCore(budget: reassembling, configuration: configuration)
+        let sent = try requests(core.handle(.send(SMPRequestID(1), echo("a"), timeout: .seconds(5)), now: t0))[0]
+        var leftover = sent.header
+        leftover.sequence = 77
+        #expect(try reply(to: SMPPacket(header: leftover, body: [:]), body: ["r": "x"])
+            .flatMap { core.handle(.notification($0), now: t0) }.isEmpty, "an unknown sequence before any answer")
+        var otherCommand = sent.header
+        otherCommand.command = 1
+        #expect(try reply(to: SMPPacket(header: otherCommand, body: [:]), body: ["r": "x"])
+            .flatMap { core.handle(.notification($0), now: t0) }.isEmpty, "our sequence, another request's answer")
+        let answered = try reply(to: sent, body: ["r": "a"]).flatMap { core.handle(.notification($0), now: t0) }
+        #expect(answered.contains { if case .finished(SMPRequestID(1), .success) = $0 { true } else { false } })
+        _ = try requests(core.handle(.send(SMPRequestID(2), echo("b"), timeout: .seconds(5)), now: t0))
+        _ = try reply(to: SMPPacket(header: leftover, body: [:]), body: ["r": "x"]).flatMap { core.handle(.notification($0), now: t0) }
+        #expect(core.failure != nil, "after the first answer an unknown sequence is the device's mistake again")
+    }
+
     @Test func failsOnResponseWithUnknownSequence() throws {
         var core = SMPClientCore(budget: reassembling)
         let sent = try requests(core.handle(.send(SMPRequestID(1), echo("a"), timeout: .seconds(5)), now: t0))[0]

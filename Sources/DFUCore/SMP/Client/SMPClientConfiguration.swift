@@ -13,6 +13,12 @@ extension SMPClientCore {
         public var maxResponseSize: Int
         /// Depth, item and size limits for response bodies.
         public var bodyLimits: CBORDecoder.Limits
+        /// Until the device first answers one of this client's requests, a reply that answers none
+        /// of them is a leftover of an earlier client on the same line and is dropped, not a
+        /// violation: a serial port keeps no connection, so a run that ended early (exit 7 with
+        /// chunks in flight) leaves the device answering into the port the next run opens
+        /// (the device answers in order, so every leftover comes before the first answer of ours).
+        public var dropsLeftoverReplies = false
 
         public init(version: SMPVersion = .v2, negotiatesVersion: Bool = true, maxResponseSize: Int = 16 * 1024,
                     bodyLimits: CBORDecoder.Limits = .default) {

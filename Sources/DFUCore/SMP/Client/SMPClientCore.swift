@@ -67,6 +67,8 @@ public struct SMPClientCore: Sendable {
     private var state: State
     private var outstanding: SMPOutstandingRequests
     private var announcedDeadline: MonotonicInstant?
+    /// Whether the device has answered any request of this client (`dropsLeftoverReplies`).
+    private var hasBeenAnswered = false
 
     public init(budget: SMPPacketBudget, configuration: Configuration = Configuration(), startingSequence: UInt8 = 0) {
         self.configuration = configuration
@@ -184,14 +186,16 @@ public struct SMPClientCore: Sendable {
             fail(.remoteProtocolViolation(.notAResponse(header)), into: &actions)
             return
         }
+        let mayBeLeftover = configuration.dropsLeftoverReplies && !hasBeenAnswered
         guard let entry = outstanding.entry(sequence: header.sequence) else {
             // A reply to a request we stopped waiting for (late or duplicated) is harmless.
-            if !outstanding.isRetired(header.sequence) {
+            if !outstanding.isRetired(header.sequence) && !mayBeLeftover {
                 fail(.remoteProtocolViolation(.unexpectedSequence(header)), into: &actions)
             }
             return
         }
         guard header.answers(entry.header) else {
+            if mayBeLeftover { return }
             fail(.remoteProtocolViolation(.mismatchedResponse(request: entry.header, response: header)), into: &actions)
             return
         }
@@ -210,6 +214,7 @@ public struct SMPClientCore: Sendable {
             return
         }
         outstanding.retire(sequence: header.sequence)
+        hasBeenAnswered = true
         switch status {
         case .success:
             actions.append(.finished(entry.id, .success(packet)))

@@ -51,7 +51,10 @@ public actor SMPSession {
         linkLosses = driver.linkLosses
         self.configuration = configuration
         let budget = SMPPacketBudget(startingOn: link)
-        mode = .requests(SMPClientCore(budget: budget, configuration: configuration.client))
+        var client = configuration.client
+        // A link without a connection may carry an earlier client's answers into this one.
+        if link.parameters.isConnectionless { client.dropsLeftoverReplies = true }
+        mode = .requests(SMPClientCore(budget: budget, configuration: client))
         try await link.subscribe(configuration.characteristic)
         serve(link)
     }
