@@ -20,16 +20,7 @@ struct BlueZLogHygieneTests {
     @Test func pairingRunsShowNoPasskeyNoKeyNoImageAndNoFullAddress() async throws {
         let state = try DFUTestEnvironment.freshStateHome()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        try await BlueZStandInBench.run(timing: BlueZStandInTiming(connectAttemptTimeout: .seconds(1))) { bench in
-            let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse("sim:timescale=0"), on: bench.connector)
-            var device = BlueZStandInDevice(
-                address: Self.address,
-                advertisement: BlueZStandInAdvertisement(name: "secure-12", services: [DeviceGATT.smpService]),
-                connector: bench.connector, peer: peripheral.identity)
-            device.security = .authenticate
-            device.passkey = 604_217
-            try await bench.requireStandIn().add(device)
-
+        try await BlueZSecureBench.run(address: Self.address, passkey: 604_217) { bench, _ in
             let flash = ["flash", LogHygieneCLITests.image, "--device", Self.address, "--key", LogHygieneCLITests.key,
                          "--allow-downgrade"]
             let steps: [(arguments: [String], exitCode: Int32)] = [

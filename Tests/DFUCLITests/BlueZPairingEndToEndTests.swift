@@ -18,21 +18,7 @@ struct BlueZPairingEndToEndTests {
     /// A bench with the virtual device behind the stand-in, its SMP characteristic requiring an
     /// authenticated link, its passkey 123456.
     private func withSecureDevice<T: Sendable>(_ body: (BlueZStandInBench, VirtualPeripheral) async throws -> T) async throws -> T {
-        try await BlueZStandInBench.run(timing: BlueZStandInTiming(connectAttemptTimeout: .seconds(1))) { bench in
-            let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse("sim:timescale=0"), on: bench.connector)
-            var device = BlueZStandInDevice(
-                address: Self.address,
-                advertisement: BlueZStandInAdvertisement(name: "secure-12", services: [DeviceGATT.smpService]),
-                connector: bench.connector, peer: peripheral.identity)
-            device.security = .authenticate
-            device.passkey = 123_456
-            try await bench.requireStandIn().add(device)
-            let result = try await body(bench, peripheral)
-            #expect(bench.standIn?.problems == [])
-            let statistics = try await bench.requireStandIn().statistics(address: Self.address)
-            #expect(statistics.acquireNotifyWhileInsecure == 0, "AcquireNotify on an insecure link takes bluetoothd 5.66 down")
-            return result
-        }
+        try await BlueZSecureBench.run(address: Self.address, passkey: 123_456, body)
     }
 
     private func flash(_ extra: [String], _ bench: BlueZStandInBench) async throws -> DFURun {

@@ -18,22 +18,7 @@ struct BlueZTerminalPairingTests {
 
     private func withSecureDevice<T: Sendable>(io: BlueZStandInDeviceIO,
                                                _ body: (BlueZStandInBench, VirtualPeripheral) async throws -> T) async throws -> T {
-        try await BlueZStandInBench.run(timing: BlueZStandInTiming(connectAttemptTimeout: .seconds(1))) { bench in
-            let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse("sim:timescale=0"), on: bench.connector)
-            var device = BlueZStandInDevice(
-                address: Self.address,
-                advertisement: BlueZStandInAdvertisement(name: "secure-12", services: [DeviceGATT.smpService]),
-                connector: bench.connector, peer: peripheral.identity)
-            device.security = .authenticate
-            device.passkey = 123_456
-            device.io = io
-            try await bench.requireStandIn().add(device)
-            let result = try await body(bench, peripheral)
-            #expect(bench.standIn?.problems == [])
-            let statistics = try await bench.requireStandIn().statistics(address: Self.address)
-            #expect(statistics.acquireNotifyWhileInsecure == 0)
-            return result
-        }
+        try await BlueZSecureBench.run(address: Self.address, passkey: 123_456, io: io, body)
     }
 
     private func start(_ arguments: [String], _ bench: BlueZStandInBench) throws -> TerminalDFUProcess {
