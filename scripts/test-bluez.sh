@@ -142,16 +142,19 @@ stack_crash() {
 # evidence LABEL: what the stack below dfu said in a failed boot, on standard output, because CI
 # keeps only that: bluetoothd's last lines, and the kernel's lines about crashes and Bluetooth.
 evidence() {
-    local label=$1 rig=$out/$1-rig dmesg=$out/$1-scenarios/dmesg.txt
+    local label=$1 rig=$out/$1-rig dmesg=$out/$1-scenarios/dmesg.txt lines
     if [[ -s $rig/bluetoothd.log ]]; then
         echo "test-bluez: $label: bluetoothd.log, last lines:"
         tail -n 12 "$rig/bluetoothd.log" | sed 's/^/    | /'
     fi
     if [[ -s $dmesg ]]; then
         echo "test-bluez: $label: the guest kernel's lines on crashes and Bluetooth (dmesg):"
-        grep -E 'segfault|traps:|Oops|BUG|WARNING|general protection|corruption|Bluetooth: hci[0-9]+: |killed process' "$dmesg" \
-            | head -n 20 | sed 's/^/    | /'
+        lines=$(grep -E 'segfault|traps:|Oops|BUG|WARNING|general protection|corruption|Bluetooth: hci[0-9]+: |killed process' "$dmesg" || true)
+        if [[ -n $lines ]]; then head -n 20 <<<"$lines" | sed 's/^/    | /'; else echo "    (none)"; fi
     fi
+    # Under set -e a failing pipeline here would end the script before the retry below (CI, stop 26:
+    # dmesg had no such lines, grep failed, and the known bluetoothd abort was never booted again).
+    return 0
 }
 
 summaries=()
