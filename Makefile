@@ -5,7 +5,8 @@
 #   make build   swift build (debug) -> .build/debug/dfu
 #   make demo    build, then `dfu flash` a sample image onto the virtual device; `dfu verify` every sample
 #   make test    build, swift test (unit + end-to-end), the imgtool, smpclient (UDP and serial) and nrfutil cross-checks,
-#                then a short fault campaign (dfu-faults --runs 4)
+#                a short fault campaign (dfu-faults --runs 4), then every fuzz target for a few seconds
+#   make fuzz [SECONDS=60]   libFuzzer on every parser, SECONDS per target (docs/faults.md, "Fuzzing")
 #   make test-bluez DFU_BLUEZ_RIG=path/to/run.sh   dfu against the real bluetoothd in the BlueZ rig
 #   make install [PREFIX=/usr/local] [DESTDIR=...]   a release dfu, its man page, bash and zsh completions
 #   make uninstall [PREFIX=...] [DESTDIR=...]        removes exactly those files
@@ -26,7 +27,7 @@ LOGS := .build/make-logs
 # make test's short fault campaign (docs/faults.md): --runs for the debug dfu-faults, every scenario and link.
 TEST_FAULTS_RUNS ?= 4
 
-.PHONY: deps build demo test test-bluez bench faults release install uninstall
+.PHONY: deps build demo test test-bluez bench faults fuzz release install uninstall
 
 deps:
 	@missing=""; \
@@ -133,6 +134,8 @@ test: deps
 	bash scripts/smpclient-serial-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/smpclient-serial-crosscheck.log
 	bash scripts/nrfutil-crosscheck.sh $(DFU) 2>&1 | tee $(LOGS)/nrfutil-crosscheck.log
 	.build/debug/dfu-faults --runs $(TEST_FAULTS_RUNS) 2>&1 | tee $(LOGS)/faults.log
+	FUZZ_OPTIMIZATION=-Onone bash scripts/build-fuzzers.sh 2>&1 | tee $(LOGS)/fuzz.log
+	FUZZ_OPTIMIZATION=-Onone bash scripts/run-fuzzers.sh $(TEST_FUZZ_SECONDS) 2>&1 | tee -a $(LOGS)/fuzz.log
 	@swift_testing="$$(for log in test test-cli-bluez test-cli; do { grep -E 'Test run with [0-9]+ tests?' $(LOGS)/$$log.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//'; done | paste -sd ';' | sed 's/;/; /g')"; \
 	xctest="$$({ grep -hE 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log $(LOGS)/test-cli-bluez.log $(LOGS)/test-cli.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
@@ -140,7 +143,23 @@ test: deps
 	smpserial="$$({ grep -E '^(SKIP: )?smpclient-serial-crosscheck: ' $(LOGS)/smpclient-serial-crosscheck.log || true; } | tail -n 1)"; \
 	nrfutil="$$({ grep -E '^(SKIP: )?nrfutil-crosscheck: ' $(LOGS)/nrfutil-crosscheck.log || true; } | tail -n 1)"; \
 	faults="$$({ grep -E '^faults: ' $(LOGS)/faults.log || true; } | tail -n 1)"; \
-	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}; $${smpserial:-smpclient-serial-crosscheck: no summary}; $${nrfutil:-nrfutil-crosscheck: no summary}; $${faults:-faults: no summary}"
+	fuzz="$$({ grep -E '^fuzz: [0-9]+ targets' $(LOGS)/fuzz.log || true; } | tail -n 1)"; \
+	echo "make test: PASSED. $${swift_testing:-no Swift Testing run}$$xctest; $${crosscheck:-imgtool-crosscheck: no summary}; $${smpclient:-smpclient-crosscheck: no summary}; $${smpserial:-smpclient-serial-crosscheck: no summary}; $${nrfutil:-nrfutil-crosscheck: no summary}; $${faults:-faults: no summary}; $${fuzz:-fuzz: no summary}"
+
+# The fuzz targets of Fuzz/ (docs/faults.md, "Fuzzing"): the package's modules compiled by swiftc
+# with libFuzzer and AddressSanitizer (a SwiftPM target cannot host libFuzzer), then each target for
+# SECONDS from its seeds (Fuzz/corpus/) and what earlier runs found (.build/fuzz/corpus/). One line
+# per target (executions, coverage, crashes), then `fuzz: T targets, E executions, C crashes`; exits
+# non-zero on a crash, whose input stays in .build/fuzz/artifacts/. The first build takes a few
+# minutes (-O); later ones rebuild only changed modules. FUZZ_JOBS=2 runs two targets at a time;
+# FUZZ_TARGETS='CBORDecoder SMPResponse' runs only those. `make test` runs every target for
+# TEST_FUZZ_SECONDS, built -Onone (a third of the build time, Swift's debug checks on) in .build/fuzz-onone.
+SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 3
+FUZZ_TARGETS ?=
+fuzz: deps
+	bash scripts/build-fuzzers.sh $(FUZZ_TARGETS)
+	bash scripts/run-fuzzers.sh $(SECONDS) $(FUZZ_TARGETS)
 
 # The BlueZ tier (docs/test-bluez.md): a static release build of dfu, then scenarios inside the
 # BlueZ rig (../shared/rig: bluetoothd 5.66 and two virtual LE controllers in a VM; run.sh boots

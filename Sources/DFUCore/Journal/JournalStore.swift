@@ -94,19 +94,23 @@ public struct JournalStore: Sendable {
         try JournalFile.remove(path(for: device))
     }
 
-    private enum ReadResult {
+    enum ReadResult {
         case none
         case journal(UpdateJournal)
         case bad(String)
     }
 
     private func read(_ path: String) -> ReadResult {
-        let bytes: [UInt8]
         switch JournalFile.load(path) {
         case .missing: return .none
         case .unreadable(let reason): return .bad(reason)
-        case .bytes(let read): bytes = read
+        case .bytes(let bytes): return Self.decode(bytes)
         }
+    }
+
+    /// A journal file's bytes as a journal, or why they are not one. Apart from the file system
+    /// so that a fuzzer can feed it any bytes (Fuzz/JournalReader.swift).
+    static func decode(_ bytes: [UInt8]) -> ReadResult {
         let notAJournal = ReadResult.bad("it is not a dfu journal (not the JSON one holds)")
         guard let format = try? JSONDecoder().decode(Format.self, from: Data(bytes)).format else { return notAJournal }
         switch format {
