@@ -49,7 +49,8 @@ struct BlueZBadInputTests {
     }
 
     /// Over Bluetooth the device's protocol shows only once connected: an MCUboot image for the
-    /// virtual nRF52 (Nordic Secure DFU, no SMP service) is refused then, before any write.
+    /// virtual nRF52 (Nordic Secure DFU, no SMP service) is the wrong file, said as `sim:` and
+    /// `udp:` devices say it before connecting (exit 2), after reading its services and before any write.
     @Test func aBluetoothDeviceOfTheOtherProtocolIsRefusedBeforeAnyWrite() async throws {
         try await BlueZStandInBench.run(timing: BlueZStandInTiming(connectAttemptTimeout: .seconds(1))) { bench in
             let options = try SimOptions.parse("sim:protocol=nordic,timescale=0,inactivity=off")
@@ -59,8 +60,30 @@ struct BlueZBadInputTests {
                 address: Self.address, advertisement: BlueZStandInAdvertisement(name: "nrf52", services: [], rssi: -50),
                 connector: bench.connector, peer: peripheral.applicationIdentity))
             let run = try await Self.flash(bench: bench)
-            #expect(run.exitCode == 5, "\(run.output)")
-            #expect(run.stderr.contains("…:7A:05 cannot be updated: it has no SMP service"), "\(run.stderr)")
+            #expect(run.exitCode == 2, "\(run.output)")
+            #expect(run.stderr.contains("dfu: error: wrong file for this device: blinky-ecdsa-p256-1.1.0.signed.bin is an update for SMP (MCUmgr), "
+                                        + "but …:7A:05 speaks Nordic Secure DFU; it takes a Nordic DFU package"), "\(run.stderr)")
+            #expect(run.stderr.contains("Nothing was sent."), "\(run.stderr)")
+            #expect(await standIn.statistics(address: Self.address).fdWrites == 0)
+        }
+    }
+
+    /// The other way round: a Nordic package for an SMP device (no DFU Control Point, no
+    /// buttonless service) is the wrong file too, and nothing is written.
+    @Test func aNordicPackageForABluetoothSMPDeviceIsTheWrongFile() async throws {
+        try await BlueZStandInBench.run(timing: BlueZStandInTiming(connectAttemptTimeout: .seconds(1))) { bench in
+            let peripheral = try await VirtualPeripheral.serve(try SimOptions.parse("sim:timescale=0"), on: bench.connector)
+            let standIn = try bench.requireStandIn()
+            await standIn.add(BlueZStandInDevice(
+                address: Self.address,
+                advertisement: BlueZStandInAdvertisement(name: "zephyr", services: [DeviceGATT.smpService], rssi: -50),
+                connector: bench.connector, peer: peripheral.identity))
+            let run = try await BlueZDFUProcess.run(
+                ["flash", "firmware-samples/nordic/app-signed-3.zip", "--device", Self.address,
+                 "--key", "firmware-samples/nordic/keys/TEST-ONLY-nordic-p256.pub.pem"], bus: bench.busAddress)
+            #expect(run.exitCode == 2, "\(run.output)")
+            #expect(run.stderr.contains("dfu: error: wrong file for this device: app-signed-3.zip is an update for Nordic Secure DFU, "
+                                        + "but …:7A:05 speaks SMP (MCUmgr)"), "\(run.stderr)")
             #expect(await standIn.statistics(address: Self.address).fdWrites == 0)
         }
     }

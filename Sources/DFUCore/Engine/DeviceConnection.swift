@@ -78,6 +78,7 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
                      clock: EngineClock, layout: any GATTLayout,
                      client makeClient: (any Link) async throws(LinkError) -> Client,
                      adopting adopted: (PeerIdentity, any Link)? = nil,
+                     updating: (file: String, protocol: UpdateProtocolName)? = nil,
                      log: @Sendable (String) -> Void) async throws(DFUError) -> DeviceConnection {
         let outcome: Result<DeviceConnection, ReconnectFailure> = await LinkAttempts.run(
             connector, peers: peers, until: deadline, clock: clock, layout: layout, verb: "connect", adopting: adopted, log: log
@@ -89,7 +90,7 @@ final class DeviceConnection<Client: LinkClient>: Sendable {
         }
         switch outcome {
         case .success(let connection): return connection
-        case .failure(let failure): throw failure.connectError(label: label, layout: layout)
+        case .failure(let failure): throw failure.connectError(label: label, layout: layout, updating: updating)
         }
     }
 

@@ -38,7 +38,8 @@ enum LinkAttempts {
             case .success(let (peer, link)):
                 if let problem = layout.problem(in: link.services) {
                     await link.disconnect()
-                    return .failure(.layoutMissing(problem))
+                    let speaks = ProtocolRegistry.all.first { $0.layout.problem(in: link.services) == nil }?.name
+                    return .failure(.layoutMissing(problem, speaks: speaks))
                 }
                 do throws(LinkError) {
                     return .success(try await use(attempt, peer, link))

@@ -38,7 +38,7 @@ struct RebootWait<Session: UpdateSession, Client: LinkClient>: Sendable {
         case .success(let attempt):
             if link.parameters.isConnectionless { try await pollUntilAnswering(until: deadline) }
             return attempt
-        case .failure(.layoutMissing(let problem)):
+        case .failure(.layoutMissing(let problem, _)):
             throw .postRebootCheckFailed("\(device) \(connection.layout.missingAfterReboot(problem))", cause: .layoutMissing(problem))
         case .failure(.link(.timeout)):
             throw notBack.caused(by: .link(.timeout))

@@ -6,21 +6,29 @@ enum ReconnectFailure: Error, Sendable, Equatable {
     var cause: FailureCause {
         switch self {
         case .link(let error): return .link(error)
-        case .layoutMissing(let problem): return .layoutMissing(problem)
+        case .layoutMissing(let problem, _): return .layoutMissing(problem)
         }
     }
 
     /// No usable link before the deadline (the last error).
     case link(LinkError)
-    /// A link came up but the device no longer offers the protocol (a new image without it).
-    case layoutMissing(String)
+    /// A link came up but the device does not offer the protocol (a new image without it), and
+    /// which other registered protocol it offers instead, if any.
+    case layoutMissing(String, speaks: UpdateProtocolName?)
 }
 
 extension ReconnectFailure {
     /// What a first connect that failed this way means for the user (see `DFUError.connectFailed`).
-    func connectError(label: String, layout: any GATTLayout) -> DFUError {
+    /// With `updating` (the file and its protocol), a device that speaks another protocol was
+    /// handed the wrong file: the same usage error `sim:` and `udp:` devices get before connecting.
+    func connectError(label: String, layout: any GATTLayout,
+                      updating: (file: String, protocol: UpdateProtocolName)? = nil) -> DFUError {
         switch self {
-        case .layoutMissing(let problem):
+        case .layoutMissing(let problem, let speaks):
+            if let speaks, let updating {
+                return .usage(WrongFile.message(file: "\(updating.file) is an update for \(updating.protocol)",
+                                                device: label, speaks: speaks))
+            }
             return .deviceUnreachable("\(label) cannot be updated: \(problem). \(layout.missingHint)",
                                       cause: .layoutMissing(problem))
         case .link(let error):
@@ -38,7 +46,7 @@ extension ReconnectFailure: CustomStringConvertible {
         case .link(let error):
             let text = error.description
             return text.hasSuffix(".") ? String(text.dropLast()) : text
-        case .layoutMissing(let problem): return problem
+        case .layoutMissing(let problem, _): return problem
         }
     }
 }

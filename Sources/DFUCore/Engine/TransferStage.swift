@@ -93,7 +93,7 @@ struct TransferStage<Session: UpdateSession, Client: LinkClient>: Sendable {
         switch failure {
         case .link(.timeout): return "the link was lost and the device did not come back within \(allowance)"
         case .link(let error): return "the link was lost and reconnecting failed: \(error)"
-        case .layoutMissing(let problem): return "the link was lost and the device came back without the update service: \(problem)"
+        case .layoutMissing(let problem, _): return "the link was lost and the device came back without the update service: \(problem)"
         }
     }
 }

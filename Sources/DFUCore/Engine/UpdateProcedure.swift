@@ -58,8 +58,8 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         var update = try updateProtocol.prepare(engine.image, key: engine.key, options: options)
         for summary in update.summaries { emit(.imageChecked(summary)) }
         if let speaks = engine.target.speaks, speaks != updateProtocol.name {
-            throw .usage("wrong file for this device: \(engine.imageName) is an update for \(updateProtocol.name), but "
-                         + "\(device) speaks \(speaks); it takes \(speaks.files). Nothing was sent.")
+            throw .usage(WrongFile.message(file: "\(engine.imageName) is an update for \(updateProtocol.name)",
+                                           device: device, speaks: speaks))
         }
         if let warning = update.signatureWarning { emit(.warning(warning)) }
         try end(.verifyImage, started)
@@ -219,7 +219,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
             engine.target.connector, peers: updateProtocol.peers(for: engine.target.peer, options: options), label: device,
             until: engine.clock.reachableBy(deadlines.connect), clock: engine.clock, layout: updateProtocol.layout,
             client: { link async throws(LinkError) in try await updateProtocol.client(on: link, context: context) },
-            log: context.log)
+            updating: (engine.imageName, updateProtocol.name), log: context.log)
     }
 
     /// The link went down after the transfer ended (before anything activated it): reconnect once;
