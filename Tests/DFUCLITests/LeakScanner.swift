@@ -14,7 +14,7 @@ struct LeakScanner {
         var shown: [Range<Int>] = []
     }
 
-    private let secrets: [Secret]
+    let secrets: [Secret]
     /// First eight bytes of a window → (secret, offset) of every window that starts so.
     private var windows: [UInt64: [(secret: Int, offset: Int)]] = [:]
 

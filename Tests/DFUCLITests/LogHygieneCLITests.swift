@@ -99,10 +99,14 @@ import Testing
 
     /// Fails on any leak in `written`: secret bytes, PEM lines, a full address of `addresses`,
     /// a passkey of `passkeys` standing as a word.
+    /// `more` and `moreKeys` (PEM files) join the MCUboot images and keys as secrets.
     static func expectNoLeaks(_ written: [Written], addresses: [String], passkeys: [String] = [],
+                              more: [LeakScanner.Secret] = [], moreKeys: [String] = [],
                               sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let scanner = try scanner()
-        let pemLines = try ([key, decryptionKey]).flatMap(pemBody).filter { $0.count >= 16 }
+        var secrets = try scanner().secrets
+        for path in moreKeys { secrets.append(.init(name: path, bytes: try der(path))) }
+        let scanner = LeakScanner(secrets + more)
+        let pemLines = try ([key, decryptionKey] + moreKeys).flatMap(pemBody).filter { $0.count >= 16 }
         for item in written {
             let leaks = scanner.leaks(in: Array(item.text.utf8))
             #expect(leaks.isEmpty, "\(item.label): \(leaks)", sourceLocation: sourceLocation)
