@@ -1,11 +1,13 @@
-/// Keeps one update's journal in step with its events: first written when the run changes the
-/// device (the first bytes of its own the device acknowledges, a Nordic application restarted into
-/// a bootloader it named, or the activation), then when each stage starts, at most once a second
-/// while the transfer progresses (the device keeps the real offset, so a journal a second behind
-/// loses nothing), and when the run ends. A run that ends before that (the file, the connection, a
-/// precondition, an image the device refuses at once) left nothing to finish, so it writes no
-/// journal. A journal that cannot be written does not stop the update: the first failure is
-/// returned once, for the caller to warn about.
+/// Keeps one update's journal in step with its events: written ahead when the transfer starts,
+/// before its first byte leaves (a process killed before the device's first answer, which took a
+/// chunk, still leaves the journal `dfu resume` needs), kept once the run changes the device (the
+/// first bytes of its own the device acknowledges, a Nordic application restarted into a
+/// bootloader it named, or the activation), then written when each stage starts, at most once a
+/// second while the transfer progresses (the device keeps the real offset, so a journal a second
+/// behind loses nothing), and when the run ends. A run that ends without changing the device (the
+/// file, the connection, a precondition, an image the device refuses at once) left nothing to
+/// finish: it writes no journal, and the one written ahead is removed. A journal that cannot be
+/// written does not stop the update: the first failure is returned once, for the caller to warn about.
 ///
 ///     var recorder = JournalRecorder(journal, store: store, previous: store.journal(for: device).journal)
 ///     for await event in run.events { if let failure = recorder.record(event, at: .now, unixTime: time()) { warn(failure) } }
@@ -23,6 +25,11 @@ public struct JournalRecorder: Sendable {
     /// update (whose journal then says how this attempt ended, whatever it did).
     private var started: Bool
     private var warned = false
+    /// Written ahead at the transfer's start, not yet kept: removed if the run ends so.
+    private var writtenAhead = false
+    /// The device's journal before this run (a finished update's, say), put back in place of one
+    /// written ahead and not kept.
+    private let replaced: UpdateJournal?
 
     /// Starts `journal` for a run. An unfinished journal of the same update (same device, same file
     /// content) is carried on: its attempt count goes up, and its first start, version and the
@@ -44,6 +51,7 @@ public struct JournalRecorder: Sendable {
         }
         self.journal = journal
         self.store = store
+        replaced = previous
     }
 
     public mutating func record(_ event: UpdateEvent, at now: ContinuousClock.Instant, unixTime: Int) -> JournalError? {
@@ -53,6 +61,11 @@ public struct JournalRecorder: Sendable {
             if stage == .verifyImage { return nil }
             // Marking, resetting or confirming changes the device even when nothing was sent.
             if stage == .activate || stage == .confirmVersion { started = true }
+            if stage == .transfer && !started {
+                writtenAhead = true
+                journal.updatedAt = unixTime
+                return save(at: now)
+            }
         case .imageChecked(let summary):
             if journal.imageVersion == nil { journal.imageVersion = summary.versionText }
             return nil
@@ -97,7 +110,16 @@ public struct JournalRecorder: Sendable {
     /// The run ended with `outcome` (succeeded: the device runs the image as the mode asked).
     public mutating func finish(_ outcome: UpdateJournal.Outcome, at now: ContinuousClock.Instant,
                                 unixTime: Int) -> JournalError? {
-        guard started else { return nil }
+        guard started else {
+            guard writtenAhead else { return nil }
+            writtenAhead = false
+            do throws(JournalError) {
+                if let replaced { try store.save(replaced) } else { try store.remove(device: journal.device) }
+            } catch {
+                return warnOnce(error)
+            }
+            return nil
+        }
         journal.lastOutcome = outcome
         journal.updatedAt = unixTime
         if outcome.result == .succeeded {
@@ -114,9 +136,13 @@ public struct JournalRecorder: Sendable {
             try store.save(journal)
             return nil
         } catch {
-            guard !warned else { return nil }
-            warned = true
-            return error
+            return warnOnce(error)
         }
+    }
+
+    private mutating func warnOnce(_ error: JournalError) -> JournalError? {
+        guard !warned else { return nil }
+        warned = true
+        return error
     }
 }
