@@ -20,9 +20,12 @@ enum TableReport {
             + "campaign \(ColumnText.fixed(wallSeconds, 0)) s")
         lines.append("completed: exit 0 and the device's own slot 0 holds the new image, confirmed; "
             + "extra bytes: image bytes sent beyond one copy")
-        if summaries.contains(where: { $0.scenario.link != .memory }) {
+        if summaries.contains(where: { $0.scenario.link == .udp || $0.scenario.link == .serial }) {
             lines.append("udp-*: a real UDP socket to the virtual device on 127.0.0.1; serial-*: a pseudo-terminal at "
                 + "\(ServedDevice.serialBaud) baud, console framing; both on the same model clock as the memory link")
+        }
+        if summaries.contains(where: { $0.scenario.link == .process }) {
+            lines.append(ProcessDeathReport.headerLine)
         }
         if let nordic {
             lines.append("nordic-*: \(nordic.packageName) (firmware \(nordic.firmwareBytes) bytes, init packet \(nordic.initPacketBytes), "
@@ -79,6 +82,7 @@ enum TableReport {
 
     /// `exit 7 ×20, rerun ok` / `exit 8 ×20` / `-`.
     private static func expectedText(_ summary: ScenarioSummary) -> String {
+        if let text = ProcessDeathReport.expectedText(summary) { return text }
         let failures = summary.expectedFailures
         guard !failures.isEmpty else { return "-" }
         let suffix = summary.scenario.expectation.endsWithRerun ? ", rerun ok" : ""
