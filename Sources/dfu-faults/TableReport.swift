@@ -13,8 +13,8 @@ enum TableReport {
         let probe = Scenario.catalogue.first { $0.link == .udp }
         let linkRuns = probe.map { $0.runs(given: settings.runsPerScenario) } ?? 1
         lines.append("dfu-faults: \(settings.image) (\(settings.imageBytes) bytes, \(settings.imageVersion)) onto the virtual device at 1.0.0, "
-            + "test-confirm; --runs \(settings.runsPerScenario): that many runs per memory-link SMP scenario, \(linkRuns) per udp-/serial- one, "
-            + "\(settings.runsPerScenario * 2) per nordic- one; seeds \(settings.seed)…\(lastSeed)")
+            + "test-confirm; --runs \(settings.runsPerScenario): that many runs per memory-link SMP scenario, \(linkRuns) per udp-/serial-/process-death one, "
+            + "\(settings.runsPerScenario * 2) per in-memory nordic- one; seeds \(settings.seed)…\(lastSeed)")
         lines.append("host: \(settings.machine.cpuModel), \(settings.machine.onlineCPUs) CPUs; model time scale \(settings.timeScale) "
             + "(\(ColumnText.fixed(1 / settings.timeScale, 0))x real time); hang guard \(ColumnText.fixed(settings.hangGuardSeconds, 0)) s real per update; "
             + "campaign \(ColumnText.fixed(wallSeconds, 0)) s")
