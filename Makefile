@@ -192,7 +192,8 @@ bench: deps
 
 # The fault campaign (docs/faults.md): a release build of dfu-faults, then whole test-confirm
 # updates of the virtual device under each injected fault scenario (SMP on the memory link, over UDP
-# and over a serial pseudo-terminal; Nordic in memory), seeded runs, the model 20x faster than real
+# and over a serial pseudo-terminal; Nordic in memory; the dfu binary, also built, killed with SIGKILL
+# mid-update and finished again), seeded runs, the model 20x faster than real
 # time; invariants checked from the device model after every run; ends with the line
 # 'faults: N runs, V invariant violations'. Exits non-zero if any run broke an invariant or ended in
 # a way its scenario does not allow. Options through FAULTS_ARGS, e.g.
@@ -201,6 +202,7 @@ FAULTS_ARGS ?=
 FAULTS_SCRATCH ?= .build
 faults: deps
 	$(SWIFT) build -c release --scratch-path $(FAULTS_SCRATCH) --product dfu-faults
+	$(SWIFT) build -c release --scratch-path $(FAULTS_SCRATCH) --product dfu
 	"$$($(SWIFT) build -c release --scratch-path $(FAULTS_SCRATCH) --show-bin-path)/dfu-faults" $(FAULTS_ARGS)
 
 # Installing (README, "Installing"). The binary carries the Swift runtime and Foundation

@@ -18,4 +18,7 @@ struct AttemptRecord: Sendable {
     let hung: Bool
     /// The last stage started, for a hang's report.
     let lastStage: String
+    /// The campaign killed this update's `dfu` process (SIGKILL, a process-death scenario): it has
+    /// no exit status, and must be finished by a later update.
+    var killed = false
 }

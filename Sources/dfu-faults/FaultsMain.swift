@@ -26,13 +26,14 @@ enum FaultsMain {
         }
         if options.list {
             for scenario in Scenario.catalogue {
-                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \(scenario.nordic?.text ?? scenario.fault ?? "none"); expected: \(scenario.expectation.text)")
+                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \((scenario.processDeath == nil ? scenario.nordic?.text : nil) ?? scenario.fault ?? "none"); expected: \(scenario.expectation.text)")
             }
             return
         }
         let scenarios = try options.selected(from: Scenario.catalogue)
         let inputs = try FlashInputs.load(options)
         let nordicInputs = scenarios.contains { $0.nordic != nil } ? try NordicInputs.load(options) : nil
+        let processInputs = scenarios.contains { $0.processDeath != nil } ? try ProcessInputs.load(options) : nil
         let settings = CampaignSettings(image: inputs.imageName, imageBytes: inputs.image.count,
                                         imageVersion: "\(inputs.version)", runsPerScenario: options.runs,
                                         seed: options.seed, timeScale: options.timeScale,
@@ -46,7 +47,8 @@ enum FaultsMain {
             for run in 1 ... scenario.runs(given: options.runs) {
                 // Same seeds in every scenario: run r of each draws from seed + r − 1.
                 let run = ScenarioRun(scenario: scenario, run: run, seed: options.seed &+ UInt64(run - 1),
-                                      inputs: inputs, nordicInputs: nordicInputs, timeScale: options.timeScale, hangGuard: hangGuard)
+                                      inputs: inputs, nordicInputs: nordicInputs, processInputs: processInputs,
+                                      timeScale: options.timeScale, hangGuard: hangGuard)
                 let record = try await run.perform()
                 if record.outcome.unexpectedReason != nil || !record.violations.isEmpty {
                     StandardError.print("dfu-faults: UNEXPECTED: " + TableReport.describe(record, in: scenario))

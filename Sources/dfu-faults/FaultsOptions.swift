@@ -8,7 +8,8 @@ struct FaultsOptions: ParsableCommand {
     static let discussion = """
         Runs whole test-confirm updates (UpdateEngine, as `dfu flash` runs them) against the \
         in-process virtual device (SMP/MCUboot) or virtual nRF52 (Nordic Secure DFU, the nordic-* \
-        scenarios) with one injected fault scenario each, and reports per scenario how many runs \
+        scenarios) with one injected fault scenario each, or runs the dfu binary against it and \
+        kills it (--link process), and reports per scenario how many runs \
         completed (new image active and confirmed on the device), how many failed as the scenario \
         expects, how many ended any other way, and what the faults cost: image bytes sent beyond \
         the image size, resumes, and the update's duration in model time.
@@ -31,8 +32,9 @@ struct FaultsOptions: ParsableCommand {
     @Option(name: "scenario", valueName: "NAME", help: "Run only this scenario (see --list).")
     var scenarios: [String] = []
 
-    /// The SMP scenarios' links; the Nordic ones run in memory and go with `memory`.
-    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp or serial (Nordic runs in memory).")
+    /// The SMP scenarios' links; the Nordic ones run in memory and go with `memory`; `process`: the
+    /// scenarios that kill the `dfu` binary (either protocol).
+    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp, serial (Nordic runs in memory), or process (dfu killed, either protocol).")
     var links: [String] = []
 
     /// Real seconds per model second of the link and device model (`LinkClock.timeScale`); the
@@ -70,6 +72,10 @@ struct FaultsOptions: ParsableCommand {
     @Option(name: "nordic-other-key", valueName: "PATH", help: "The bootloader key in nordic-wrong-key.")
     var nordicOtherKeyPath = "firmware-samples/nordic/keys/TEST-ONLY-nordic-other-p256.pub.pem"
 
+    /// The process-death scenarios run this binary; by default the `dfu` beside `dfu-faults`.
+    @Option(name: "dfu", valueName: "PATH", help: "The dfu binary the process-death scenarios run (default: the dfu beside dfu-faults).")
+    var dfuPath: String?
+
     @Flag(help: "Print the scenarios and exit.")
     var list = false
 
@@ -81,7 +87,7 @@ struct FaultsOptions: ParsableCommand {
             throw UsageError("--time-scale takes a number above 0 and at most 1, not \(timeScale)")
         }
         if let unknown = links.first(where: { FaultLink(rawValue: $0) == nil }) {
-            throw UsageError("--link takes memory, udp or serial, not \(unknown)")
+            throw UsageError("--link takes memory, udp, serial or process, not \(unknown)")
         }
         if !(hangGuardSeconds > 0 && hangGuardSeconds <= 3600) {
             throw UsageError("--hang-guard takes seconds above 0 and at most 3600, not \(hangGuardSeconds)")

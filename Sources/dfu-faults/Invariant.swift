@@ -12,7 +12,8 @@ enum Invariant: String, Sendable, CaseIterable, Hashable {
     /// Every update that failed ended with an exit code the scenario documents, or with exit 6,
     /// which any scenario may end with as long as running again finishes it (a hang has no code).
     case documentedExit = "documented-exit"
-    /// An update that ended with exit 6 ("run the same command again") was finished by running it again.
+    /// An update that ended with exit 6 ("run the same command again"), or whose `dfu` was killed,
+    /// was finished by running it again (or by `dfu resume`).
     case resumableFinished = "resumable-finished"
 
     /// For the report's legend.
@@ -22,7 +23,7 @@ enum Invariant: String, Sendable, CaseIterable, Hashable {
         case .oldOrNew: return "it runs the old image or the new one, nothing else"
         case .successRunsNew: return "after exit 0 it runs the new image, confirmed"
         case .documentedExit: return "a failed update ends with the scenario's documented exit code (or 6)"
-        case .resumableFinished: return "an exit 6 is finished by running the update again"
+        case .resumableFinished: return "an exit 6 or a killed dfu is finished by running the update again"
         }
     }
 }

@@ -15,10 +15,11 @@ enum InvariantCheck {
         if let last = attempts.last, !last.hung, last.exitStatus == .success, !(device.image == .new && device.confirmed) {
             broken.append(.successRunsNew)
         }
-        if attempts.contains(where: { $0.hung || ($0.exitStatus != .success && !documented.contains($0.exitStatus)) }) {
+        // A killed update has no exit status: the kill is the scenario's interruption.
+        if attempts.contains(where: { !$0.killed && ($0.hung || ($0.exitStatus != .success && !documented.contains($0.exitStatus))) }) {
             broken.append(.documentedExit)
         }
-        if let interrupted = attempts.firstIndex(where: { !$0.hung && $0.exitStatus == .transferInterrupted }) {
+        if let interrupted = attempts.firstIndex(where: { $0.killed || (!$0.hung && $0.exitStatus == .transferInterrupted) }) {
             let later = attempts.suffix(from: interrupted + 1)
             if !later.contains(where: { !$0.hung && $0.exitStatus == .success }) { broken.append(.resumableFinished) }
         }

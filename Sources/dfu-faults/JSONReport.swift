@@ -28,7 +28,7 @@ struct JSONReport: Encodable {
             seed = record.seed
             device = record.device
             faults = record.faults
-            exitCodes = record.attempts.map { $0.hung ? -1 : $0.exitStatus.rawValue }
+            exitCodes = record.attempts.map { $0.hung ? -1 : $0.killed ? -9 : $0.exitStatus.rawValue }
             messages = record.attempts.map(\.message)
             completed = record.outcome.isCompleted
             unexpected = record.outcome.unexpectedReason
@@ -82,7 +82,7 @@ struct JSONReport: Encodable {
 
     /// Said once in the document, so a reader of the raw numbers need not guess.
     let units = "bytes are image bytes in upload requests; modelSeconds in the link model's time, wallSeconds real; "
-        + "exit code -1: the update hung and was abandoned"
+        + "exit code -1: the update hung and was abandoned; -9: the campaign killed its dfu (SIGKILL)"
     let settings: CampaignSettings
     let wallSeconds: Double
     let scenarios: [Scenario]

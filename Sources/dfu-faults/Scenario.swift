@@ -13,16 +13,19 @@ struct Scenario: Sendable {
     var nordic: NordicFaults? = nil
     /// The link an SMP scenario runs over (`link` in its name: `udp-reboot`); Nordic runs in memory.
     var link: FaultLink = .memory
+    /// Set for a process-death scenario (`link` is then `.process`): the `dfu` binary runs as a
+    /// child process and is killed (`ProcessDeaths/`).
+    var processDeath: ProcessDeath? = nil
 
     /// Runs of this scenario when `--runs` is `runs`: that many on the memory link; twice as many
     /// for a Nordic scenario (there are fewer of them, and the campaign runs at least as many
     /// updates per protocol); half as many, at least one, over UDP or serial, whose real socket or
-    /// terminal makes each run cost more.
+    /// terminal makes each run cost more; as many for a process-death scenario (either protocol),
+    /// whose runs start `dfu` processes.
     func runs(given runs: Int) -> Int {
-        if nordic != nil { return runs * 2 }
         switch link {
-        case .memory: return runs
-        case .udp, .serial: return max(1, runs / 2)
+        case .memory: return nordic != nil ? runs * 2 : runs
+        case .udp, .serial, .process: return max(1, runs / 2)
         }
     }
 
@@ -39,8 +42,9 @@ struct Scenario: Sendable {
         return "sim:" + items.joined(separator: ",")
     }
 
-    /// Every scenario, in the order they run: the SMP ones, then the Nordic ones.
-    static let catalogue = smpCatalogue + linkCatalogue + nordicCatalogue
+    /// Every scenario, in the order they run: the SMP ones, then the Nordic ones, then those that
+    /// kill the `dfu` process.
+    static let catalogue = smpCatalogue + linkCatalogue + nordicCatalogue + processCatalogue
 
     /// The SMP scenarios, in the order they run. `@random` points lie between 5 % and 95 % of the
     /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.

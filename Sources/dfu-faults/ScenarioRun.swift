@@ -13,10 +13,18 @@ struct ScenarioRun {
     let inputs: FlashInputs
     /// The package and keys of the Nordic scenarios; nil when none was selected.
     let nordicInputs: NordicInputs?
+    /// The `dfu` binary and the files by path, for the process-death scenarios; nil when none was selected.
+    var processInputs: ProcessInputs? = nil
     let timeScale: Double
     let hangGuard: Duration
 
     func perform() async throws(FaultsError) -> RunRecord {
+        if let death = scenario.processDeath {
+            guard let processInputs else { throw .setup("scenario \(scenario.name): no dfu binary located") }
+            return try await ProcessDeathRun(scenario: scenario, death: death, run: run, seed: seed, inputs: inputs,
+                                             nordicInputs: nordicInputs, files: processInputs, timeScale: timeScale,
+                                             hangGuard: hangGuard).perform()
+        }
         if let faults = scenario.nordic {
             guard let nordicInputs else { throw .setup("scenario \(scenario.name): no Nordic package loaded") }
             return try await NordicScenarioRun(scenario: scenario, faults: faults, run: run, seed: seed, inputs: nordicInputs,

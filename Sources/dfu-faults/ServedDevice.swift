@@ -44,6 +44,8 @@ struct ServedDevice {
                                 snapshot: { await server.snapshot }, stop: { await server.stop() })
         case .serial:
             return try await serial(options, clock: clock, scenario: scenario)
+        case .process:
+            throw .setup("scenario \(scenario): a process-death scenario serves its device itself (ProcessDeathRun)")
         }
     }
 

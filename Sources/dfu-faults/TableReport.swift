@@ -13,16 +13,19 @@ enum TableReport {
         let probe = Scenario.catalogue.first { $0.link == .udp }
         let linkRuns = probe.map { $0.runs(given: settings.runsPerScenario) } ?? 1
         lines.append("dfu-faults: \(settings.image) (\(settings.imageBytes) bytes, \(settings.imageVersion)) onto the virtual device at 1.0.0, "
-            + "test-confirm; --runs \(settings.runsPerScenario): that many runs per memory-link SMP scenario, \(linkRuns) per udp-/serial- one, "
-            + "\(settings.runsPerScenario * 2) per nordic- one; seeds \(settings.seed)…\(lastSeed)")
+            + "test-confirm; --runs \(settings.runsPerScenario): that many runs per memory-link SMP scenario, \(linkRuns) per udp-/serial-/process-death one, "
+            + "\(settings.runsPerScenario * 2) per in-memory nordic- one; seeds \(settings.seed)…\(lastSeed)")
         lines.append("host: \(settings.machine.cpuModel), \(settings.machine.onlineCPUs) CPUs; model time scale \(settings.timeScale) "
             + "(\(ColumnText.fixed(1 / settings.timeScale, 0))x real time); hang guard \(ColumnText.fixed(settings.hangGuardSeconds, 0)) s real per update; "
             + "campaign \(ColumnText.fixed(wallSeconds, 0)) s")
         lines.append("completed: exit 0 and the device's own slot 0 holds the new image, confirmed; "
             + "extra bytes: image bytes sent beyond one copy")
-        if summaries.contains(where: { $0.scenario.link != .memory }) {
+        if summaries.contains(where: { $0.scenario.link == .udp || $0.scenario.link == .serial }) {
             lines.append("udp-*: a real UDP socket to the virtual device on 127.0.0.1; serial-*: a pseudo-terminal at "
                 + "\(ServedDevice.serialBaud) baud, console framing; both on the same model clock as the memory link")
+        }
+        if summaries.contains(where: { $0.scenario.link == .process }) {
+            lines.append(ProcessDeathReport.headerLine)
         }
         if let nordic {
             lines.append("nordic-*: \(nordic.packageName) (firmware \(nordic.firmwareBytes) bytes, init packet \(nordic.initPacketBytes), "
@@ -79,6 +82,7 @@ enum TableReport {
 
     /// `exit 7 ×20, rerun ok` / `exit 8 ×20` / `-`.
     private static func expectedText(_ summary: ScenarioSummary) -> String {
+        if let text = ProcessDeathReport.expectedText(summary) { return text }
         let failures = summary.expectedFailures
         guard !failures.isEmpty else { return "-" }
         let suffix = summary.scenario.expectation.endsWithRerun ? ", rerun ok" : ""

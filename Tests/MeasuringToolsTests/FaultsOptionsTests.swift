@@ -50,7 +50,7 @@ import Testing
         (["--hang-guard", "3601"], "--hang-guard takes seconds above 0 and at most 3600, not 3601.0"),
         (["--seed", "-1"], "invalid value '-1' for --seed: expected an unsigned integer"),
         (["--scenaro", "corrupt"], "unknown option '--scenaro' (did you mean --scenario?)"),
-        (["--link", "ble"], "--link takes memory, udp or serial, not ble"),
+        (["--link", "ble"], "--link takes memory, udp, serial or process, not ble"),
     ])
     func badCommandLinesAreUsageErrors(words: [String], message: String) {
         #expect {
@@ -79,6 +79,21 @@ import Testing
         let both = try FaultsOptions.parse(["--link", "serial", "--scenario", "serial-silent", "--scenario", "reboot"])
             .selected(from: Scenario.catalogue)
         #expect(both.map(\.name) == ["serial-silent"])
+        let process = try FaultsOptions.parse(["--link", "process"]).selected(from: Scenario.catalogue)
+        #expect(process.map(\.name) == ["kill-rerun", "kill-resume", "batch-kill", "nordic-kill-rerun", "nordic-kill-resume"])
+        #expect(process.allSatisfy { $0.processDeath != nil && $0.runs(given: 20) == 10 && $0.runs(given: 1) == 1 })
+        #expect(process.filter { $0.nordic != nil }.map(\.protocolName) == ["Nordic", "Nordic"])
+    }
+
+    @Test func theDFUBinaryIsTheOneBesideUnlessGiven() throws {
+        #expect(try FaultsOptions.parse([]).dfuPath == nil)
+        #expect(try FaultsOptions.parse(["--dfu", "/opt/dfu"]).dfuPath == "/opt/dfu")
+        #expect {
+            _ = try ProcessInputs.locateDFU("/nonexistent/dfu")
+        } throws: { error in
+            guard case .setup(let message) = error as? FaultsError else { return false }
+            return message == "--dfu /nonexistent/dfu is no executable file"
+        }
     }
 
     @Test func theDefaultRunsAtLeastTwoHundredPerProtocol() throws {
@@ -99,7 +114,7 @@ import Testing
         #expect(help.contains("USAGE: dfu-faults "))
         for option in ["--runs <N>", "--seed <N>", "--scenario <NAME>", "--time-scale <S>", "--hang-guard <SECONDS>",
                        "--json", "--image <PATH>", "--key <PATH>", "--other-key <PATH>", "--package <PATH>",
-                       "--nordic-key <PATH>", "--nordic-other-key <PATH>", "--link <LINK>", "--list", "-h, --help"] {
+                       "--nordic-key <PATH>", "--nordic-other-key <PATH>", "--link <LINK>", "--dfu <PATH>", "--list", "-h, --help"] {
             #expect(help.contains("  " + option), "no \(option)")
         }
         #expect(help.contains("(default: 20)"))

@@ -1,0 +1,32 @@
+/// Runs the `dfu` children of one process-death run (its binary, its directory, its journal
+/// directory, the hang guard), and finishes a killed `dfu flash` the way the scenario says.
+struct ChildRunner {
+    let files: ProcessInputs
+    let home: StateHome
+    let hangGuard: Duration
+
+    /// `dfu arguments…` to its end (or the hang guard), recorded as update `index`.
+    func attempt(_ arguments: [String], index: Int, child: DFUChild = DFUChild()) async throws(FaultsError)
+        -> (record: AttemptRecord, ended: DFUChild.Ended) {
+        let ended = try await child.run(files.dfu, arguments, environment: home.environment, directory: files.directory,
+                                        hangGuard: hangGuard)
+        return (ChildAttempt.record(ended, index: index), ended)
+    }
+
+    /// After `killed` (the first `dfu flash`, `flash` its arguments): the same command again or
+    /// `dfu resume --json`, and once more after an exit 6. A `dfu resume` that finds nothing to
+    /// resume after a run killed before the device took any of it is the documented case (the run
+    /// kept no journal; its hint would have said "run the same command again"): `dfu flash` follows.
+    func finish(_ finish: ProcessDeath.Finish, killed: DFUChild.Ended, flash: [String],
+                expectation: Expectation) async throws(FaultsError) -> [AttemptRecord] {
+        let again = finish == .rerun ? flash : ["resume", "--json"]
+        let second = try await attempt(again, index: 2).record
+        if second.message == ChildAttempt.nothingToResume, !ChildAttempt.deviceTookSome(killed.lines) {
+            return [second, try await attempt(flash, index: 3).record]
+        }
+        if !second.hung, expectation.rerunsAfter(second.exitStatus) {
+            return [second, try await attempt(again, index: 3).record]
+        }
+        return [second]
+    }
+}

@@ -1,0 +1,113 @@
+import DFUCore
+import DeviceSim
+import Foundation
+import SerialTransport
+import Transport
+
+/// One run of `nordic-kill-rerun` or `nordic-kill-resume`: a fresh virtual nRF52 from the run's
+/// seed, its bootloader served on a pseudo-terminal as `dfu sim --serve serial:PATH --protocol
+/// nordic` serves it (SLIP, in DFU mode from the start, 1,000,000 baud, on the campaign's model
+/// clock); the `dfu` binary flashing the package (`dfu flash PKG --key KEY --device
+/// serial:PATH,baud=… --json`, a journal directory of the run's own) and killed with SIGKILL once
+/// the bootloader has received the init packet and a share of the firmware drawn from the seed;
+/// then the update finished by the same command or by `dfu resume --json`; then the device's state.
+///
+/// Only shares of the transfer: once the last Execute is in, this bootloader starts the new
+/// application, which reads nothing on the line, so no later run could reach it to confirm what
+/// a kill in the activation would have left (nothing: Nordic has no test boot).
+struct NordicKillRun {
+    let scenario: Scenario
+    let finish: ProcessDeath.Finish
+    let run: Int
+    let seed: UInt64
+    let inputs: NordicInputs
+    let files: ProcessInputs
+    let timeScale: Double
+    let hangGuard: Duration
+
+    func perform() async throws(FaultsError) -> RunRecord {
+        let text = "sim:protocol=nordic,seed=\(seed),timescale=\(timeScale)"
+        let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
+        let point = KillPoint.draw(seed: seed, transferOnly: true)
+        let killSwitch = KillSwitch()
+        var tripwire: UploadCounter.Tripwire?
+        if case .transfer(let share) = point {
+            let bytes = inputs.initPacketBytes + Int(share * Double(inputs.firmwareBytes))
+            tripwire = UploadCounter.Tripwire(bytes: bytes) { killSwitch.fire() }
+        }
+        let counter = UploadCounter(tripwire: tripwire)
+        let configuration: NordicDeviceConfiguration
+        do throws(SimOptionsError) {
+            configuration = try setup.options.nordicDeviceConfiguration()
+        } catch {
+            throw SimSetup.serveFailed(scenario.name, error)
+        }
+        let home = try StateHome.make()
+        let path = home.path + "/tty"
+        let server: NordicSerialServer
+        do throws(SimSerialPortError) {
+            var serving = SerialServeOptions()
+            serving.baud = ServedDevice.serialBaud
+            server = NordicSerialServer(
+                model: NordicVirtualDevice(configuration: configuration, inBootloaderAt: setup.clock.now),
+                port: try PseudoTerminalPort.open(linkedAt: path), serving: serving, clock: setup.clock,
+                reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) },
+                observer: { event in
+                    // What the bootloader was sent over the Packet path: the init packet, then the firmware.
+                    if case .received(.writeObject(let data)) = event { counter.add(data.count) }
+                })
+        } catch {
+            home.remove()
+            throw .setup("scenario \(scenario.name): cannot serve the device on a pseudo-terminal: \(error)")
+        }
+        await server.start()
+        let previousVersion = await server.snapshot.applicationVersion
+        let flash = ["flash", files.packagePath, "--key", files.nordicKeyPath, "--device",
+                     "serial:\(path),baud=\(ServedDevice.serialBaud)", "--json"]
+
+        let modelStart = setup.clock.now
+        let wallStart = ContinuousClock.now
+        var attempts: [AttemptRecord] = []
+        var failure: FaultsError?
+        do throws(FaultsError) {
+            let runner = ChildRunner(files: files, home: home, hangGuard: hangGuard)
+            let first = DFUChild()
+            killSwitch.aim(at: first)
+            let killed = try await runner.attempt(flash, index: 1, child: first)
+            killSwitch.disarm()
+            attempts.append(killed.record)
+            if killed.record.killed {
+                attempts += try await runner.finish(finish, killed: killed.ended, flash: flash, expectation: scenario.expectation)
+            }
+        } catch {
+            failure = error
+        }
+        let modelEnd = setup.clock.now
+        let wallEnd = ContinuousClock.now
+        let final = await Self.settled(server, clock: setup.clock)
+        await server.stop()
+        home.remove()
+        if let failure { throw failure }
+
+        let device = DeviceVerdict(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
+        let facts = DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
+        let outcome = ProcessDeathVerdict.judge(attempts, expectation: scenario.expectation, device: device)
+        let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
+        return RunRecord(run: run, seed: seed, device: text, faults: point.text + ProcessDeathVerdict.stage(attempts),
+                         attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
+                         modelSeconds: modelStart.duration(to: modelEnd).seconds,
+                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)
+    }
+
+    /// The device once it has finished starting (an update ends as the bootloader resets into the
+    /// new application, whose boot the model times).
+    static func settled(_ server: NordicSerialServer, clock: LinkClock) async -> NordicVirtualDevice {
+        for _ in 0 ..< 100 {
+            let device = await server.snapshot
+            guard case .booting(let until, _) = device.mode else { return device }
+            let wake = max(until, clock.now).advanced(by: .milliseconds(10))
+            try? await clock.sleep(until: wake)
+        }
+        return await server.snapshot
+    }
+}

@@ -1,0 +1,29 @@
+/// One run of a process-death scenario, handed to the run of its kind: a killed `dfu flash` of
+/// the SMP image over UDP or of the Nordic package over a serial line, or a killed `dfu batch`.
+struct ProcessDeathRun {
+    let scenario: Scenario
+    let death: ProcessDeath
+    let run: Int
+    let seed: UInt64
+    let inputs: FlashInputs
+    let nordicInputs: NordicInputs?
+    let files: ProcessInputs
+    let timeScale: Double
+    let hangGuard: Duration
+
+    func perform() async throws(FaultsError) -> RunRecord {
+        switch death {
+        case .flash(let finish):
+            if scenario.nordic != nil {
+                guard let nordicInputs else { throw .setup("scenario \(scenario.name): no Nordic package loaded") }
+                return try await NordicKillRun(scenario: scenario, finish: finish, run: run, seed: seed, inputs: nordicInputs,
+                                               files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
+            }
+            return try await FlashKillRun(scenario: scenario, finish: finish, run: run, seed: seed, inputs: inputs, files: files,
+                                          timeScale: timeScale, hangGuard: hangGuard).perform()
+        case .batch(let devices, let parallel):
+            return try await BatchKillRun(scenario: scenario, devices: devices, parallel: parallel, run: run, seed: seed,
+                                          inputs: inputs, files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
+        }
+    }
+}

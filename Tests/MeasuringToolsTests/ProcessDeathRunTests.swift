@@ -1,0 +1,55 @@
+@testable import dfu_faults
+import Foundation
+import Testing
+
+/// Process-death runs through the real `dfu` binary (the one built beside this test bundle, or
+/// `DFU_BINARY`): killed mid-transfer, in its reboot wait, and on the Nordic serial line, then
+/// finished by `dfu resume`; each run must end completed with every invariant kept. A few seconds.
+@Suite(.timeLimit(.minutes(2))) struct ProcessDeathRunTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    private func options() throws -> FaultsOptions {
+        var words = ["--image", "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin",
+                     "--key", "firmware-samples/keys/TEST-ONLY-ecdsa-p256.pub.pem",
+                     "--other-key", "firmware-samples/keys/TEST-ONLY-other-ecdsa-p256.pub.pem",
+                     "--package", "firmware-samples/nordic/app-signed-3.zip",
+                     "--nordic-key", "firmware-samples/nordic/keys/TEST-ONLY-nordic-p256.pub.pem",
+                     "--nordic-other-key", "firmware-samples/nordic/keys/TEST-ONLY-nordic-other-p256.pub.pem"]
+        for index in stride(from: 1, to: words.count, by: 2) { words[index] = Self.root + "/" + words[index] }
+        if let binary = ProcessInfo.processInfo.environment["DFU_BINARY"], !binary.isEmpty {
+            words += ["--dfu", binary.hasPrefix("/") ? binary : Self.root + "/" + binary]
+        }
+        return try FaultsOptions.parse(words)
+    }
+
+    private func run(_ name: String, seed: UInt64) async throws -> RunRecord {
+        let options = try options()
+        let scenario = try #require(Scenario.processCatalogue.first { $0.name == name })
+        let run = ScenarioRun(scenario: scenario, run: 1, seed: seed, inputs: try FlashInputs.load(options),
+                              nordicInputs: scenario.nordic == nil ? nil : try NordicInputs.load(options),
+                              processInputs: try ProcessInputs.load(options), timeScale: 0.05, hangGuard: .seconds(30))
+        return try await run.perform()
+    }
+
+    /// Seed 1000 kills at 92.30 % of the upload, seed 1007 as the device resets (`KillPoint`).
+    @Test(arguments: [(UInt64(1000), "SIGKILL@92.30% in transfer"), (1007, "SIGKILL@resetting")])
+    func aKilledFlashIsFinishedByResume(seed: UInt64, faults: String) async throws {
+        let record = try await run("kill-resume", seed: seed)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.faults.hasPrefix(faults), "\(record.faults)")
+        #expect(record.attempts.map(\.killed) == [true, false])
+        if seed == 1000 {
+            #expect(record.resumes == 1, "the resumed upload started from the device's offset")
+            #expect(record.extraBytes >= 0 && record.extraBytes < record.imageBytes / 2, "\(record.extraBytes)")
+        }
+    }
+
+    @Test func aKilledNordicFlashOverSerialIsFinishedByResume() async throws {
+        let record = try await run("nordic-kill-resume", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty && record.resumes == 1)
+        #expect(record.faults == "SIGKILL@92.30% in transfer")
+    }
+}
