@@ -82,7 +82,6 @@ enum TableReport {
 
     /// `exit 7 ×20, rerun ok` / `exit 8 ×20` / `-`.
     private static func expectedText(_ summary: ScenarioSummary) -> String {
-        if let text = ProcessDeathReport.expectedText(summary) { return text }
         let failures = summary.expectedFailures
         guard !failures.isEmpty else { return "-" }
         let suffix = summary.scenario.expectation.endsWithRerun ? ", rerun ok" : ""

@@ -163,8 +163,10 @@ import Glibc
     }
 
     /// `dfu flash --json` against a fresh UDP sim, stopped at `point` with `signal`, then
-    /// `dfu resume`; the device must end running 1.1.0, confirmed. Stopped once connected, before
-    /// the device answered the first chunk (held back 3 s), there is nothing to resume.
+    /// `dfu resume`; the device must end running 1.1.0, confirmed. Interrupted (SIGINT) once
+    /// connected, before the device answered the first chunk (held back 3 s), the run removes the
+    /// journal it wrote ahead: there is nothing to resume. Killed there (SIGKILL), the journal
+    /// written ahead stays, and `dfu resume` finishes the update.
     private static func stopThenResume(at point: StopPoint, signal: Int32) throws {
         let state = try DFUTestEnvironment.freshStateHome()
         defer { try? FileManager.default.removeItem(atPath: state) }
@@ -173,11 +175,9 @@ import Glibc
         let environment = ["XDG_STATE_HOME": state]
 
         let stopped = try flash(FlashCLITests.image, device: device, state: state, stoppedAt: point, with: signal)
-        if point == .connected {
-            if signal == SIGINT {
-                #expect(stopped.exitCode == 130 && stopped.stderr.contains(
-                    "dfu: interrupted; the device had taken none of the update: run the same command again"), "\(stopped.stderr)")
-            }
+        if point == .connected && signal == SIGINT {
+            #expect(stopped.exitCode == 130 && stopped.stderr.contains(
+                "dfu: interrupted; the device had taken none of the update: run the same command again"), "\(stopped.stderr)")
             let list = try DFURun.run(["resume", "--list", "--json"], timeout: 30, environment: environment)
             #expect(list.stdoutLines.count == 1 && list.stdout.contains(#""unfinished":0"#), "\(list.output)")
             let resumed = try DFURun.run(["resume"], timeout: 30, environment: environment)

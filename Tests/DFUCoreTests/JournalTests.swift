@@ -77,8 +77,7 @@ import Testing
         _ = recorder.record(.deviceState(DeviceFacts(runningVersion: ImageVersion(major: 1, minor: 0, revision: 0))),
                             at: start, unixTime: 2)
         _ = recorder.record(.stageStarted(.transfer), at: start, unixTime: 3)
-        let ahead = try #require(store.journal(for: "AA:BB:CC:DD:EE:FF").journal, "written ahead of the first byte")
-        #expect(ahead.stage == "transfer" && ahead.offset == 0 && ahead.status == .unfinished)
+        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal == nil, "not written ahead: nothing written before the device took a byte")
         _ = recorder.record(Self.progress(100), at: start + .milliseconds(100), unixTime: 3)
         #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal?.offset == 100, "the first bytes are written at once")
         _ = recorder.record(Self.progress(300), at: start + .milliseconds(600), unixTime: 3)
@@ -117,18 +116,21 @@ import Testing
         #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal == other)
     }
 
-    /// The journal written ahead of the transfer is what `dfu resume` finds when the process is
-    /// killed before the device's first answer (it may hold a chunk already); a run that ends
-    /// without the device taking anything removes it, and puts back the journal it replaced.
-    @Test func theJournalWrittenAheadOfTheTransferStaysOnlyIfTheRunNeverEnds() throws {
+    /// The journal written ahead of the run is what `dfu resume` finds when the process is killed
+    /// before the device's first answer (it may hold a chunk already); it follows the stages, and a
+    /// run that ends without the device taking anything removes it and puts back the journal it replaced.
+    @Test func theJournalWrittenAheadOfTheRunStaysOnlyIfTheRunNeverEnds() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var killed = JournalRecorder(journal(), store: store, previous: nil)
+        #expect(killed.writeAhead(at: .now, unixTime: 1) == nil)
         _ = killed.record(.stageStarted(.transfer), at: .now, unixTime: 2)
         // No finish: the process died here.
-        #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal?.status == .unfinished)
+        let ahead = try #require(store.journal(for: "AA:BB:CC:DD:EE:FF").journal, "written ahead")
+        #expect(ahead.status == .unfinished && ahead.stage == "transfer" && ahead.offset == 0)
         try store.remove(device: "AA:BB:CC:DD:EE:FF")
 
         var refused = JournalRecorder(journal(), store: store, previous: nil)
+        _ = refused.writeAhead(at: .now, unixTime: 1)
         _ = refused.record(.stageStarted(.transfer), at: .now, unixTime: 2)
         _ = refused.finish(.failed(.deviceRejected("the device refused the image")), at: .now, unixTime: 3)
         #expect(!refused.isKept)
@@ -139,10 +141,16 @@ import Testing
         finished.status = .done
         try store.save(finished)
         var another = JournalRecorder(journal(), store: store, previous: finished)
-        _ = another.record(.stageStarted(.transfer), at: .now, unixTime: 4)
+        _ = another.writeAhead(at: .now, unixTime: 4)
         #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal?.file.sha256 != "cd34", "this run's, written ahead")
         _ = another.finish(.failed(.deviceRejected("the device refused the image")), at: .now, unixTime: 5)
         #expect(store.journal(for: "AA:BB:CC:DD:EE:FF").journal == finished)
+
+        var kept = JournalRecorder(journal(), store: store, previous: nil)
+        _ = kept.writeAhead(at: .now, unixTime: 6)
+        _ = kept.record(Self.progress(100), at: .now, unixTime: 7)
+        _ = kept.finish(.failed(.transferInterrupted("the link was lost")), at: .now, unixTime: 8)
+        #expect(kept.isKept && store.journal(for: "AA:BB:CC:DD:EE:FF").journal?.offset == 100)
     }
 
     /// Activating changes the device even when nothing is sent (it already held the image).

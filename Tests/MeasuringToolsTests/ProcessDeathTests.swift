@@ -124,13 +124,6 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         #expect(ChildAttempt.record(ended([line]), index: 2).message == ChildAttempt.nothingToResume)
     }
 
-    @Test func theDeviceTookSomeOnceAProgressLineGoesBeyondItsStartOrTheActivationBegins() {
-        #expect(!ChildAttempt.deviceTookSome([Self.transfer[0]]))
-        #expect(!ChildAttempt.deviceTookSome([#"{"event":"progress","schema":2,"bytes":2000,"resumed_from":2000}"#]))
-        #expect(ChildAttempt.deviceTookSome(Self.transfer))
-        #expect(ChildAttempt.deviceTookSome([#"{"event":"stage","schema":2,"stage":"activate","status":"started"}"#]))
-    }
-
     // MARK: - Invariants and verdict
 
     private func attempt(_ status: ExitStatus, index: Int, killed: Bool = false, message: String = "") -> AttemptRecord {
@@ -152,27 +145,10 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         let killed = attempt(.interrupted, index: 1, killed: true)
         let nothing = attempt(.success, index: 2, message: ChildAttempt.nothingToResume)
         #expect(ProcessDeathVerdict.judge([killed, attempt(.success, index: 2)], expectation: .completes, device: .updated) == .completed)
-        #expect(ProcessDeathVerdict.judge([killed, nothing, attempt(.success, index: 3)], expectation: .completes, device: .updated)
-            == .completed)
         #expect(ProcessDeathVerdict.judge([killed, nothing], expectation: .completes, device: .keptPrevious(rejectedAtBoot: false))
             == .unexpected("killed in transfer, then exit 0, but the device runs its previous image, never refused the new one"))
         #expect(ProcessDeathVerdict.judge([attempt(.success, index: 1)], expectation: .completes, device: .updated)
             == .unexpected("the first dfu ended by itself (exit 0) before its kill point"))
         #expect(ProcessDeathVerdict.stage([killed]) == " in transfer")
-    }
-
-    @Test func aResumeThatFoundNothingThenAFlashIsShownInTheRow() throws {
-        let killed = attempt(.interrupted, index: 1, killed: true)
-        func record(_ attempts: [AttemptRecord]) -> RunRecord {
-            RunRecord(run: 1, seed: 1, device: "sim:", faults: "SIGKILL@8.15%", attempts: attempts, uploadedBytes: 0, imageBytes: 0,
-                      modelSeconds: 0, wallSeconds: 0, outcome: .completed, violations: [])
-        }
-        let scenario = try #require(Scenario.processCatalogue.first { $0.name == "kill-resume" })
-        let summary = ScenarioSummary(scenario: scenario, records: [
-            record([killed, attempt(.success, index: 2, message: ChildAttempt.nothingToResume), attempt(.success, index: 3)]),
-            record([killed, attempt(.success, index: 2)]),
-        ])
-        #expect(ProcessDeathReport.expectedText(summary) == "no journal ×1, flash ok")
-        #expect(ProcessDeathReport.expectedText(ScenarioSummary(scenario: scenario, records: [record([killed])])) == nil)
     }
 }

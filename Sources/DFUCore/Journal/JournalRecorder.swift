@@ -1,6 +1,8 @@
-/// Keeps one update's journal in step with its events: written ahead when the transfer starts,
-/// before its first byte leaves (a process killed before the device's first answer, which took a
-/// chunk, still leaves the journal `dfu resume` needs), kept once the run changes the device (the
+/// Keeps one update's journal in step with its events: written ahead before the run starts
+/// (`writeAhead`: events reach the recorder after the engine has moved on, so only a journal on
+/// disk before the engine starts is sure to be there when the first byte leaves, and a process
+/// killed before the device's first answer, which took a chunk, still leaves what `dfu resume`
+/// needs), kept once the run changes the device (the
 /// first bytes of its own the device acknowledges, a Nordic application restarted into a
 /// bootloader it named, or the activation), then written when each stage starts, at most once a
 /// second while the transfer progresses (the device keeps the real offset, so a journal a second
@@ -10,6 +12,7 @@
 /// written does not stop the update: the first failure is returned once, for the caller to warn about.
 ///
 ///     var recorder = JournalRecorder(journal, store: store, previous: store.journal(for: device).journal)
+///     if let failure = recorder.writeAhead(at: .now, unixTime: time()) { warn(failure) }
 ///     for await event in run.events { if let failure = recorder.record(event, at: .now, unixTime: time()) { warn(failure) } }
 ///     _ = recorder.finish(.init(result: .succeeded, message: "the device runs 1.1.0"), at: .now, unixTime: time())
 public struct JournalRecorder: Sendable {
@@ -25,7 +28,7 @@ public struct JournalRecorder: Sendable {
     /// update (whose journal then says how this attempt ended, whatever it did).
     private var started: Bool
     private var warned = false
-    /// Written ahead at the transfer's start, not yet kept: removed if the run ends so.
+    /// Written ahead of the run, not yet kept: removed if the run ends so.
     private var writtenAhead = false
     /// The device's journal before this run (a finished update's, say), put back in place of one
     /// written ahead and not kept.
@@ -61,11 +64,6 @@ public struct JournalRecorder: Sendable {
             if stage == .verifyImage { return nil }
             // Marking, resetting or confirming changes the device even when nothing was sent.
             if stage == .activate || stage == .confirmVersion { started = true }
-            if stage == .transfer && !started {
-                writtenAhead = true
-                journal.updatedAt = unixTime
-                return save(at: now)
-            }
         case .imageChecked(let summary):
             if journal.imageVersion == nil { journal.imageVersion = summary.versionText }
             return nil
@@ -102,7 +100,17 @@ public struct JournalRecorder: Sendable {
         default:
             return nil
         }
-        guard started else { return nil }
+        // A journal written ahead follows the stages too (`dfu resume --list` says where a killed run was).
+        guard started || writtenAhead else { return nil }
+        journal.updatedAt = unixTime
+        return save(at: now)
+    }
+
+    /// Writes the journal before the run starts, unless it is already kept (an unfinished update
+    /// carried on). Removed again by `finish` if the run ends without changing the device.
+    public mutating func writeAhead(at now: ContinuousClock.Instant, unixTime: Int) -> JournalError? {
+        guard !started else { return nil }
+        writtenAhead = true
         journal.updatedAt = unixTime
         return save(at: now)
     }

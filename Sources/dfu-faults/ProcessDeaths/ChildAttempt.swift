@@ -46,22 +46,6 @@ enum ChildAttempt {
     /// The last stage of a run that wrote no stage line.
     static let noStage = "-"
 
-    /// Whether a run's lines show the device took some of it, the point from which `dfu` keeps a
-    /// journal (README, "Resume across runs"): a `progress` line beyond the offset it resumed
-    /// from, or the activation or confirmation begun. A run killed before has nothing to resume.
-    static func deviceTookSome(_ lines: [String]) -> Bool {
-        lines.compactMap(fields).contains { event in
-            switch event["event"] as? String {
-            case "progress":
-                return (event["bytes"] as? Int ?? 0) > (event["resumed_from"] as? Int ?? 0)
-            case "stage":
-                return event["status"] as? String == "started" && ["activate", "confirm-version"].contains(event["stage"] as? String ?? "")
-            default:
-                return false
-            }
-        }
-    }
-
     /// One NDJSON line's object; nil for a line that is not one.
     static func fields(_ line: String) -> [String: Any]? {
         guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) else { return nil }

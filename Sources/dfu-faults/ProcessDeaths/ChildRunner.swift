@@ -14,16 +14,12 @@ struct ChildRunner {
     }
 
     /// After `killed` (the first `dfu flash`, `flash` its arguments): the same command again or
-    /// `dfu resume --json`, and once more after an exit 6. A `dfu resume` that finds nothing to
-    /// resume after a run killed before the device took any of it is the documented case (the run
-    /// kept no journal; its hint would have said "run the same command again"): `dfu flash` follows.
+    /// `dfu resume --json`, and once more after an exit 6. The killed run's journal was written
+    /// before its first byte left, so a `dfu resume` that finds nothing to resume fails the run.
     func finish(_ finish: ProcessDeath.Finish, killed: DFUChild.Ended, flash: [String],
                 expectation: Expectation) async throws(FaultsError) -> [AttemptRecord] {
         let again = finish == .rerun ? flash : ["resume", "--json"]
         let second = try await attempt(again, index: 2).record
-        if second.message == ChildAttempt.nothingToResume, !ChildAttempt.deviceTookSome(killed.lines) {
-            return [second, try await attempt(flash, index: 3).record]
-        }
         if !second.hung, expectation.rerunsAfter(second.exitStatus) {
             return [second, try await attempt(again, index: 3).record]
         }

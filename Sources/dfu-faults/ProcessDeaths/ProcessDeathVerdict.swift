@@ -9,11 +9,7 @@ enum ProcessDeathVerdict {
             return .unexpected("the first dfu ended by itself (exit \(first.exitStatus.rawValue)) before its kill point"
                 + (first.message.isEmpty ? "" : ": \(first.message)"))
         }
-        // A `dfu resume` with nothing to resume followed by `dfu flash` (`ChildRunner.finish`): the flash is judged.
-        let finishing = attempts.dropFirst().enumerated().filter { offset, attempt in
-            !(attempt.message == ChildAttempt.nothingToResume && offset < attempts.count - 2)
-        }.map(\.element)
-        let outcome = expectation.judge(finishing, bootsAfterFirst: 0, device: device)
+        let outcome = expectation.judge(Array(attempts.dropFirst()), bootsAfterFirst: 0, device: device)
         if let reason = outcome.unexpectedReason { return .unexpected("killed in \(first.lastStage), then \(reason)") }
         return outcome
     }

@@ -60,6 +60,9 @@ struct FlashRun {
             let started = FlashJournal.recorder(for: request, image: bytes, store: journal, previous: previous)
             recorder = started.recorder
             for warning in started.warnings { observe(.warning(warning)) }
+            if let failure = recorder?.writeAhead(at: .now, unixTime: FlashJournal.unixTime()) {
+                observe(.warning(FlashJournal.warning(failure)))
+            }
         }
         if let warning = request.modeWarning { observe(.warning(warning)) }
         let run = engine.start()
