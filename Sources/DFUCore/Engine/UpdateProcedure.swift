@@ -19,8 +19,8 @@ import Transport
 ///   with a warning), from the part the device says it is at.
 /// - `upload-only` ends here. activate: the protocol's activation up to the reset. reconnect: wait
 ///   for the drop, reconnect within `deadlines.reboot` (`RebootWait`), unless the device cannot be
-///   reached after its activation (`reachableAfterActivation`). confirm-version: the protocol's
-///   check.
+///   reached after its activation (`reachableAfterActivation`) or already restarted into the update
+///   by itself. confirm-version: the protocol's check.
 struct UpdateProcedure<Protocol: UpdateProtocol> {
     let engine: UpdateEngine
     let updateProtocol: Protocol
@@ -123,10 +123,11 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         if session.activationMarks { emit(.activated(options.mode)) }
         let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
         let reachable = session.reachableAfterActivation
-        if reachable { emit(.rebooting) }
+        if reachable, lossesBefore != nil { emit(.rebooting) }
         try end(.activate, started)
 
-        if reachable {
+        // nil: the device already restarted into the update, and the link is back to it.
+        if reachable, let lossesBefore {
             started = try begin(.reconnect)
             _ = try await RebootWait(connection: connection, session: session, context: context)
                 .run(lossesBefore: lossesBefore, deadline: rebootDeadline)

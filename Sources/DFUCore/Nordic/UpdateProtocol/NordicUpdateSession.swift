@@ -134,7 +134,7 @@ struct NordicUpdateSession: UpdateSession {
 
     /// The bootloader validates, resets and starts the new application, at the application's
     /// address: the reconnect goes there.
-    func activate(_ update: NordicPreparedPackage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
+    func activate(_ update: NordicPreparedPackage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int? {
         connection.retarget(to: applicationPeers, layout: NordicGATT.application)
         return connection.lossesWhenAttached
     }
