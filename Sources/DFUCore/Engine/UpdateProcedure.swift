@@ -17,10 +17,12 @@ import Transport
 ///   reconnects where it comes back, then the next part; MCUboot images all go first and the one
 ///   activation installs them together; a part the device declines or already holds is skipped
 ///   with a warning), from the part the device says it is at.
-/// - `upload-only` ends here. activate: the protocol's activation up to the reset. reconnect: wait
-///   for the drop, reconnect within `deadlines.reboot` (`RebootWait`), unless the device cannot be
-///   reached after its activation (`reachableAfterActivation`) or already restarted into the update
-///   by itself. confirm-version: the protocol's check.
+/// - `upload-only` ends here. activate: after an upload, the battery read again (below
+///   `--min-battery`: exit 4, the update on the device and not activated; not where the device
+///   activates by itself at the transfer's end), then the protocol's activation up to the reset.
+///   reconnect: wait for the drop, reconnect within `deadlines.reboot` (`RebootWait`), unless the
+///   device cannot be reached after its activation (`reachableAfterActivation`) or already
+///   restarted into the update by itself. confirm-version: the protocol's check.
 struct UpdateProcedure<Protocol: UpdateProtocol> {
     let engine: UpdateEngine
     let updateProtocol: Protocol
@@ -118,6 +120,7 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
 
         started = try begin(.activate)
         if session.activationNeedsLink, await connection.isLinkLost { try await reconnectBeforeActivation(connection) }
+        if state.plan != .alreadyUploaded { try await checkBatteryAgain(connection, before: state.facts) }
         let lossesBefore = try await session.activate(update, mode: options.mode, losses: connection.losses)
         // Where the transfer's end was the activation (Nordic's final Execute), nothing was marked.
         if session.activationMarks { emit(.activated(options.mode)) }
@@ -231,6 +234,21 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         if case .failure(let failure) = result {
             throw .transferInterrupted("the link to \(device) was lost after the upload and could not be restored "
                                        + "(\(failure)). \(EngineFailure.rerunWithImageOnDevice)", cause: failure.cause)
+        }
+    }
+
+    /// The battery once more before activating what this run uploaded (`Preconditions.batteryBeforeActivation`),
+    /// where it was read before the transfer and the limit is on. Not for a protocol whose device
+    /// activates the update itself at the end of the transfer (Nordic): there is nothing left to hold
+    /// back. A level that cannot be read now is warned about (by the reader) and not held against
+    /// the update.
+    private func checkBatteryAgain(_ connection: DeviceConnection<Protocol.Client>, before facts: DeviceFacts) async throws(DFUError) {
+        guard !updateProtocol.activatesItself, facts.batteryLevel != nil, options.minimumBattery > 0 else { return }
+        let reader = StandardGATTReader(link: connection.link, log: context.log, warn: context.warn)
+        guard let level = await reader.batteryLevel() else { return }
+        context.log("battery \(level) % after the transfer (minimum \(options.minimumBattery) %)")
+        if let failure = Preconditions.batteryBeforeActivation(level: level, options: options) {
+            throw .precondition([failure])
         }
     }
 
