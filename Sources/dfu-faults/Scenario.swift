@@ -40,7 +40,7 @@ struct Scenario: Sendable {
     }
 
     /// Every scenario, in the order they run: the SMP ones, then the Nordic ones.
-    static let catalogue = smpCatalogue + linkCatalogue + nordicCatalogue
+    static let catalogue = smpCatalogue + smpMoreCatalogue + linkCatalogue + nordicCatalogue + nordicMoreCatalogue
 
     /// The SMP scenarios, in the order they run. `@random` points lie between 5 % and 95 % of the
     /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.
