@@ -240,11 +240,15 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
     /// The battery once more before activating what this run uploaded (`Preconditions.batteryBeforeActivation`),
     /// where it was read before the transfer and the limit is on. Not for a protocol whose device
     /// activates the update itself at the end of the transfer (Nordic): there is nothing left to hold
-    /// back. A level that cannot be read now is warned about (by the reader) and not held against
-    /// the update.
+    /// back. A level that cannot be read now is logged and not held against the update: the check
+    /// before the transfer passed, and the usual reason is a link going down after the upload
+    /// (bluetoothd answers a read 0x0E before it reports the loss), which the activation's own
+    /// requests then find and restore.
     private func checkBatteryAgain(_ connection: DeviceConnection<Protocol.Client>, before facts: DeviceFacts) async throws(DFUError) {
         guard !updateProtocol.activatesItself, facts.batteryLevel != nil, options.minimumBattery > 0 else { return }
-        let reader = StandardGATTReader(link: connection.link, log: context.log, warn: context.warn)
+        let context = context
+        let reader = StandardGATTReader(link: connection.link, log: context.log,
+                                        warn: { context.log("after the transfer: \($0)") })
         guard let level = await reader.batteryLevel() else { return }
         context.log("battery \(level) % after the transfer (minimum \(options.minimumBattery) %)")
         if let failure = Preconditions.batteryBeforeActivation(level: level, options: options) {
