@@ -9,4 +9,13 @@ struct CountingConnector: Connector {
     func connect(to peer: PeerIdentity, deadline: ContinuousClock.Instant) async throws(LinkError) -> any Link {
         CountingLink(try await inner.connect(to: peer, deadline: deadline), counter: counter)
     }
+
+    /// The inner connector's own search for several peers (the memory connector looks for all at
+    /// once, as `dfu flash --device sim:` does), not the default's turns of 2 s of real time each:
+    /// 40 s of model time per turn at the campaign's time scale.
+    func connect(toAnyOf peers: [PeerIdentity],
+                 deadline: ContinuousClock.Instant) async throws(LinkError) -> (PeerIdentity, any Link) {
+        let (peer, link) = try await inner.connect(toAnyOf: peers, deadline: deadline)
+        return (peer, CountingLink(link, counter: counter))
+    }
 }

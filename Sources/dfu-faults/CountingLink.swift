@@ -35,6 +35,7 @@ final class CountingLink: Link {
     }
 
     func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
+        if characteristic == NordicDFUService.controlPoint { await counter.willWriteControlPoint(bytes) }
         try await inner.write(bytes, to: characteristic)
         note(bytes)
     }

@@ -61,8 +61,11 @@ enum Expectation: Sendable {
     }
 
     /// The verdict on one run from what each update returned and the device's state at the end.
-    /// `bootsAfterFirst`: how many times the device had reset when the first update ended.
-    func judge(_ attempts: [AttemptRecord], bootsAfterFirst: Int, device: DeviceVerdict) -> RunOutcome {
+    /// `bootsAfterFirst`: how many times the device had reset when the first update ended;
+    /// `afterFirst`: what it ran then, where known (a failure "without activating" must leave it on
+    /// its previous image with nothing pending).
+    func judge(_ attempts: [AttemptRecord], bootsAfterFirst: Int, device: DeviceVerdict,
+               afterFirst: DeviceVerdict? = nil) -> RunOutcome {
         guard let first = attempts.first else { return .unexpected("no update ran") }
         if let hung = attempts.first(where: \.hung) {
             return .unexpected("update \(hung.index) still running after the hang guard (\(hung.lastStage))")
@@ -80,6 +83,9 @@ enum Expectation: Sendable {
             }
             if case .failsThenRerunCompletes = self, bootsAfterFirst != 0 {
                 return .unexpected("exit \(expected.rawValue), but the device reset \(bootsAfterFirst) time(s) before the rerun")
+            }
+            if case .failsThenRerunCompletes = self, let afterFirst, afterFirst != .keptPrevious(rejectedAtBoot: false) {
+                return .unexpected("exit \(expected.rawValue), but then the device \(afterFirst.text) (something was activated)")
             }
             guard attempts.count == 2 else { return .unexpected("no rerun after exit \(expected.rawValue)") }
             let rerun = attempts[1]

@@ -18,7 +18,9 @@ extension Scenario {
     /// The SMP scenarios over UDP (a real socket to `VirtualDeviceUDPServer` on 127.0.0.1) and over
     /// a pseudo-terminal (`VirtualDeviceSerialServer` at 1,000,000 baud, console framing).
     static let linkCatalogue: [Scenario] = [FaultLink.udp, .serial].flatMap { link in
-        let base = smpCatalogue.filter { linkFaultNames.contains($0.name) && !(link == .serial && notOnSerial.contains($0.name)) }
+        let onLinks = linkFaultNames + moreLinkFaultNames
+        let base = (smpCatalogue + smpMoreCatalogue)
+            .filter { onLinks.contains($0.name) && !(link == .serial && notOnSerial.contains($0.name)) }
             + silentAndOutage
         return base.map { scenario in
             var onLink = Scenario(name: link.prefix + scenario.name, summary: "\(link.rawValue): " + scenario.summary,

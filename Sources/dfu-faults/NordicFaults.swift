@@ -14,6 +14,21 @@ struct NordicFaults: Sendable {
     var powerCycle = false
     /// The bootloader trusts another key than the one that signed the package.
     var otherBootloaderKey = false
+    /// The bootloader advertises at an address of its own, unrelated to the application's
+    /// (`bl_address=random`): found by the name dfu gave it.
+    var bootloaderElsewhere = false
+    /// The answer to one Calculate Checksum of a data object, drawn at random, damaged
+    /// (`cp_fault=KIND@checksum:N`).
+    var checksumAnswer: NordicNotificationFault.Kind?
+    /// The device loses power as the final Execute (the one that activates) arrives.
+    var powerCycleAtActivation = false
+
+    /// The Calculate Checksum answer to damage: one of a data object's (the first answer is the
+    /// init packet's), between 5 % and 95 % of `objects` data objects, never the last one.
+    static func checksumOrdinal(seed: UInt64, objects: Int) -> Int {
+        let object = Int((share(seed: seed, index: 0) * Double(objects)).rounded())
+        return 1 + min(max(object, 1), max(1, objects - 1))
+    }
 
     /// A share of the transfer between 5 % and 95 %, drawn as `FaultSpec` draws `@random`.
     static func share(seed: UInt64, index: Int) -> Double {
@@ -40,6 +55,9 @@ struct NordicFaults: Sendable {
         if droppedPackets > 0 { parts.append("prn_drop=\(droppedPackets)×random") }
         if powerCycle { parts.append("power cycle@random") }
         if otherBootloaderKey { parts.append("key=other") }
+        if bootloaderElsewhere { parts.append("bl_address=random") }
+        if let checksumAnswer { parts.append("cp_fault=\(checksumAnswer.rawValue)@checksum:random") }
+        if powerCycleAtActivation { parts.append("power cycle@final Execute") }
         return parts.joined(separator: ", ")
     }
 }

@@ -15,6 +15,9 @@ struct NordicScenarioRun {
     let timeScale: Double
     let hangGuard: Duration
 
+    /// The bootloader's data object size (SDK 15–17: 4 KiB).
+    static let dataObjectSize = 4096
+
     /// The bootloader's Packet writes carry MTU 247 − 3 bytes (`nordicBootloaderMaxMTU`).
     private var packetWrites: Int {
         let payload = SimOptions.nordicBootloaderMaxMTU - 3
@@ -26,6 +29,11 @@ struct NordicScenarioRun {
         var items = ["protocol=nordic", "seed=\(seed)", "sdk=\(faults.sdk)"]
         if !dropped.isEmpty { items.append("prn_drop=" + dropped.map(String.init).joined(separator: "+")) }
         if faults.otherBootloaderKey { items.append("key=\(inputs.otherKeyPath)") }
+        if faults.bootloaderElsewhere { items.append("bl_address=random") }
+        if let kind = faults.checksumAnswer {
+            let objects = (inputs.firmwareBytes + Self.dataObjectSize - 1) / Self.dataObjectSize
+            items.append("cp_fault=\(kind.rawValue)@checksum:\(NordicFaults.checksumOrdinal(seed: seed, objects: objects))")
+        }
         items.append("timescale=\(timeScale)")
         let text = "sim:" + items.joined(separator: ",")
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
@@ -59,7 +67,17 @@ struct NordicScenarioRun {
             drawn.append("power-cycle@\(bytes)B")
         }
 
-        let counter = UploadCounter(tripwire: tripwire)
+        var atExecute: UploadCounter.ExecuteTripwire?
+        if faults.powerCycleAtActivation {
+            // Once every Packet byte went out, the next Execute is the final one.
+            let cycle = PowerCycleTrigger(peripheral: peripheral)
+            trigger = cycle
+            atExecute = UploadCounter.ExecuteTripwire(bytes: inputs.initPacketBytes + inputs.firmwareBytes) {
+                await cycle.fireNow()
+            }
+            drawn.append("power-cycle@final-execute")
+        }
+        let counter = UploadCounter(tripwire: tripwire, executeTripwire: atExecute)
         let target = UpdateEngine.Target(connector: CountingConnector(inner: connector, counter: counter),
                                          peer: peripheral.applicationIdentity)
         let engine = UpdateEngine(image: inputs.package, imageName: inputs.packageName, key: inputs.key,

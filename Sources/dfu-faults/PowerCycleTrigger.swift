@@ -1,8 +1,9 @@
 import DeviceSim
 import Synchronization
 
-/// Power-cycles the virtual nRF52 once, mid-transfer: the device's doing, armed as the run's
-/// `UploadCounter` tripwire (the device model has no fault hook for it).
+/// Power-cycles the virtual nRF52 once, mid-transfer or as the final Execute arrives: the device's
+/// doing, armed as one of the run's `UploadCounter` tripwires (the device model has no fault hook
+/// for it).
 final class PowerCycleTrigger: Sendable {
     private let peripheral: VirtualNordicPeripheral
     private let fired = Mutex(false)
@@ -15,6 +16,12 @@ final class PowerCycleTrigger: Sendable {
         fired.withLock { $0 = true }
         let peripheral = self.peripheral
         Task { await peripheral.powerCycle() }
+    }
+
+    /// Power-cycles it before returning (the device is down when this ends).
+    func fireNow() async {
+        fired.withLock { $0 = true }
+        await peripheral.powerCycle()
     }
 
     var hasFired: Bool { fired.withLock { $0 } }

@@ -44,7 +44,8 @@ struct Scenario: Sendable {
 
     /// Every scenario, in the order they run: the SMP ones, then the Nordic ones, then those that
     /// kill the `dfu` process.
-    static let catalogue = smpCatalogue + linkCatalogue + nordicCatalogue + processCatalogue
+    static let catalogue = smpCatalogue + smpMoreCatalogue + linkCatalogue + nordicCatalogue + nordicMoreCatalogue
+        + processCatalogue
 
     /// The SMP scenarios, in the order they run. `@random` points lie between 5 % and 95 % of the
     /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.

@@ -48,8 +48,11 @@ struct ScenarioRun {
         let modelStart = clock.now
         let wallStart = ContinuousClock.now
         var attempts = [await attempt(engine, index: 1)]
-        let bootsAfterFirst = await served.snapshot().boots.count
+        let afterFirst = await served.snapshot()
+        let bootsAfterFirst = afterFirst.boots.count
         if let first = attempts.first, !first.hung, scenario.expectation.rerunsAfter(first.exitStatus) {
+            // A user charges a device whose battery fell before running the command again.
+            if afterFirst.batteryLevel < before.batteryLevel { await served.setBattery(before.batteryLevel) }
             attempts.append(await attempt(engine, index: 2))
         }
         let modelEnd = clock.now
@@ -60,7 +63,9 @@ struct ScenarioRun {
         let previousHash = before.runningImage?.hash
         let device = DeviceVerdict(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
         let facts = DeviceFacts(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
-        let outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device)
+        let heldBack = DeviceVerdict(afterFirst, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
+        let outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device,
+                                                 afterFirst: heldBack)
         let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
         let faults = options.faults.map(\.description).joined(separator: "+")
         return RunRecord(run: run, seed: seed, device: text, faults: faults.isEmpty ? "none" : faults,

@@ -19,6 +19,9 @@ struct ServedDevice {
     let snapshot: @Sendable () async -> VirtualDevice
     /// Ends the server and frees its socket or pseudo-terminal; nothing for the memory link.
     let stop: @Sendable () async -> Void
+    /// Sets the battery level the device reports (charging it before a rerun). Nothing over UDP
+    /// or serial, which have no Battery Service.
+    var setBattery: @Sendable (UInt8) async -> Void = { _ in }
 
     /// `memory`: the connector a memory-link device is served on (`SimSetup`'s).
     static func serve(_ options: SimOptions, on link: FaultLink, memory connector: MemoryConnector, clock: LinkClock,
@@ -32,7 +35,8 @@ struct ServedDevice {
                 throw SimSetup.serveFailed(scenario, error)
             }
             return ServedDevice(connector: connector, peer: peripheral.identity,
-                                snapshot: { await peripheral.snapshot }, stop: {})
+                                snapshot: { await peripheral.snapshot }, stop: {},
+                                setBattery: { await peripheral.setBatteryLevel($0) })
         case .udp:
             let server: VirtualDeviceUDPServer
             do throws(UDPServeError) {

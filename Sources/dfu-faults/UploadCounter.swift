@@ -10,11 +10,32 @@ final class UploadCounter: Sendable {
         let action: @Sendable () -> Void
     }
 
+    /// Something to do once, as the host is about to write a Nordic Execute once the count has
+    /// reached `bytes` (the final Execute: the device loses power as it arrives). Awaited before
+    /// the write goes out.
+    struct ExecuteTripwire: Sendable {
+        let bytes: Int
+        let action: @Sendable () async -> Void
+    }
+
     private let bytes = Mutex(0)
     private let tripwire: Tripwire?
+    private let executeTripwire: ExecuteTripwire?
+    private let executeFired = Mutex(false)
 
-    init(tripwire: Tripwire? = nil) {
+    init(tripwire: Tripwire? = nil, executeTripwire: ExecuteTripwire? = nil) {
         self.tripwire = tripwire
+        self.executeTripwire = executeTripwire
+    }
+
+    /// A Nordic Control Point write the host is about to send.
+    func willWriteControlPoint(_ request: [UInt8]) async {
+        guard let executeTripwire, request == [0x04], total >= executeTripwire.bytes else { return }
+        let first = executeFired.withLock { fired in
+            defer { fired = true }
+            return !fired
+        }
+        if first { await executeTripwire.action() }
     }
 
     func add(_ count: Int) {

@@ -298,7 +298,9 @@ import Testing
               1    internal error (a bug in dfu)
               2    usage error
               3    the image or the key cannot be used (format, hash, signature)
-              4    a precondition failed (battery, version, slot, host power): nothing sent
+              4    a precondition failed (battery, version, slot, host power): nothing sent;
+                   or the battery fell below --min-battery during the upload: uploaded, not
+                   activated (charge the device, run the same command again)
               5    the device cannot be reached, or BlueZ or the adapter cannot be used
               6    transfer interrupted: run the same command again to resume
               7    the device rejected the update or broke the protocol
@@ -794,15 +796,20 @@ import Testing
                                       (default: 250)
               --seed <N>              Seed for @random fault points. (default: 0)
               --fault <FAULT>         A fault to inject: disconnect@40%, reboot@60%,
-                                      stall@N, corrupt@N, duplicate@N, delay@N:1500ms or
-                                      busy@N[:COUNT] (rc 10 to the next COUNT uploads); N a
-                                      share of the image, a byte count or 'random'. Or a
-                                      link drop at a request: drop@request:NAME[:N] (the
-                                      answer lost), drop-before@… (the request lost) or
-                                      drop-after@… (answered first), e.g.
-                                      drop@request:reset, drop-before@request:state-write:2,
-                                      drop-after@request:upload:last. '+' joins several in
-                                      one value. (can be repeated)
+                                      stall@N, corrupt@N, duplicate@N, reorder@N (the reply
+                                      swaps with the next), truncate@N[:BYTES] (the reply's
+                                      last bytes missing), delay@N:1500ms, busy@N[:COUNT]
+                                      (rc 10 to the next COUNT uploads) or battery@N:PERCENT
+                                      (the battery falls to PERCENT); N a share of the
+                                      image, a byte count or 'random'. Or a link drop at a
+                                      request: drop@request:NAME[:N] (the answer lost),
+                                      drop-before@… (the request lost) or drop-after@…
+                                      (answered first), e.g. drop@request:reset,
+                                      drop-before@request:state-write:2,
+                                      drop-after@request:upload:last; reboot@,
+                                      reboot-before@ and reboot-after@request:… reset the
+                                      device there instead. '+' joins several in one value.
+                                      (can be repeated)
               --chip <nrf52832|nrf52833|nrf52840>
                                       nordic: the chip, with the nRF5 SDK 17.1 flash layout:
                                       the largest update the bootloader takes (316 KiB on

@@ -27,6 +27,18 @@ import Testing
         #expect(check(battery: 15) { $0.minimumBattery = 10 }.passed)
     }
 
+    @Test func refusesActivationWhenTheBatteryFellBelowTheMinimum() {
+        #expect(Preconditions.batteryBeforeActivation(level: 12, options: UpdateOptions())
+                == .batteryFell(level: 12, minimum: 30))
+        #expect(Preconditions.batteryBeforeActivation(level: 30, options: UpdateOptions()) == nil)
+        var lower = UpdateOptions()
+        lower.minimumBattery = 10
+        #expect(Preconditions.batteryBeforeActivation(level: 12, options: lower) == nil)
+        let said = PreconditionFailure.batteryFell(level: 12, minimum: 20).description
+        #expect(said.hasPrefix("the device's battery fell to 12 % during the transfer (minimum 20 %); the image is uploaded but not activated."))
+        #expect(said.contains("run the same command again"))
+    }
+
     @Test func warnsButPassesWhenDeviceHasNoBatteryService() {
         let verdict = check(battery: nil)
         #expect(verdict.passed)

@@ -164,6 +164,33 @@ import Transport
         try options.set("slot_size", to: "0x10000")
         #expect(throws: Never.self) { try options.makeDevice() }
     }
+
+    /// reorder, truncate and battery at upload points; reboot at a request, before, instead of or
+    /// after answering it.
+    @Test func replyBatteryAndRebootAtRequestFaultsParseAndPrintBack() throws {
+        let text = "reorder@40%+truncate@random+truncate@12.5%:4+battery@50%:12+reboot@60%+reboot@request:state-write"
+            + "+reboot-before@request:reset+reboot-after@request:state-write:2"
+        let options = try SimOptions.parse("sim:seed=3,fault=" + text)
+        let printed = options.faults.map(\.description)
+        #expect(printed[0] == "reorder@40%" && printed[2] == "truncate@12.5%:4" && printed[3] == "battery@50%:12")
+        #expect(printed[4] == "reboot@60%" && printed[5] == "reboot@request:state-write")
+        #expect(printed[6] == "reboot-before@request:reset" && printed[7] == "reboot-after@request:state-write:2")
+        guard case .truncate(.percent(let share), 1) = options.faults[1] else {
+            Issue.record("truncate@random: \(options.faults[1])")
+            return
+        }
+        #expect((5 ... 95).contains(share))
+        #expect(try SimOptions.parse("sim:fault=battery@1K:7%").faults == [.battery(at: .bytes(1024), level: 7)])
+        let again = try SimOptions.parse("sim:fault=" + printed.joined(separator: "+"))
+        #expect(again.faults == options.faults)
+    }
+
+    @Test(arguments: ["battery@50%", "battery@50%:101", "battery@50%:x", "truncate@50%:0", "truncate@50%:65536",
+                      "reorder@50%:3", "reboot-before@50%", "reboot-after@random", "reboot@request:bogus",
+                      "battery@request:reset"])
+    func malformedNewFaultsAreRefused(fault: String) throws {
+        #expect(throws: SimOptionsError.self) { try SimOptions.parse("sim:fault=" + fault) }
+    }
 }
 
 @Suite struct SimOptionsEqualSlotsTests {

@@ -73,9 +73,12 @@ import Testing
     @Test func linkChoosesTheScenariosOnThatLinkAndNordicGoesWithMemory() throws {
         let udp = try FaultsOptions.parse(["--link", "udp"]).selected(from: Scenario.catalogue)
         #expect(udp.map(\.name) == ["udp-none", "udp-reboot", "udp-stall", "udp-delay", "udp-duplicate", "udp-busy",
-                                     "udp-corrupt", "udp-silent", "udp-outage"])
+                                     "udp-corrupt", "udp-reorder", "udp-truncate", "udp-reboot-before-mark",
+                                     "udp-reboot-at-mark", "udp-reboot-after-mark", "udp-reboot-at-reset", "udp-silent",
+                                     "udp-outage"])
         let memory = try FaultsOptions.parse(["--link", "memory"]).selected(from: Scenario.catalogue)
-        #expect(memory.count == 17 && memory.allSatisfy { $0.link == .memory })
+        #expect(memory.count == 28 && memory.allSatisfy { $0.link == .memory })
+        #expect(!memory.contains { $0.name == "udp-battery-falls" || $0.name == "serial-battery-falls" })
         let both = try FaultsOptions.parse(["--link", "serial", "--scenario", "serial-silent", "--scenario", "reboot"])
             .selected(from: Scenario.catalogue)
         #expect(both.map(\.name) == ["serial-silent"])

@@ -1,6 +1,10 @@
-/// A reason not to start the transfer, found before the first byte is sent. Exit 4.
+/// A reason not to start the transfer, found before the first byte is sent, or (the battery) not to
+/// activate what was sent. Exit 4.
 public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case batteryLow(level: Int, minimum: Int)
+    /// The battery, read again after the upload, is below the minimum: the image is on the device
+    /// and nothing activated it (MCUboot's swap is the step a brown-out must not cut).
+    case batteryFell(level: Int, minimum: Int)
     /// `imageText` and `runningText` say the versions in the protocol's own words when they are not
     /// MCUboot's (a Nordic package's fw_version, its application's firmware revision).
     case notNewer(image: ImageVersion, running: ImageVersion, imageText: String? = nil, runningText: String? = nil)
@@ -24,6 +28,10 @@ public enum PreconditionFailure: Error, Sendable, Equatable, CustomStringConvert
         switch self {
         case .batteryLow(let level, let minimum):
             return "device battery is at \(level) %, below the required \(minimum) %. Charge the device, or lower the limit with --min-battery."
+        case .batteryFell(let level, let minimum):
+            return "the device's battery fell to \(level) % during the transfer (minimum \(minimum) %); the image is uploaded "
+                + "but not activated. Charge the device and run the same command again: it finds the image uploaded and "
+                + "only activates it."
         case .notNewer(let image, let running, let imageText, let runningText):
             return "\(imageText ?? "image version \(image)") is not newer than the running \(runningText ?? running.description). "
                 + "Pass --allow-downgrade to flash it anyway."

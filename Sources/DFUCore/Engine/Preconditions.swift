@@ -89,4 +89,11 @@ public enum Preconditions {
         }
         return Verdict(failures: failures, warnings: warnings)
     }
+
+    /// The battery read again after the transfer, before anything activates the update: a transfer
+    /// can take minutes, and MCUboot's swap at the next reset is the step a brown-out must not cut.
+    /// Below the same `--min-battery`, the run stops with the image uploaded and not activated.
+    public static func batteryBeforeActivation(level: Int, options: UpdateOptions) -> PreconditionFailure? {
+        level < options.minimumBattery ? .batteryFell(level: level, minimum: options.minimumBattery) : nil
+    }
 }

@@ -17,10 +17,12 @@ import Transport
 ///   reconnects where it comes back, then the next part; MCUboot images all go first and the one
 ///   activation installs them together; a part the device declines or already holds is skipped
 ///   with a warning), from the part the device says it is at.
-/// - `upload-only` ends here. activate: the protocol's activation up to the reset. reconnect: wait
-///   for the drop, reconnect within `deadlines.reboot` (`RebootWait`), unless the device cannot be
-///   reached after its activation (`reachableAfterActivation`). confirm-version: the protocol's
-///   check.
+/// - `upload-only` ends here. activate: after an upload, the battery read again (below
+///   `--min-battery`: exit 4, the update on the device and not activated; not where the device
+///   activates by itself at the transfer's end), then the protocol's activation up to the reset.
+///   reconnect: wait for the drop, reconnect within `deadlines.reboot` (`RebootWait`), unless the
+///   device cannot be reached after its activation (`reachableAfterActivation`) or already
+///   restarted into the update by itself. confirm-version: the protocol's check.
 struct UpdateProcedure<Protocol: UpdateProtocol> {
     let engine: UpdateEngine
     let updateProtocol: Protocol
@@ -118,15 +120,17 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
 
         started = try begin(.activate)
         if session.activationNeedsLink, await connection.isLinkLost { try await reconnectBeforeActivation(connection) }
+        if state.plan != .alreadyUploaded { try await checkBatteryAgain(connection, before: state.facts) }
         let lossesBefore = try await session.activate(update, mode: options.mode, losses: connection.losses)
         // Where the transfer's end was the activation (Nordic's final Execute), nothing was marked.
         if session.activationMarks { emit(.activated(options.mode)) }
         let rebootDeadline = engine.clock.reachableBy(deadlines.reboot)
         let reachable = session.reachableAfterActivation
-        if reachable { emit(.rebooting) }
+        if reachable, lossesBefore != nil { emit(.rebooting) }
         try end(.activate, started)
 
-        if reachable {
+        // nil: the device already restarted into the update, and the link is back to it.
+        if reachable, let lossesBefore {
             started = try begin(.reconnect)
             _ = try await RebootWait(connection: connection, session: session, context: context)
                 .run(lossesBefore: lossesBefore, deadline: rebootDeadline)
@@ -230,6 +234,25 @@ struct UpdateProcedure<Protocol: UpdateProtocol> {
         if case .failure(let failure) = result {
             throw .transferInterrupted("the link to \(device) was lost after the upload and could not be restored "
                                        + "(\(failure)). \(EngineFailure.rerunWithImageOnDevice)", cause: failure.cause)
+        }
+    }
+
+    /// The battery once more before activating what this run uploaded (`Preconditions.batteryBeforeActivation`),
+    /// where it was read before the transfer and the limit is on. Not for a protocol whose device
+    /// activates the update itself at the end of the transfer (Nordic): there is nothing left to hold
+    /// back. A level that cannot be read now is logged and not held against the update: the check
+    /// before the transfer passed, and the usual reason is a link going down after the upload
+    /// (bluetoothd answers a read 0x0E before it reports the loss), which the activation's own
+    /// requests then find and restore.
+    private func checkBatteryAgain(_ connection: DeviceConnection<Protocol.Client>, before facts: DeviceFacts) async throws(DFUError) {
+        guard !updateProtocol.activatesItself, facts.batteryLevel != nil, options.minimumBattery > 0 else { return }
+        let context = context
+        let reader = StandardGATTReader(link: connection.link, log: context.log,
+                                        warn: { context.log("after the transfer: \($0)") })
+        guard let level = await reader.batteryLevel() else { return }
+        context.log("battery \(level) % after the transfer (minimum \(options.minimumBattery) %)")
+        if let failure = Preconditions.batteryBeforeActivation(level: level, options: options) {
+            throw .precondition([failure])
         }
     }
 

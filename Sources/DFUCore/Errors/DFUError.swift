@@ -15,7 +15,8 @@ public enum DFUError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileUnreadable(path: String, reason: String)
     /// The update file is no longer the one an unfinished update started with (`dfu resume`).
     case fileChanged(path: String, was: String, now: String)
-    /// The update must not start (battery, power, version, size). Nothing was sent.
+    /// The update must not start (battery, power, version, size): nothing was sent. Or the battery
+    /// fell during the transfer: the update is on the device, not activated.
     case precondition([PreconditionFailure])
     /// The device could not be found or reached (no adapter, no such device, connect failed).
     case deviceUnreachable(String, cause: FailureCause? = nil)

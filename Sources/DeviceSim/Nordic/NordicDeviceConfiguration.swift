@@ -17,6 +17,8 @@ public struct NordicDeviceConfiguration: Sendable {
     public var setName: NordicSetNameSupport = .supported
     /// Where the bootloader advertises (without bonds; with bonds it keeps the address).
     public var bootloaderAddressing: NordicBootloaderAddressing = .incremented
+    /// Control Point answers the bootloader damages (`cp_fault=`).
+    public var notificationFaults: [NordicNotificationFault] = []
 
     public init(identity: PeerIdentity, bootloader: NordicBootloaderConfiguration, batteryLevel: UInt8 = 80,
                 bootTime: Duration = .milliseconds(300), buttonless: NordicButtonlessVariant = .withoutBonds) {

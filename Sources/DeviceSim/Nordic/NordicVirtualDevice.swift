@@ -53,12 +53,16 @@ public struct NordicVirtualDevice: Sendable {
     public private(set) var boots: [NordicBoot] = []
     private var connected = false
     private var batteryLevel: UInt8
+    /// `configuration.notificationFaults` not yet fired, and the answers sent so far per op code.
+    private var pendingNotificationFaults: [NordicNotificationFault]
+    private var answers: [UInt8: Int] = [:]
 
     public init(configuration: NordicDeviceConfiguration) {
         self.configuration = configuration
         settings = NordicDFUSettings(appVersion: configuration.bootloader.appVersion,
                                      bootloaderVersion: configuration.bootloader.bootloaderVersion)
         batteryLevel = min(configuration.batteryLevel, 100)
+        pendingNotificationFaults = configuration.notificationFaults
         mode = .application(NordicApplication(version: configuration.bootloader.appVersion, batteryLevel: batteryLevel,
                                               buttonless: configuration.buttonless, setName: configuration.setName))
     }
@@ -234,7 +238,7 @@ public struct NordicVirtualDevice: Sendable {
             case .refuseWrite(let error):
                 actions.append(.refuseWrite(error))
             case .notify(let bytes):
-                actions.append(.notify(NordicDeviceGATT.controlPoint, bytes))
+                actions.append(.notify(NordicDeviceGATT.controlPoint, damaged(bytes)))
             case .dropped:
                 actions.append(.bootloader(action))
             case .dropLink:
@@ -255,6 +259,18 @@ public struct NordicVirtualDevice: Sendable {
                 reset(now: now, next: NordicBoot(target: target, reason: reason), flush: true, into: &actions)
             }
         }
+    }
+
+    /// A Control Point answer as a `cp_fault=` fault due at it sends it (else as it is).
+    private mutating func damaged(_ answer: [UInt8]) -> [UInt8] {
+        guard answer.count >= 2, answer[0] == NordicBootloader.responseCode else { return answer }
+        let opcode = answer[1]
+        answers[opcode, default: 0] += 1
+        let count = answers[opcode, default: 0]
+        guard let index = pendingNotificationFaults.firstIndex(where: { $0.opcode == opcode && $0.ordinal == count }) else {
+            return answer
+        }
+        return pendingNotificationFaults.remove(at: index).apply(to: answer)
     }
 
     /// The device resets: it stops advertising, the link drops (after what was queued, when

@@ -2,36 +2,55 @@ import Transport
 
 /// One fault as written in the options, before a `@random` point is drawn from the seed.
 ///
-/// Syntax: `KIND@WHERE`, for delay and outage `KIND@WHERE[:DURATION]`, for busy `busy@WHERE[:COUNT]`:
-/// - KIND: `disconnect`, `reboot`, `stall`, `corrupt`, `duplicate`, `delay`, `busy`, `silent`
-///   (deaf until the upload's resume packet), `outage` (deaf for DURATION);
+/// Syntax: `KIND@WHERE`, for delay and outage `KIND@WHERE[:DURATION]`, for busy `busy@WHERE[:COUNT]`,
+/// for truncate `truncate@WHERE[:BYTES]`, for battery `battery@WHERE:PERCENT`:
+/// - KIND: `disconnect`, `reboot`, `stall`, `corrupt`, `duplicate`, `reorder` (the reply swaps
+///   places with the next one), `truncate` (the reply's last BYTES missing, default 1), `delay`,
+///   `busy`, `silent` (deaf until the upload's resume packet), `outage` (deaf for DURATION),
+///   `battery` (the battery reads PERCENT from then on);
 /// - WHERE: `N%` (a share of the image, decimals allowed), `N` (bytes; `K` suffix for KiB), or
 ///   `random` (a point between 5 % and 95 % drawn from `seed`); `imageI/` before `N%` or `N`
 ///   limits it to the upload to image index I (`disconnect@image1/50%`);
 /// - DURATION: `1500ms` or `2s`; default 1 s.
 /// - COUNT: how many upload requests in a row are answered busy, 1…1000; default 1.
 ///
-/// Link drops at a request: `drop@request:NAME[:N]` (the device carries the Nth NAME request out,
+/// Faults at a request: `drop@request:NAME[:N]` (the device carries the Nth NAME request out,
 /// then closes the link instead of answering), `drop-before@…` (it closes the link as the request
-/// arrives, never carrying it out), `drop-after@…` (it answers, then closes the link). NAME is an
-/// SMP command (`SMPCommand.name`: params, echo, os-info, bootloader-info, suit, slot-info,
-/// state-read, state-write, upload, erase, reset); N counts from 1 over the device's life, across
-/// reconnections and resets (default 1); `request:upload:last` is the upload request that carries
-/// the image's last byte. These kinds take only a request, and a request only these kinds.
+/// arrives, never carrying it out), `drop-after@…` (it answers, then closes the link); `reboot@…`,
+/// `reboot-before@…` and `reboot-after@…` are the same three moments with a reset instead of a
+/// link drop (`reboot` takes an upload point too). NAME is an SMP command (`SMPCommand.name`:
+/// params, echo, os-info, bootloader-info, suit, slot-info, state-read, state-write, upload,
+/// erase, reset); N counts from 1 over the device's life, across reconnections and resets
+/// (default 1); `request:upload:last` is the upload request that carries the image's last byte.
+/// The drop and reboot-before/-after kinds take only a request.
 struct FaultSpec: Sendable, Hashable {
     enum Kind: String, Sendable, Hashable, CaseIterable {
-        case disconnect, reboot, stall, corrupt, duplicate, delay, busy, silent, outage
+        case disconnect, reboot, stall, corrupt, duplicate, reorder, truncate, delay, busy, silent, outage, battery
         case drop, dropBefore = "drop-before", dropAfter = "drop-after"
+        case rebootBefore = "reboot-before", rebootAfter = "reboot-after"
 
-        /// The moment a link-drop kind closes the link; nil for the upload faults.
+        /// The moment a link-drop kind closes the link; nil for the other kinds.
         var linkDropMoment: LinkDropMoment? {
             switch self {
             case .drop: return .insteadOfAnswer
             case .dropBefore: return .beforeHandling
             case .dropAfter: return .afterAnswer
-            case .disconnect, .reboot, .stall, .corrupt, .duplicate, .delay, .busy, .silent, .outage: return nil
+            default: return nil
             }
         }
+
+        /// The moment a reboot kind resets the device when it waits for a request.
+        var rebootMoment: LinkDropMoment? {
+            switch self {
+            case .reboot: return .insteadOfAnswer
+            case .rebootBefore: return .beforeHandling
+            case .rebootAfter: return .afterAnswer
+            default: return nil
+            }
+        }
+
+        /// Whether the kind takes only a request, never an upload point.
+        var onlyAtRequest: Bool { linkDropMoment != nil || self == .rebootBefore || self == .rebootAfter }
     }
 
     enum Point: Sendable, Hashable {
@@ -46,14 +65,15 @@ struct FaultSpec: Sendable, Hashable {
     let kind: Kind
     let point: Point
     let delay: Duration
-    /// Busy answers in a row (busy only).
+    /// Busy answers in a row (busy), bytes cut off (truncate), the battery's percent (battery).
     let count: Int
 
     static let expected = "KIND@N% or KIND@BYTES or KIND@random, optionally KIND@imageI/N% (KIND: disconnect, reboot, stall, corrupt, "
-        + "duplicate, delay, busy, silent, outage; delay and outage take :MS like delay@50%:1500ms, busy a count like "
-        + "busy@50%:3), "
-        + "or drop@REQUEST, drop-before@REQUEST, drop-after@REQUEST (REQUEST: \(SMPRequestPoint.expected)), "
-        + "several joined with '+'"
+        + "duplicate, reorder, truncate, delay, busy, silent, outage, battery; delay and outage take :MS like "
+        + "delay@50%:1500ms, busy a count like busy@50%:3, truncate the bytes cut like truncate@50%:4, battery the "
+        + "percent it falls to like battery@50%:10), "
+        + "or drop@REQUEST, drop-before@REQUEST, drop-after@REQUEST, reboot@REQUEST, reboot-before@REQUEST, "
+        + "reboot-after@REQUEST (REQUEST: \(SMPRequestPoint.expected)), several joined with '+'"
 
     /// Parses one fault (no `+`).
     init?(_ text: Substring) {
@@ -62,11 +82,13 @@ struct FaultSpec: Sendable, Hashable {
         var location = parts[1]
         var delay = Self.defaultDelay
         var count = 1
-        if kind.linkDropMoment != nil {
+        if kind.onlyAtRequest || (kind == .reboot && location.lowercased().hasPrefix("request:")) {
             guard let request = SMPRequestPoint(location) else { return nil }
             self.init(kind: kind, point: .request(request), delay: delay, count: count)
             return
         }
+        // A battery fault without its level says nothing.
+        if kind == .battery, !location.contains(":") { return nil }
         if let colon = location.firstIndex(of: ":") {
             let suffix = location[location.index(after: colon)...]
             switch kind {
@@ -76,6 +98,13 @@ struct FaultSpec: Sendable, Hashable {
             case .busy:
                 guard let parsed = Int(suffix), (1 ... 1000).contains(parsed) else { return nil }
                 count = parsed
+            case .truncate:
+                guard let parsed = Int(suffix), (1 ... Int(UInt16.max)).contains(parsed) else { return nil }
+                count = parsed
+            case .battery:
+                let digits = suffix.hasSuffix("%") ? suffix.dropLast() : suffix
+                guard let level = Int(digits), (0 ... 100).contains(level) else { return nil }
+                count = level
             default:
                 return nil
             }
@@ -98,7 +127,8 @@ struct FaultSpec: Sendable, Hashable {
         let trigger: FaultTrigger
         switch point {
         case .request(let request):
-            // Only the link-drop kinds are parsed with a request.
+            // Only the link-drop and reboot kinds are parsed with a request.
+            if let moment = kind.rebootMoment { return .rebootAtRequest(moment, at: request) }
             return .dropLink(kind.linkDropMoment ?? .insteadOfAnswer, at: request)
         case .fixed(let fixed):
             trigger = fixed
@@ -112,6 +142,9 @@ struct FaultSpec: Sendable, Hashable {
         case .stall: return .stall(at: trigger)
         case .corrupt: return .corrupt(at: trigger)
         case .duplicate: return .duplicate(at: trigger)
+        case .reorder: return .reorder(at: trigger)
+        case .truncate: return .truncate(at: trigger, bytes: count)
+        case .battery: return .battery(at: trigger, level: UInt8(clamping: count))
         case .delay: return .delay(at: trigger, by: delay)
         case .busy: return .busy(at: trigger, count: count)
         case .silent: return .silent(at: trigger)
@@ -119,6 +152,8 @@ struct FaultSpec: Sendable, Hashable {
         case .drop, .dropBefore, .dropAfter:
             // Never parsed with an upload point; the nearest meaning of one is the upload fault.
             return .disconnect(at: trigger)
+        case .rebootBefore, .rebootAfter:
+            return .reboot(at: trigger)
         }
     }
 
@@ -130,7 +165,13 @@ struct FaultSpec: Sendable, Hashable {
         case .random: location = "random"
         case .request(let request): location = request.description
         }
-        let suffix = kind == .delay || kind == .outage ? ":\(delay.wholeMilliseconds)ms" : kind == .busy && count != 1 ? ":\(count)" : ""
+        let suffix: String
+        switch kind {
+        case .delay, .outage: suffix = ":\(delay.wholeMilliseconds)ms"
+        case .busy, .truncate: suffix = count != 1 ? ":\(count)" : ""
+        case .battery: suffix = ":\(count)"
+        default: suffix = ""
+        }
         return "\(kind.rawValue)@\(location)\(suffix)"
     }
 

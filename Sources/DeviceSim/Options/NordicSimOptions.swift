@@ -11,6 +11,8 @@ public struct NordicSimOptions: Sendable, Hashable {
     public var droppedPacketWrites: Set<Int> = []
     /// `drop=`: where the bootloader closes the link itself.
     public var linkDrops: Set<NordicLinkDrop> = []
+    /// `cp_fault=`: Control Point answers the bootloader damages.
+    public var notificationFaults: [NordicNotificationFault] = []
     /// `bl_version=`: the installed bootloader_version (a bootloader update must be newer).
     public var bootloaderVersion: UInt32 = 1
     /// `buttonless=plain|bonds|bonds-unpaired`: the application's buttonless service.
@@ -37,7 +39,7 @@ public struct NordicSimOptions: Sendable, Hashable {
     public static let defaultAppVersion: UInt32 = 1
 
     public static let keys = ["chip", "sdk", "hw", "sd", "bl_version", "prn_drop", "drop", "inactivity", "buttonless",
-                               "set_name", "bl_address", "bootloaders_nearby"]
+                               "set_name", "bl_address", "bootloaders_nearby", "cp_fault"]
 
     public init() {}
 }

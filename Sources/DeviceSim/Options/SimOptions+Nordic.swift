@@ -19,6 +19,7 @@ import Transport
 /// | `bl_address` | where the bootloader advertises: `plus1` (the SDK's address + 1), `random` (an address of its own, derived from the identity) or an address | plus1 |
 /// | `bootloaders_nearby` | 0…4 other nRF52s in range, each waiting in DFU mode as `DfuTarg` | 0 |
 /// | `drop` | where the bootloader closes the link itself: `create:N` / `execute:N` (right after answering the Nth data object Create / Execute), `packet:N` (after storing the Nth Packet write), joined with `+` | none |
+/// | `cp_fault` | Control Point answers sent damaged: `corrupt@REQUEST:N` (last byte inverted) or `truncate@REQUEST:N` (last byte missing), the Nth answer (from 1, over the device's life) to REQUEST `create`, `prn`, `checksum`, `execute` or `select`, joined with `+` | none |
 ///
 /// `battery`, `id`, `mtu`, `phy`, `interval`, `timescale` mean what they mean for SMP.
 extension SimOptions {
@@ -94,6 +95,13 @@ extension SimOptions {
                 drops.insert(drop)
             }
             nordic.linkDrops = drops
+        case "cp_fault":
+            var faults: [NordicNotificationFault] = []
+            for part in value.split(separator: "+", omittingEmptySubsequences: false) {
+                guard let fault = NordicNotificationFault(part) else { throw bad(NordicNotificationFault.expected) }
+                faults.append(fault)
+            }
+            nordic.notificationFaults = faults
         default:
             return false
         }
@@ -147,6 +155,7 @@ extension SimOptions {
         var device = NordicDeviceConfiguration(identity: identity, bootloader: bootloader, batteryLevel: battery,
                                                buttonless: nordic.buttonless)
         device.setName = nordic.setName
+        device.notificationFaults = nordic.notificationFaults
         switch nordic.bootloaderAddress {
         case nil, "plus1": device.bootloaderAddressing = .incremented
         case "random": device.bootloaderAddressing = .unrelated(to: identity)
@@ -192,6 +201,9 @@ extension SimOptions {
         if nordic.bootloadersNearby > 0 { items.append("bootloaders_nearby=\(nordic.bootloadersNearby)") }
         if !nordic.linkDrops.isEmpty {
             items.append("drop=" + nordic.linkDrops.map(\.description).sorted().joined(separator: "+"))
+        }
+        if !nordic.notificationFaults.isEmpty {
+            items.append("cp_fault=" + nordic.notificationFaults.map(\.description).joined(separator: "+"))
         }
         return items
     }

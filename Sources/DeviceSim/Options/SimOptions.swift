@@ -28,8 +28,9 @@ import Transport
 /// | `timescale` | real seconds per model second: 1 real time, 0.05 twenty times faster, 0 unpaced (as fast as the machine goes) | 1 |
 /// | `drop_report` | ms the central's host takes to report a link the device ended (0…10000); meanwhile its ATT requests fail with 0x0E, as bluetoothd's do for tens of ms | 0 |
 ///
-/// Faults: `fault=disconnect@40%`, `reboot@60%`, `stall@N`, `corrupt@N`, `duplicate@N`,
-/// `delay@N:1500ms`, `busy@N:3`, where N is `N%` of the image, a byte count, or `random` (see `FaultSpec`).
+/// Faults: `fault=disconnect@40%`, `reboot@60%`, `stall@N`, `corrupt@N`, `duplicate@N`, `reorder@N`,
+/// `truncate@N[:BYTES]`, `delay@N:1500ms`, `busy@N:3`, `battery@N:PERCENT`, where N is `N%` of the
+/// image, a byte count, or `random` (see `FaultSpec`).
 /// Link drops at a request: `drop@request:NAME[:N]` (the device carries out its Nth NAME request,
 /// then closes the link instead of answering), `drop-before@request:NAME[:N]` (it closes the link
 /// as the request arrives: the request is lost), `drop-after@request:NAME[:N]` (it answers, then
@@ -37,7 +38,8 @@ import Transport
 /// `slot-info`, `state-read`, `state-write`, `upload`, `erase`, `reset`; N from 1, counted over the
 /// device's life (reconnections and resets included; default 1); `request:upload:last` is the
 /// upload request carrying the image's last byte. With `drop_report` and a paced `timescale` they
-/// reproduce bluetoothd's late report of a dropped link.
+/// reproduce bluetoothd's late report of a dropped link. `reboot@`, `reboot-before@` and
+/// `reboot-after@request:NAME[:N]` reset the device at those three moments instead.
 /// Commas separate options, so a comma cannot also separate faults: join several with `+`
 /// (`fault=disconnect@40%+reboot@60%`) or repeat the key (`fault=disconnect@40%,fault=reboot@60%`);
 /// both add up. `-` and `_` are interchangeable in key names. Every other key may appear once.

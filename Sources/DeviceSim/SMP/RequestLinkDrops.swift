@@ -1,7 +1,8 @@
 import DFUCore
 
-/// The link drops a device was told to make at given requests (`SimFault.dropLink`), and how many
-/// requests of each command it has received, which picks the Nth. The counts belong to the fault,
+/// The link drops and resets a device was told to make at given requests (`SimFault.dropLink`,
+/// `SimFault.rebootAtRequest`), and how many requests of each command it has received, which picks
+/// the Nth. The counts belong to the fault,
 /// not to the device's RAM: a reset does not start them again, so `state-read:2` can be the read
 /// after the reboot.
 struct RequestLinkDrops: Sendable {
@@ -9,7 +10,7 @@ struct RequestLinkDrops: Sendable {
     private var counts: [SMPCommand: Int] = [:]
 
     init(_ faults: [SimFault]) {
-        pending = faults.filter { if case .dropLink = $0 { true } else { false } }
+        pending = faults.filter { Self.atRequest($0) != nil }
     }
 
     var isEmpty: Bool { pending.isEmpty }
@@ -25,7 +26,7 @@ struct RequestLinkDrops: Sendable {
         let count = counts[command, default: 0]
         guard !pending.isEmpty else { return nil }
         for (index, fault) in pending.enumerated() {
-            guard case .dropLink(let moment, let point) = fault, point.command == command else { continue }
+            guard let (moment, point) = Self.atRequest(fault), point.command == command else { continue }
             let due: Bool
             switch point.ordinal {
             case .nth(let n): due = n == count
@@ -36,6 +37,14 @@ struct RequestLinkDrops: Sendable {
             return (fault, moment)
         }
         return nil
+    }
+
+    /// The moment and request of a fault that waits for a request; nil for the upload faults.
+    private static func atRequest(_ fault: SimFault) -> (LinkDropMoment, SMPRequestPoint)? {
+        switch fault {
+        case .dropLink(let moment, let point), .rebootAtRequest(let moment, let point): return (moment, point)
+        default: return nil
+        }
     }
 
     /// Whether an upload request's data reaches the end of the image: its own `len` at offset 0,

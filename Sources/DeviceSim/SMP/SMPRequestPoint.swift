@@ -52,7 +52,7 @@ public struct SMPRequestPoint: Sendable, Hashable, CustomStringConvertible {
         + SMPCommand.allCases.map(\.name).joined(separator: ", ")
 }
 
-/// When a link-drop fault closes the link, against the request it waits for.
+/// When a fault at a request closes the link (or resets the device), against the request it waits for.
 public enum LinkDropMoment: Sendable, Hashable, CaseIterable {
     /// As the request arrives: the device never carries it out (`drop-before@`; the request is lost).
     case beforeHandling
@@ -61,12 +61,21 @@ public enum LinkDropMoment: Sendable, Hashable, CaseIterable {
     /// Right after the answer went out (`drop-after@`).
     case afterAnswer
 
-    /// The fault kind in the option syntax.
+    /// The link-drop fault kind in the option syntax.
     public var kind: String {
         switch self {
         case .beforeHandling: return "drop-before"
         case .insteadOfAnswer: return "drop"
         case .afterAnswer: return "drop-after"
+        }
+    }
+
+    /// The reset-at-a-request kind in the option syntax (`reboot-before`, `reboot`, `reboot-after`).
+    public var rebootKind: String {
+        switch self {
+        case .beforeHandling: return "reboot-before"
+        case .insteadOfAnswer: return "reboot"
+        case .afterAnswer: return "reboot-after"
         }
     }
 }

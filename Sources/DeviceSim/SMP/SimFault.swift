@@ -44,6 +44,15 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
     case corrupt(at: FaultTrigger)
     /// The reply to that chunk is sent twice.
     case duplicate(at: FaultTrigger)
+    /// The reply to that chunk is held back and sent right after the next reply (the two swap).
+    /// Zephyr answers in order over one transport, so only a link that reorders (UDP) or a broken
+    /// device shows this; SMP matches replies by sequence number.
+    case reorder(at: FaultTrigger)
+    /// The reply to that chunk arrives without its last `bytes` bytes (at most its body: the header,
+    /// which announces the full length, stays whole).
+    case truncate(at: FaultTrigger, bytes: Int)
+    /// Once the chunk is written the battery reads `level` % (it fell during the transfer).
+    case battery(at: FaultTrigger, level: UInt8)
     /// The reply to that chunk is held back for `by` (later replies queue behind it, as GATT keeps order).
     case delay(at: FaultTrigger, by: Duration)
     /// The next `count` upload requests after that chunk are answered `rc: 10` (MGMT_ERR_EBUSY)
@@ -62,14 +71,18 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
     /// instead of answering it, or right after answering it (`LinkDropMoment`). It does not reset;
     /// what it did with the request stays done, as on any drop.
     case dropLink(LinkDropMoment, at: SMPRequestPoint)
+    /// The device resets at a request (`reboot@request:state-write`): as it arrives (never carried
+    /// out), instead of answering once it carried it out, or right after answering. Like the
+    /// upload's `reboot`: link gone, RAM lost, MCUboot runs what the flash says.
+    case rebootAtRequest(LinkDropMoment, at: SMPRequestPoint)
 
-    /// Where in an upload the fault fires; nil for a fault at a request (`dropLink`).
+    /// Where in an upload the fault fires; nil for a fault at a request (`dropLink`, `rebootAtRequest`).
     public var trigger: FaultTrigger? {
         switch self {
         case .disconnect(let t), .reboot(let t), .stall(let t), .corrupt(let t), .duplicate(let t), .delay(let t, _),
-             .busy(let t, _), .silent(let t), .outage(let t, _):
+             .busy(let t, _), .silent(let t), .outage(let t, _), .reorder(let t), .truncate(let t, _), .battery(let t, _):
             return t
-        case .dropLink:
+        case .dropLink, .rebootAtRequest:
             return nil
         }
     }
@@ -86,7 +99,11 @@ public enum SimFault: Sendable, Hashable, CustomStringConvertible {
         case .busy(let t, let count): return count == 1 ? "busy@\(t)" : "busy@\(t):\(count)"
         case .silent(let t): return "silent@\(t)"
         case .outage(let t, let d): return "outage@\(t):\(d.wholeMilliseconds)ms"
+        case .reorder(let t): return "reorder@\(t)"
+        case .truncate(let t, let bytes): return bytes == 1 ? "truncate@\(t)" : "truncate@\(t):\(bytes)"
+        case .battery(let t, let level): return "battery@\(t):\(level)"
         case .dropLink(let moment, let point): return "\(moment.kind)@\(point)"
+        case .rebootAtRequest(let moment, let point): return "\(moment.rebootKind)@\(point)"
         }
     }
 }
@@ -96,4 +113,8 @@ public enum NotificationFault: Sendable, Hashable {
     case corrupted
     case duplicated
     case delayed
+    /// Sent after the reply that followed it (`reorder@`).
+    case reordered
+    /// Cut short (`truncate@`).
+    case truncated
 }

@@ -78,9 +78,14 @@ public struct VirtualDevice: Sendable {
     public private(set) var pendingFaults: [SimFault]
     /// The largest notification of the current connection; `.some(nil)` for datagrams, nil when
     /// nobody is connected.
-    var connection: Int??
-    /// A fault that applies to the next reply (stall, corrupt, duplicate, delay).
+    var connection: Int?? {
+        // A reply held back for a link that is gone is lost with it.
+        didSet { if connection == nil { heldReply = nil } }
+    }
+    /// A fault that applies to the next reply (stall, corrupt, duplicate, reorder, truncate, delay).
     private var replyFault: SimFault?
+    /// A reply a `reorder@` fault holds back until the next reply has gone out.
+    private var heldReply: [UInt8]?
     /// While a `silent@` or `outage@` fault holds: what ends it (`Deafness`).
     private var deafness: Deafness?
 
@@ -214,8 +219,10 @@ public struct VirtualDevice: Sendable {
                             actions.append(.dropLink(.fault))
                             linkFault = true
                         }
-                    case .stall, .corrupt, .duplicate, .delay:
+                    case .stall, .corrupt, .duplicate, .delay, .reorder, .truncate:
                         replyFault = fault
+                    case .battery(_, let level):
+                        batteryLevel = min(level, 100)
                     case .busy(_, let count):
                         server.answerUploadsBusy(count)
                     case .silent:
@@ -224,7 +231,7 @@ public struct VirtualDevice: Sendable {
                     case .outage(_, let duration):
                         replyFault = .stall(at: .bytes(0))
                         deafness = .until(time.advanced(by: duration))
-                    case .dropLink:
+                    case .dropLink, .rebootAtRequest:
                         break // fired by the server, never at an upload point
                     }
                 }
@@ -245,6 +252,11 @@ public struct VirtualDevice: Sendable {
                 actions.append(.dropped(reason))
             case .dropLink(let fault):
                 actions.append(.faultInjected(fault))
+                if case .rebootAtRequest = fault {
+                    // The device dies at the request: what comes after it in this batch never happens.
+                    reboot(at: time, into: &actions)
+                    return
+                }
                 if connection != nil {
                     connection = nil
                     let afterReply = if case .dropLink(.afterAnswer, _) = fault { true } else { false }
@@ -276,7 +288,7 @@ public struct VirtualDevice: Sendable {
     }
 
     /// One reply as notifications of at most `size` bytes (Zephyr `smp_bt_tx_pkt`), with the
-    /// pending reply fault applied.
+    /// pending reply fault applied, then a reply a `reorder@` fault held back.
     private mutating func notifications(for packet: [UInt8], size: Int?) -> [Action] {
         var bytes = packet
         var delay: Duration = .zero
@@ -292,23 +304,41 @@ public struct VirtualDevice: Sendable {
             case .duplicate:
                 copies = 2
                 tag = .duplicated
+            case .reorder:
+                // Goes out after the next reply instead (a second reorder before then sends it).
+                let earlier = heldReply
+                heldReply = bytes
+                return earlier.map { Self.split($0, size: size, after: .zero, fault: .reordered) } ?? []
+            case .truncate(_, let cut):
+                // The header (with the full length) stays: the body comes short.
+                bytes.removeLast(min(cut, max(0, bytes.count - SMPRequestHeader.size)))
+                tag = .truncated
             case .delay(_, let by):
                 delay = by
                 tag = .delayed
-            case .reboot, .disconnect, .busy, .dropLink, .silent, .outage:
+            case .reboot, .disconnect, .busy, .dropLink, .rebootAtRequest, .silent, .outage, .battery:
                 break
             }
         }
+        var out: [Action] = []
+        for _ in 0 ..< copies { out += Self.split(bytes, size: size, after: delay, fault: tag) }
+        if let held = heldReply {
+            heldReply = nil
+            out += Self.split(held, size: size, after: delay, fault: .reordered)
+        }
+        return out
+    }
+
+    /// A packet as notifications of at most `size` bytes (one datagram when `size` is nil).
+    private static func split(_ bytes: [UInt8], size: Int?, after delay: Duration, fault: NotificationFault?) -> [Action] {
         let chunk = max(1, size ?? bytes.count)
         var out: [Action] = []
-        for _ in 0 ..< copies {
-            var start = 0
-            repeat {
-                let end = min(start + chunk, bytes.count)
-                out.append(.notify(Array(bytes[start ..< end]), after: delay, fault: tag))
-                start = end
-            } while start < bytes.count
-        }
+        var start = 0
+        repeat {
+            let end = min(start + chunk, bytes.count)
+            out.append(.notify(Array(bytes[start ..< end]), after: delay, fault: fault))
+            start = end
+        } while start < bytes.count
         return out
     }
 
@@ -320,6 +350,7 @@ public struct VirtualDevice: Sendable {
             actions.append(.dropLink(.reboot))
         }
         replyFault = nil
+        heldReply = nil
         server.loseRAM()
         let report = server.bootloader.boot()
         boots.append(report)

@@ -70,7 +70,9 @@ struct FlashCommand: DFUCommand {
           1    internal error (a bug in dfu)
           2    usage error
           3    the image or the key cannot be used (format, hash, signature)
-          4    a precondition failed (battery, version, slot, host power): nothing sent
+          4    a precondition failed (battery, version, slot, host power): nothing sent;
+               or the battery fell below --min-battery during the upload: uploaded, not
+               activated (charge the device, run the same command again)
           5    the device cannot be reached, or BlueZ or the adapter cannot be used
           6    transfer interrupted: run the same command again to resume
           7    the device rejected the update or broke the protocol

@@ -59,7 +59,7 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "N", help: "Seed for @random fault points. (default: 0)")
     var seed: String?
 
-    @Option(valueName: "FAULT", help: "A fault to inject: disconnect@40%, reboot@60%, stall@N, corrupt@N, duplicate@N, delay@N:1500ms or busy@N[:COUNT] (rc 10 to the next COUNT uploads); N a share of the image, a byte count or 'random'. Or a link drop at a request: drop@request:NAME[:N] (the answer lost), drop-before@… (the request lost) or drop-after@… (answered first), e.g. drop@request:reset, drop-before@request:state-write:2, drop-after@request:upload:last. '+' joins several in one value.")
+    @Option(valueName: "FAULT", help: "A fault to inject: disconnect@40%, reboot@60%, stall@N, corrupt@N, duplicate@N, reorder@N (the reply swaps with the next), truncate@N[:BYTES] (the reply's last bytes missing), delay@N:1500ms, busy@N[:COUNT] (rc 10 to the next COUNT uploads) or battery@N:PERCENT (the battery falls to PERCENT); N a share of the image, a byte count or 'random'. Or a link drop at a request: drop@request:NAME[:N] (the answer lost), drop-before@… (the request lost) or drop-after@… (answered first), e.g. drop@request:reset, drop-before@request:state-write:2, drop-after@request:upload:last; reboot@, reboot-before@ and reboot-after@request:… reset the device there instead. '+' joins several in one value.")
     var fault: [String] = []
 
     @Option(valueName: "nrf52832|nrf52833|nrf52840", help: "nordic: the chip, with the nRF5 SDK 17.1 flash layout: the largest update the bootloader takes (316 KiB on nrf52832 and nrf52833, 824 KiB on nrf52840) and the SoftDevice --sd defaults to. (default: nrf52832)")

@@ -127,7 +127,7 @@ enum UpdateEventJSON {
     /// A stable name per precondition, for scripts that react to one of them (charge, then retry).
     static func checkName(_ failure: PreconditionFailure) -> String {
         switch failure {
-        case .batteryLow: return "battery"
+        case .batteryLow, .batteryFell: return "battery"
         case .notNewer: return "version"
         case .imageTooLarge: return "slot-size"
         case .hostOnBattery: return "host-power"

@@ -33,8 +33,10 @@ protocol UpdateSession: Sendable {
     /// resets a device whose bootloader already holds it where it boots (MCUboot's serial recovery).
     var activationMarks: Bool { get }
     /// The activate stage up to and including the reset. Returns the link losses counted before
-    /// the reset went out, so the wait for the reboot counts only the drop the reset causes.
-    func activate(_ update: Update, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int
+    /// the reset went out, so the wait for the reboot counts only the drop the reset causes; nil
+    /// when the device restarted into the update by itself before the reset was sent (it reset as
+    /// it took the mark, and the link is back to it): there is no reboot left to wait for.
+    func activate(_ update: Update, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int?
     /// After a part that is not the last was sent. When its end activated it and the device
     /// resets (a Nordic system part): points the connection at where the device comes back to take
     /// the next part and returns the link losses counted before that reset (as `activate`). nil:

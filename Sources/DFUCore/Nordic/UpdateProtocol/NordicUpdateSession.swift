@@ -14,6 +14,9 @@ struct NordicUpdateSession: UpdateSession {
     let applicationPeers: [PeerIdentity]
     /// The numbers of the parts the bootloader declined as not newer (skipped): not activated.
     let declinedParts: Locked<Set<Int>>
+    /// Whether the last part's final Execute went unanswered (the link went first): whether the
+    /// bootloader activated the update is then known only from what the application reports.
+    let finalExecuteUnanswered = Locked(false)
 
     /// One Control Point request at a time.
     var window: Int { 1 }
@@ -101,6 +104,7 @@ struct NordicUpdateSession: UpdateSession {
                 progress: progress)
             if completion == .unconfirmed {
                 context.log("the link dropped while the final Execute was outstanding; the new version decides")
+                if part.isLast { finalExecuteUnanswered.withLock { $0 = true } }
             }
             await warnAboutRecoveries()
             return .sent
@@ -134,7 +138,7 @@ struct NordicUpdateSession: UpdateSession {
 
     /// The bootloader validates, resets and starts the new application, at the application's
     /// address: the reconnect goes there.
-    func activate(_ update: NordicPreparedPackage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
+    func activate(_ update: NordicPreparedPackage, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int? {
         connection.retarget(to: applicationPeers, layout: NordicGATT.application)
         return connection.lossesWhenAttached
     }
@@ -178,6 +182,22 @@ struct NordicUpdateSession: UpdateSession {
     /// `--expect-version` when given (the init packet's fw_version is an integer an application
     /// need not report, §6 of the issue). Said in Nordic's words: what the bootloader activated, as
     /// the package names it, and the revision as the application reports it; nothing is confirmed.
+    /// The final Execute unanswered and the application back with the firmware revision it
+    /// reported before the update: nothing shows the bootloader activated it. It answers and resets
+    /// at once, so the answer may be lost with the link (then the new application reports its own
+    /// revision); but a device that lost power as the Execute arrived never executed the last
+    /// object and starts its old application. Resumable: the same command finishes it. Not
+    /// checked with `--expect-version` (which decides, above) or without a revision to compare.
+    private func checkActivated(_ update: NordicPreparedPackage, words: String, revision: String?,
+                                before: SessionState) throws(DFUError) {
+        guard context.options.expectedVersion == nil, update.application != nil,
+              finalExecuteUnanswered.withLock({ $0 }), let revision, revision == before.facts.runningVersionText else { return }
+        throw .transferInterrupted("\(device) came back reporting firmware revision \(revision), as before the update, and "
+                                   + "the bootloader never answered the final Execute (the link went first): nothing shows "
+                                   + "that it activated \(words). \(EngineFailure.rerun) (--expect-version names the "
+                                   + "revision the new application reports, to check it instead.)")
+    }
+
     func confirm(_ update: NordicPreparedPackage, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
         if !reachableAfterActivation, before.plan != .alreadyRunning(confirmed: true) {
@@ -198,6 +218,7 @@ struct NordicUpdateSession: UpdateSession {
         }
         let activated = before.plan != .alreadyRunning(confirmed: true)
         let words = activated ? update.words(skipping: declinedParts.withLock { $0 }) : update.summary.versionText
+        try checkActivated(update, words: words, revision: revision, before: before)
         context.emit(.firmwareReported(update: words, firmwareRevision: revision, activated: activated))
         return update.version
     }

@@ -46,7 +46,7 @@ extension SMPUpdateSession {
 
     /// The bootloader's list must show each image in its primary slot (said as `.writtenByRecovery`),
     /// then the reset: MCUboot answers and restarts 250 ms later, booting the primary slot.
-    func activateRecovery(_ update: SMPUpdate) async throws(DFUError) -> Int {
+    func activateRecovery(_ update: SMPUpdate) async throws(DFUError) -> Int? {
         let listed: ImageStateResponse
         do throws(SMPClientError) {
             listed = try await connection.client.request(ImageStateReadRequest(), timeout: deadlines.request)

@@ -6,6 +6,8 @@ import Transport
 struct SMPActivation: Sendable {
     let session: SMPSession
     let image: PreparedImage
+    /// The image index marked: its slot 0 runs the image once the device has booted it.
+    var imageIndex: UInt64 = 0
     let mode: ActivationMode
     let device: String
     let requestTimeout: Duration
@@ -15,9 +17,21 @@ struct SMPActivation: Sendable {
     let restoreLink: @Sendable (_ request: String) async throws(DFUError) -> Void
     /// A refused mark is fine when the image is already pending (RAM load, mode 6).
     var acceptsAlreadyPending = false
+    /// Says what the user should know: the device restarted on its own.
+    var warn: @Sendable (String) -> Void = { _ in }
 
     /// Link losses a mark survives (each followed by a reconnect and a look at the image list).
     static let linkLossAllowance = 3
+
+    /// How a mark ended.
+    enum Marked: Sendable, Equatable {
+        /// The device lists the image pending for its next boot: the reset follows.
+        case pending
+        /// The device took the mark and restarted by itself (a watchdog, a brown-out, a fault)
+        /// before answering: MCUboot has installed the image, which runs now (on test, unless it
+        /// was marked permanent). No reset may follow: a reset during a test boot reverts it.
+        case restarted
+    }
 
     /// State write for the mode: `{hash, confirm: false}` marks the image for a test boot (MCUboot
     /// reverts it on the reset after next unless confirmed); `{hash, confirm: true}` makes it
@@ -25,8 +39,12 @@ struct SMPActivation: Sendable {
     ///
     /// A link lost before the answer says nothing of whether the device took the mark (the request
     /// or only its answer may have been lost): after reconnecting, the image list tells, and the
-    /// mark is sent again only when the image is not pending.
-    func mark() async throws(DFUError) {
+    /// mark is sent again only when the image is not pending. When the list shows the image
+    /// running, the device took the mark and restarted before answering (`Marked.restarted`).
+    /// Over a link that cannot report a loss the same shows as a refusal of the mark sent again
+    /// (Zephyr's IMAGE_SETTING_TEST_TO_ACTIVE_DENIED: the image is the one it runs), so a refused
+    /// mark is looked at the same way before it is taken for a refusal.
+    func mark() async throws(DFUError) -> Marked {
         let permanent = mode == .confirmOnly
         let what = permanent ? "the request to confirm the new image" : "the request to mark the new image for test"
         var linkLosses = 0
@@ -38,25 +56,46 @@ struct SMPActivation: Sendable {
             } catch .linkLost where linkLosses < Self.linkLossAllowance {
                 linkLosses += 1
                 try await restoreLink(what)
-                if let listed = try? await session.request(ImageStateReadRequest(), timeout: requestTimeout),
-                   isPending(in: listed) {
-                    log("the device had taken the mark before the link went down: its image list shows the image pending")
-                    return
+                if let listed = try? await session.request(ImageStateReadRequest(), timeout: requestTimeout) {
+                    if isPending(in: listed) {
+                        log("the device had taken the mark before the link went down: its image list shows the image pending")
+                        return .pending
+                    }
+                    if runsNewImage(listed) { return restarted() }
                 }
                 continue
             } catch {
+                if case .refused = error, await runsNewImage() { return restarted() }
                 state = try await alreadyPending(after: error, what: what)
             }
             guard isPending(in: state) else {
                 throw .deviceRejected("\(device) accepted \(what) but does not list the new image as pending; it would not "
                                       + "boot it. Check the device's MCUboot configuration.")
             }
-            return
+            return .pending
         }
     }
 
     private func isPending(in state: ImageStateResponse) -> Bool {
         state.images.contains { $0.hash == image.slotHash && $0.pending }
+    }
+
+    /// Whether the image list shows the new image running in its index's slot 0 (installed:
+    /// its DECOMP_SHA for a compressed image).
+    func runsNewImage(_ state: ImageStateResponse) -> Bool {
+        state.running(image: imageIndex)?.hash == image.installedHash
+    }
+
+    /// The same, read from the device now; false when it does not answer.
+    func runsNewImage() async -> Bool {
+        guard let listed = try? await session.request(ImageStateReadRequest(), timeout: requestTimeout) else { return false }
+        return runsNewImage(listed)
+    }
+
+    private func restarted() -> Marked {
+        warn("\(device) restarted by itself after it took the mark (before answering): it already runs the new image, "
+             + "so it is not reset again")
+        return .restarted
     }
 
     /// RAM load without revert (bootloader mode 6 does not tell which): the newer image is already

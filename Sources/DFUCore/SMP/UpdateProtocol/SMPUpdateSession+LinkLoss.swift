@@ -78,8 +78,9 @@ extension SMPUpdateSession {
     private func resetAgain(_ activation: SMPActivation) async throws(DFUError) -> ContinuousClock.Instant {
         context.warn("\(context.device) has not restarted since the image was marked (the reset or its answer was lost "
                      + "with the link); resetting it again")
-        let lossesBefore = try await reset(with: activation)
         let deadline = context.clock.reachableBy(deadlines.reboot)
+        // nil: it restarted by itself meanwhile; the check looks again.
+        guard let lossesBefore = try await reset(with: activation) else { return deadline }
         _ = try await RebootWait(connection: connection, session: self, context: context)
             .run(lossesBefore: lossesBefore, deadline: deadline)
         context.log("reconnected after the second reset")

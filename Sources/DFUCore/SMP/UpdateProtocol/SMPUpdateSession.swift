@@ -131,9 +131,12 @@ struct SMPUpdateSession: UpdateSession {
 
     /// Marks each image the device does not already run (in the mode its index allows), then one
     /// reset. A link lost under a mark is restored and the image list read again (`SMPActivation`).
-    func activate(_ update: SMPUpdate, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int {
+    /// nil: the device restarted into the update by itself after the last mark (no reset is sent:
+    /// it would end the test boot).
+    func activate(_ update: SMPUpdate, mode: ActivationMode, losses: LinkLossMonitor) async throws(DFUError) -> Int? {
         if context.options.serialRecovery != nil { return try await activateRecovery(update) }
         var activation: SMPActivation?
+        var restarted = false
         // Direct-XIP without revert boots the newest image for good: Zephyr refuses a test of it
         // (IMAGE_ALREADY_PENDING, img_mgmt_set_next_boot_slot), so nothing is marked.
         let marks = update.bootloaderMode != .directXIP
@@ -141,29 +144,44 @@ struct SMPUpdateSession: UpdateSession {
         for entry in update.images where !entry.isRunning {
             var marking = self.activation(of: entry, mode: mode)
             marking.acceptsAlreadyPending = update.bootloaderMode == .ramLoad
-            if marks { try await marking.mark() }
+            // A restart after an earlier image's mark still leaves this one to mark and reset.
+            if marks { restarted = try await marking.mark() == .restarted }
             activation = marking
         }
         guard let activation else {
             throw .internalError("activating an update whose every image already runs")
         }
+        if restarted { return nil }
         return try await reset(with: activation)
     }
 
     /// Marking and resetting `entry` in the mode its index allows.
     func activation(of entry: SMPUpdateImage, mode: ActivationMode) -> SMPActivation {
-        SMPActivation(session: session, image: entry.image, mode: mode.forImage(entry.index), device: context.device,
-                      requestTimeout: deadlines.request, log: context.log) { request async throws(DFUError) in
+        var activation = SMPActivation(session: session, image: entry.image, imageIndex: entry.index,
+                                       mode: mode.forImage(entry.index), device: context.device,
+                                       requestTimeout: deadlines.request, log: context.log) { request async throws(DFUError) in
             try await restoreLink(lostBefore: request, stage: .activate)
         }
+        activation.warn = context.warn
+        return activation
     }
 
     /// The reset, on a live link: one lost since the marks is restored first. Returns the link
     /// losses the reboot wait counts from: those before the link the reset goes out on, whose loss
     /// is the reboot's (or, if the reset was lost with it, shows after the reconnect as a device
-    /// that has not reset: `SMPVersionCheck.Outcome.awaitingReset`).
-    func reset(with activation: SMPActivation) async throws(DFUError) -> Int {
-        if await connection.isLinkLost { try await restoreLink(lostBefore: "the reset request", stage: .activate) }
+    /// that has not reset: `SMPVersionCheck.Outcome.awaitingReset`). nil: on the restored link
+    /// the device already runs the new image (it restarted by itself after answering the mark),
+    /// so no reset is sent: during a test boot it would make MCUboot revert the image.
+    func reset(with activation: SMPActivation) async throws(DFUError) -> Int? {
+        if await connection.isLinkLost {
+            try await restoreLink(lostBefore: "the reset request", stage: .activate)
+            // MCUboot's serial recovery lists the primary slot it wrote, which boots only after the reset.
+            if context.options.serialRecovery == nil, await activation.runsNewImage() {
+                context.warn("\(context.device) restarted by itself after it took the mark: it already runs the new image, "
+                             + "so it is not reset again")
+                return nil
+            }
+        }
         let lossesBefore = connection.lossesWhenAttached
         try await activation.reset()
         return lossesBefore
