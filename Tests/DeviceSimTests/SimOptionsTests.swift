@@ -1,5 +1,5 @@
 import DFUCore
-import DeviceSim
+@testable import DeviceSim
 import Testing
 import Transport
 
@@ -44,6 +44,17 @@ import Transport
         #expect(all.faults == [.corrupt(at: .bytes(1024)), .duplicate(at: .percent(12.5)),
                                .delay(at: .percent(50), by: .milliseconds(1500)),
                                .delay(at: .percent(3), by: .seconds(1)), .stall(at: .bytes(0))])
+    }
+
+    /// Found by make fuzz (SimOptions): a delay of 5.5e21 s parsed, then trapped when the fault
+    /// was written back as milliseconds. A delay or outage longer than a day is refused.
+    @Test func aDelayLongerThanADayIsRefusedNotATrap() throws {
+        let found = "sim:fault=silent@50%,fault=outage@8192:0000005523502485315576718s"
+        #expect(throws: SimOptionsError.self) { try SimOptions.parse(found) }
+        #expect(throws: SimOptionsError.self) { try SimOptions.parse("sim:fault=delay@50%:86401s") }
+        let day = try SimOptions.parse("sim:fault=delay@50%:86400000ms")
+        #expect(day.faults == [.delay(at: .percent(50), by: .seconds(86_400))])
+        #expect(day.deviceText.contains("delay@50%:86400000ms"), "\(day.deviceText)")
     }
 
     @Test func commaBetweenFaultsIsExplained() throws {

@@ -70,7 +70,7 @@ struct FaultSpec: Sendable, Hashable {
 
     static let expected = "KIND@N% or KIND@BYTES or KIND@random, optionally KIND@imageI/N% (KIND: disconnect, reboot, stall, corrupt, "
         + "duplicate, reorder, truncate, delay, busy, silent, outage, battery; delay and outage take :MS like "
-        + "delay@50%:1500ms, busy a count like busy@50%:3, truncate the bytes cut like truncate@50%:4, battery the "
+        + "delay@50%:1500ms (at most a day), busy a count like busy@50%:3, truncate the bytes cut like truncate@50%:4, battery the "
         + "percent it falls to like battery@50%:10), "
         + "or drop@REQUEST, drop-before@REQUEST, drop-after@REQUEST, reboot@REQUEST, reboot-before@REQUEST, "
         + "reboot-after@REQUEST (REQUEST: \(SMPRequestPoint.expected)), several joined with '+'"
@@ -190,10 +190,21 @@ struct FaultSpec: Sendable, Hashable {
         return .fixed(.bytes(bytes))
     }
 
+    /// The longest delay or outage: a day is longer than any deadline of dfu's, and bounding it
+    /// keeps the fault's text (`:MSms`) within Int64 (make fuzz's SimOptions target found
+    /// `outage@8192:0000005523502485315576718s` trapping there).
+    static let longestDelay: Duration = .seconds(86_400)
+
     private static func duration(_ text: Substring) -> Duration? {
-        if text.hasSuffix("ms"), let ms = Int64(text.dropLast(2)), ms >= 0 { return .milliseconds(ms) }
-        if text.hasSuffix("s"), let s = Int64(text.dropLast()), s >= 0 { return .seconds(s) }
-        return nil
+        let parsed: Duration
+        if text.hasSuffix("ms"), let ms = Int64(text.dropLast(2)), ms >= 0 {
+            parsed = .milliseconds(ms)
+        } else if text.hasSuffix("s"), let s = Int64(text.dropLast()), s >= 0 {
+            parsed = .seconds(s)
+        } else {
+            return nil
+        }
+        return parsed <= longestDelay ? parsed : nil
     }
 }
 
