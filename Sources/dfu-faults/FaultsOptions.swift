@@ -32,7 +32,7 @@ struct FaultsOptions: ParsableCommand {
     var scenarios: [String] = []
 
     /// The SMP scenarios' links; the Nordic ones run in memory and go with `memory`.
-    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp or serial (Nordic runs in memory).")
+    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp, serial or bluez (Nordic runs in memory).")
     var links: [String] = []
 
     /// Real seconds per model second of the link and device model (`LinkClock.timeScale`); the
@@ -81,7 +81,7 @@ struct FaultsOptions: ParsableCommand {
             throw UsageError("--time-scale takes a number above 0 and at most 1, not \(timeScale)")
         }
         if let unknown = links.first(where: { FaultLink(rawValue: $0) == nil }) {
-            throw UsageError("--link takes memory, udp or serial, not \(unknown)")
+            throw UsageError("--link takes memory, udp, serial or bluez, not \(unknown)")
         }
         if !(hangGuardSeconds > 0 && hangGuardSeconds <= 3600) {
             throw UsageError("--hang-guard takes seconds above 0 and at most 3600, not \(hangGuardSeconds)")

@@ -11,18 +11,17 @@ struct Scenario: Sendable {
     /// Set for a Nordic Secure DFU scenario (the device is the virtual nRF52, the file a package);
     /// `fault` and `otherBootloaderKey` are then unused.
     var nordic: NordicFaults? = nil
-    /// The link an SMP scenario runs over (`link` in its name: `udp-reboot`); Nordic runs in memory.
+    /// The link a scenario runs over (`link` in its name: `udp-reboot`); Nordic runs in memory or over BlueZ.
     var link: FaultLink = .memory
 
     /// Runs of this scenario when `--runs` is `runs`: that many on the memory link; twice as many
     /// for a Nordic scenario (there are fewer of them, and the campaign runs at least as many
-    /// updates per protocol); half as many, at least one, over UDP or serial, whose real socket or
-    /// terminal makes each run cost more.
+    /// updates per protocol); half as many, at least one, over UDP, serial or BlueZ, whose real
+    /// socket, terminal or bus makes each run cost more.
     func runs(given runs: Int) -> Int {
-        if nordic != nil { return runs * 2 }
         switch link {
-        case .memory: return runs
-        case .udp, .serial: return max(1, runs / 2)
+        case .memory: return nordic != nil ? runs * 2 : runs
+        case .udp, .serial, .bluez: return max(1, runs / 2)
         }
     }
 
@@ -40,7 +39,7 @@ struct Scenario: Sendable {
     }
 
     /// Every scenario, in the order they run: the SMP ones, then the Nordic ones.
-    static let catalogue = smpCatalogue + linkCatalogue + nordicCatalogue
+    static let catalogue = smpCatalogue + linkCatalogue + bluezCatalogue + nordicCatalogue
 
     /// The SMP scenarios, in the order they run. `@random` points lie between 5 % and 95 % of the
     /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.
