@@ -18,11 +18,11 @@ struct BlueZExpectedServicesTests {
             let central = try await BlueZBus.open(bench)
             let lines = BlueZBus.Lines()
             let connector = central.connector(expecting: [BlueZBus.smpService, Self.nordicDFUService], log: lines.append)
-            let start = ContinuousClock.now
             let link = try await BlueZBus.connect(connector)
-            let took = ContinuousClock.now - start
+            // The line comes only after the 2 s grace for late objects was waited out (a timing
+            // bound would be the same check, less sure on a loaded machine: 2.03 s before the fix,
+            // 0.05 s after).
             #expect(!lines.all.contains { $0.contains("offers none of") }, "\(lines.all)")
-            #expect(took < .milliseconds(1500), "connect took \(took): the 2 s grace for late objects was waited out")
             #expect(link.services.contains { $0.id == BlueZBus.smpService })
             await link.disconnect()
             central.close()
