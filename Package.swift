@@ -42,13 +42,14 @@ let package = Package(
                                                            "ArgumentParsing"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
         .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes",
-                                                             "ArgumentParsing", "Harness", "UDPTransport", "SerialTransport"]),
+                                                             "ArgumentParsing", "Harness", "UDPTransport", "SerialTransport",
+                                                             "BlueZTransport", "BlueZStandIn"]),
         // What the harnesses share and `dfu` does not carry: the hang guard of the fault campaign
         // and of the tests.
         .target(name: "Harness"),
-        // A stand-in for bluetoothd on a private dbus-daemon, for tests of the BlueZ central path
-        // without a rig (test support, not shipped).
-        .target(name: "BlueZStandIn", dependencies: ["Transport", "DBusBinding", "BlueZTransport"], path: "Tests/Support/BlueZStandIn"),
+        // A stand-in for bluetoothd 5.66 on a private dbus-daemon: the BlueZ central's tests and the
+        // fault campaign's `bluez-*` runs. A test double, not shipped: no product links it.
+        .target(name: "BlueZStandIn", dependencies: ["Transport", "DBusBinding", "BlueZTransport"]),
         // Nordic packages and init packets the tests build and sign (test support, not shipped).
         .target(name: "NordicTestSupport", dependencies: ["DFUCore", "BlueZStandIn"], path: "Tests/Support/NordicTestSupport"),
         // An nRF5 SDK device (secure BLE bootloader + buttonless application) modelled from the SDK

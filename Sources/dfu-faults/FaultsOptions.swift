@@ -32,9 +32,9 @@ struct FaultsOptions: ParsableCommand {
     @Option(name: "scenario", valueName: "NAME", help: "Run only this scenario (see --list).")
     var scenarios: [String] = []
 
-    /// The SMP scenarios' links; the Nordic ones run in memory and go with `memory`; `process`: the
-    /// scenarios that kill the `dfu` binary (either protocol).
-    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp, serial (Nordic runs in memory), or process (dfu killed, either protocol).")
+    /// The SMP scenarios' links; the Nordic ones run in memory and go with `memory` (their BlueZ
+    /// twins with `bluez`); `process`: the scenarios that kill the `dfu` binary (either protocol).
+    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp, serial, bluez (Nordic runs in memory and over BlueZ), or process (dfu killed, either protocol).")
     var links: [String] = []
 
     /// Real seconds per model second of the link and device model (`LinkClock.timeScale`); the
@@ -87,7 +87,7 @@ struct FaultsOptions: ParsableCommand {
             throw UsageError("--time-scale takes a number above 0 and at most 1, not \(timeScale)")
         }
         if let unknown = links.first(where: { FaultLink(rawValue: $0) == nil }) {
-            throw UsageError("--link takes memory, udp, serial or process, not \(unknown)")
+            throw UsageError("--link takes memory, udp, serial, bluez or process, not \(unknown)")
         }
         if !(hangGuardSeconds > 0 && hangGuardSeconds <= 3600) {
             throw UsageError("--hang-guard takes seconds above 0 and at most 3600, not \(hangGuardSeconds)")

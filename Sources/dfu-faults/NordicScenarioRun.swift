@@ -4,8 +4,9 @@ import Transport
 
 /// One run of a Nordic scenario: a fresh virtual nRF52 (`sim:protocol=nordic,…`) with the
 /// scenario's faults drawn from `seed`, one whole update of the package as `dfu flash PKG.zip
-/// --device sim:…` runs it (default deadlines, on the model clock), a rerun when the scenario
-/// expects the first to fail, then the device's own state.
+/// --device sim:…` runs it (default deadlines, on the model clock) in memory or over the BlueZ
+/// stand-in (`NordicLink`), a rerun when the scenario expects the first to fail, then the
+/// device's own state.
 struct NordicScenarioRun {
     let scenario: Scenario
     let faults: NordicFaults
@@ -78,7 +79,8 @@ struct NordicScenarioRun {
             drawn.append("power-cycle@final-execute")
         }
         let counter = UploadCounter(tripwire: tripwire, executeTripwire: atExecute)
-        let target = UpdateEngine.Target(connector: CountingConnector(inner: connector, counter: counter),
+        let link = try await NordicLink.serve(peripheral, on: connector, over: scenario.link, scenario: scenario.name)
+        let target = UpdateEngine.Target(connector: CountingConnector(inner: link.connector, counter: counter),
                                          peer: peripheral.applicationIdentity)
         let engine = UpdateEngine(image: inputs.package, imageName: inputs.packageName, key: inputs.key,
                                   target: target, hostPower: .mains, clock: EngineClock(clock))
@@ -98,6 +100,7 @@ struct NordicScenarioRun {
         }
         let modelEnd = clock.now
         let wallEnd = ContinuousClock.now
+        await link.stop()
 
         var final = await settled(peripheral, clock: clock)
         if case .refusedBeforeTransfer = scenario.expectation, case .bootloader = final.mode {

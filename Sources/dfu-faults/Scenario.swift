@@ -11,7 +11,7 @@ struct Scenario: Sendable {
     /// Set for a Nordic Secure DFU scenario (the device is the virtual nRF52, the file a package);
     /// `fault` and `otherBootloaderKey` are then unused.
     var nordic: NordicFaults? = nil
-    /// The link an SMP scenario runs over (`link` in its name: `udp-reboot`); Nordic runs in memory.
+    /// The link a scenario runs over (`link` in its name: `udp-reboot`); Nordic runs in memory or over BlueZ.
     var link: FaultLink = .memory
     /// Set for a process-death scenario (`link` is then `.process`): the `dfu` binary runs as a
     /// child process and is killed (`ProcessDeaths/`).
@@ -19,13 +19,13 @@ struct Scenario: Sendable {
 
     /// Runs of this scenario when `--runs` is `runs`: that many on the memory link; twice as many
     /// for a Nordic scenario (there are fewer of them, and the campaign runs at least as many
-    /// updates per protocol); half as many, at least one, over UDP or serial, whose real socket or
-    /// terminal makes each run cost more; as many for a process-death scenario (either protocol),
-    /// whose runs start `dfu` processes.
+    /// updates per protocol); half as many, at least one, over UDP, serial or BlueZ, whose real
+    /// socket, terminal or bus makes each run cost more; as many for a process-death scenario
+    /// (either protocol), whose runs start `dfu` processes.
     func runs(given runs: Int) -> Int {
         switch link {
         case .memory: return nordic != nil ? runs * 2 : runs
-        case .udp, .serial, .process: return max(1, runs / 2)
+        case .udp, .serial, .bluez, .process: return max(1, runs / 2)
         }
     }
 
@@ -44,8 +44,8 @@ struct Scenario: Sendable {
 
     /// Every scenario, in the order they run: the SMP ones, then the Nordic ones, then those that
     /// kill the `dfu` process.
-    static let catalogue = smpCatalogue + smpMoreCatalogue + linkCatalogue + nordicCatalogue + nordicMoreCatalogue
-        + processCatalogue
+    static let catalogue = smpCatalogue + smpMoreCatalogue + linkCatalogue + bluezCatalogue + nordicCatalogue
+        + nordicMoreCatalogue + processCatalogue
 
     /// The SMP scenarios, in the order they run. `@random` points lie between 5 % and 95 % of the
     /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.

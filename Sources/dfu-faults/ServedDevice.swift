@@ -8,7 +8,8 @@ import UDPTransport
 /// The virtual SMP device of one run, served on the scenario's link, and what the engine reaches it
 /// through: the in-process memory link, a UDP socket on 127.0.0.1 (`VirtualDeviceUDPServer`, as
 /// `dfu sim --serve udp:` serves it) or a pseudo-terminal (`VirtualDeviceSerialServer`, as
-/// `dfu sim --serve serial:`), the client being what `dfu flash --device udp:…|serial:…` uses.
+/// `dfu sim --serve serial:`), the client being what `dfu flash --device udp:…|serial:…` uses, or
+/// the BlueZ stand-in on a private bus (`BlueZServedDevice.swift`).
 struct ServedDevice {
     /// The serial line's speed: fast, so that a run's real-time share stays small.
     static let serialBaud = 1_000_000
@@ -48,6 +49,8 @@ struct ServedDevice {
                                 snapshot: { await server.snapshot }, stop: { await server.stop() })
         case .serial:
             return try await serial(options, clock: clock, scenario: scenario)
+        case .bluez:
+            return try await bluez(options, memory: connector, scenario: scenario)
         case .process:
             throw .setup("scenario \(scenario): a process-death scenario serves its device itself (ProcessDeathRun)")
         }

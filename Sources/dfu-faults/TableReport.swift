@@ -13,7 +13,7 @@ enum TableReport {
         let probe = Scenario.catalogue.first { $0.link == .udp }
         let linkRuns = probe.map { $0.runs(given: settings.runsPerScenario) } ?? 1
         lines.append("dfu-faults: \(settings.image) (\(settings.imageBytes) bytes, \(settings.imageVersion)) onto the virtual device at 1.0.0, "
-            + "test-confirm; --runs \(settings.runsPerScenario): that many runs per memory-link SMP scenario, \(linkRuns) per udp-/serial-/process-death one, "
+            + "test-confirm; --runs \(settings.runsPerScenario): that many runs per memory-link SMP scenario, \(linkRuns) per udp-/serial-/bluez-/process-death one, "
             + "\(settings.runsPerScenario * 2) per in-memory nordic- one; seeds \(settings.seed)…\(lastSeed)")
         lines.append("host: \(settings.machine.cpuModel), \(settings.machine.onlineCPUs) CPUs; model time scale \(settings.timeScale) "
             + "(\(ColumnText.fixed(1 / settings.timeScale, 0))x real time); hang guard \(ColumnText.fixed(settings.hangGuardSeconds, 0)) s real per update; "
@@ -23,6 +23,10 @@ enum TableReport {
         if summaries.contains(where: { $0.scenario.link == .udp || $0.scenario.link == .serial }) {
             lines.append("udp-*: a real UDP socket to the virtual device on 127.0.0.1; serial-*: a pseudo-terminal at "
                 + "\(ServedDevice.serialBaud) baud, console framing; both on the same model clock as the memory link")
+        }
+        if summaries.contains(where: { $0.scenario.link == .bluez }) {
+            lines.append("bluez-*: the BlueZ stand-in (bluetoothd 5.66 on D-Bus) on a private dbus-daemon, dfu's BlueZ central; "
+                + "the device behind it on the memory link, same model clock")
         }
         if summaries.contains(where: { $0.scenario.link == .process }) {
             lines.append(ProcessDeathReport.headerLine)

@@ -50,7 +50,7 @@ import Testing
         (["--hang-guard", "3601"], "--hang-guard takes seconds above 0 and at most 3600, not 3601.0"),
         (["--seed", "-1"], "invalid value '-1' for --seed: expected an unsigned integer"),
         (["--scenaro", "corrupt"], "unknown option '--scenaro' (did you mean --scenario?)"),
-        (["--link", "ble"], "--link takes memory, udp, serial or process, not ble"),
+        (["--link", "ble"], "--link takes memory, udp, serial, bluez or process, not ble"),
     ])
     func badCommandLinesAreUsageErrors(words: [String], message: String) {
         #expect {
@@ -79,6 +79,9 @@ import Testing
         let memory = try FaultsOptions.parse(["--link", "memory"]).selected(from: Scenario.catalogue)
         #expect(memory.count == 28 && memory.allSatisfy { $0.link == .memory })
         #expect(!memory.contains { $0.name == "udp-battery-falls" || $0.name == "serial-battery-falls" })
+        let bluez = try FaultsOptions.parse(["--link", "bluez"]).selected(from: Scenario.catalogue)
+        #expect(bluez.map(\.name) == (Scenario.smpCatalogue + Scenario.nordicCatalogue).map { "bluez-" + $0.name })
+        #expect(bluez.filter { $0.nordic != nil }.count == 6 && bluez.allSatisfy { $0.runs(given: 20) == 10 })
         let both = try FaultsOptions.parse(["--link", "serial", "--scenario", "serial-silent", "--scenario", "reboot"])
             .selected(from: Scenario.catalogue)
         #expect(both.map(\.name) == ["serial-silent"])

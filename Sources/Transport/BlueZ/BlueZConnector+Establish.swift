@@ -147,15 +147,17 @@ extension BlueZConnector {
     /// InterfacesAdded and property changes for idle time, and on the rig ServicesResolved=true
     /// arrived before the SMP characteristic's InterfacesAdded (bluez/bluez#1489 reports the same
     /// for whole services). `GetManagedObjects` answers from bluetoothd's live objects, so the
-    /// layout is read from it. If an expected service (with at least one characteristic) is still
-    /// missing, its objects get 2 s to appear; a layout still without them is returned as it is, and
-    /// the link then reports the missing characteristic by name.
+    /// layout is read from it. The expected services are alternatives (dfu expects SMP or Nordic
+    /// DFU; a device offers one): the layout is complete once one of them is there with at least one
+    /// characteristic. Until then their objects get 2 s to appear; a layout still without them is
+    /// returned as it is, and the link then reports the missing characteristic by name.
     private func withExpectedServices(path: String, tree: BlueZObjectTree,
                                       deadline: ContinuousClock.Instant) async -> Establishment {
         let expected = expectedServices
         let complete: @Sendable (BlueZObjectTree) -> Bool = { tree in
             let services = tree.services(of: path)
-            return expected.allSatisfy { id in services.contains { $0.id == id && !$0.characteristics.isEmpty } }
+            return expected.isEmpty
+                || expected.contains { id in services.contains { $0.id == id && !$0.characteristics.isEmpty } }
         }
         let snapshot = await liveTree() ?? tree
         if complete(snapshot) { return .ready(snapshot) }
@@ -166,7 +168,7 @@ extension BlueZConnector {
         }
         let final = await liveTree() ?? client.store.tree
         if !complete(final) {
-            log("the device's services lack \(expected.map(\.description).joined(separator: ", ")) after they were resolved")
+            log("the device offers none of \(expected.map(\.description).joined(separator: ", ")) after its services were resolved")
         }
         return .ready(final)
     }

@@ -18,6 +18,9 @@ import Transport
 ///                                          connector: connector, peer: peripheral.identity))
 ///     … DBUS_SYSTEM_BUS_ADDRESS=daemon.address for the code under test …
 ///     await standIn.stop(); daemon.stop()
+///
+/// A test double, kept under `Sources` so that the fault campaign (`dfu-faults`, its `bluez-*`
+/// runs) can use it as well as the tests; no product links it, so `dfu` never carries it.
 public final class BlueZStandIn: Sendable {
     /// The stand-in's own bus connection (it owns `org.bluez`).
     public let connection: DBusConnection

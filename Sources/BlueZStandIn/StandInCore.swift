@@ -25,6 +25,8 @@ actor StandInCore {
         /// Where it advertises now (changes once with `addressAfterReboot`).
         var address: String
         var advertising = true
+        /// What `spec.onAir` said at the latest advertising interval (nil: it has no such closure).
+        var onAirNow: Bool?
         var connectFailuresLeft: Int
         /// Every Connect fails with `Failed: this` until a client removes the device's object.
         var stuckUntilRemoved: String?

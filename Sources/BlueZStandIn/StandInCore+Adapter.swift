@@ -157,10 +157,20 @@ extension StandInCore {
         guard discoveryTicker == nil else { return }
         let interval = timing.advertisingInterval
         discoveryTicker = Task { [weak self] in
-            while let self, await self.hearAdvertisements() {
+            while let self, await self.askWhoIsOnAir(), await self.hearAdvertisements() {
                 try? await Task.sleep(for: interval)
             }
         }
+    }
+
+    /// Asks each device with an `onAir` closure whether its model advertises now; always true
+    /// (the ticker's loop goes on to `hearAdvertisements`).
+    func askWhoIsOnAir() async -> Bool {
+        for (id, onAir) in peripherals.compactMap({ entry in entry.value.spec.onAir.map { (entry.key, $0) } }) {
+            let now = await onAir()
+            peripherals[id]?.onAirNow = now
+        }
+        return true
     }
 
     /// Every advertising device is heard once by each discovering adapter. False when nobody
@@ -173,7 +183,8 @@ extension StandInCore {
         }
         for adapter in discovering {
             for peripheral in peripherals.values.sorted(by: { $0.id < $1.id })
-                where peripheral.spec.adapter == adapter.name && peripheral.advertising && !isConnected(peripheral.id) {
+                where peripheral.spec.adapter == adapter.name && peripheral.advertising && peripheral.onAirNow != false
+                    && !isConnected(peripheral.id) {
                 let missed = peripheral.spec.scanStartsMissed, last = peripheral.spec.lastScanStartHeard
                 if missed != nil || last != nil {
                     // Once per scan start, not at all for the first `missed` starts nor after the `last`.

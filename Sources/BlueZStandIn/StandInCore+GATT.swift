@@ -33,7 +33,7 @@ extension StandInCore {
                 addObject(charPath, [characteristicInterface(charPath, characteristic, service: servicePath, mtu: mtu)])
                 paths.append(charPath)
                 handle += 2
-                if characteristic.properties.contains(.notify) {
+                if !characteristic.properties.isDisjoint(with: [.notify, .indicate]) {
                     let descPath = charPath + "/desc" + StandInName.handle(handle + 1)
                     addObject(descPath, [DBusExportedInterface(name: StandInName.gattDescriptor, properties: [
                         "UUID": .string(BluetoothUUID(short: 0x2902).description),
@@ -56,6 +56,7 @@ extension StandInCore {
                                          mtu: DBusValue) -> DBusExportedInterface {
         let flags: [(CharacteristicProperties, String)] = [
             (.read, "read"), (.writeWithoutResponse, "write-without-response"), (.write, "write"), (.notify, "notify"),
+            (.indicate, "indicate"),
         ]
         var properties: [String: DBusValue] = [
             "UUID": .string(characteristic.id.uuid.description),
@@ -63,10 +64,9 @@ extension StandInCore {
             "Flags": .strings(flags.filter { characteristic.properties.contains($0.0) }.map(\.1)),
             "MTU": mtu,
         ]
-        if characteristic.properties.contains(.notify) {
-            properties["Notifying"] = .bool(false)
-            properties["NotifyAcquired"] = .bool(false)
-        }
+        // Notifying with either flag; NotifyAcquired only with notify: 5.66's AcquireNotify needs it.
+        if !characteristic.properties.isDisjoint(with: [.notify, .indicate]) { properties["Notifying"] = .bool(false) }
+        if characteristic.properties.contains(.notify) { properties["NotifyAcquired"] = .bool(false) }
         if characteristic.properties.contains(.writeWithoutResponse) { properties["WriteAcquired"] = .bool(false) }
         return DBusExportedInterface(name: StandInName.gattCharacteristic, methods: [
             "ReadValue": method(path, signature: "a{sv}") { core, call in try await core.readValue(path, call.arguments) },
@@ -207,7 +207,8 @@ extension StandInCore {
         stats(devices[characteristic.device]?.peripheral) { $0.startNotifyCalls += 1 }
         if connection?.disconnectRequested == true { throw StandInError.notConnected }
         if characteristic.notifySocket != nil { throw StandInError.notPermitted("Notify acquired") }
-        guard characteristic.properties.contains(.notify) else { throw StandInError.notSupported }
+        // Indications arrive as PropertiesChanged(Value) too, confirmed by bluetoothd itself.
+        guard !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else { throw StandInError.notSupported }
         if characteristic.notifySessions.contains(sender) { return [] }
         // Not connected: success, the session would be armed on the next connection.
         guard connection != nil else {

@@ -100,6 +100,12 @@ public struct BlueZStandInDevice: Sendable {
     /// StartDiscovery up to the `lastScanStartHeard`th, and never at a later start (the rig:
     /// test-bluez.md). Nil: no such limit.
     public var lastScanStartHeard: Int?
+    /// Whether the device model advertises now, asked at every advertising interval while someone
+    /// discovers: a device that stops advertising while it reboots, or moves to another identity
+    /// (a Nordic application resetting into its bootloader at the address + 1), is heard only
+    /// while its model says so (`MemoryConnector.isAdvertising`). Nil: the `setAdvertising`
+    /// knob alone. Connect does not ask it: a pending LE connection waits for the device.
+    public var onAir: (@Sendable () async -> Bool)?
 
     public init(address: String, advertisement: BlueZStandInAdvertisement, connector: any Connector,
                 peer: PeerIdentity, adapter: String = "hci0", connectFailures: Int = 0,

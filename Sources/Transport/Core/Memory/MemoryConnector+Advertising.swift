@@ -1,0 +1,8 @@
+extension MemoryConnector {
+    /// Whether `peer` (a registered identity) advertises now: what a radio listening in would hear.
+    /// The BlueZ stand-in asks it for a memory-link device it plays, so that the device is heard
+    /// only while its model advertises (not while it reboots, not under an identity it left).
+    public func isAdvertising(_ peer: PeerIdentity) -> Bool {
+        entries[peer]?.advertising ?? false
+    }
+}
