@@ -54,21 +54,8 @@ struct FlashKillRun {
 
         let modelStart = setup.clock.now
         let wallStart = ContinuousClock.now
-        var attempts: [AttemptRecord] = []
-        var failure: FaultsError?
-        do throws(FaultsError) {
-            let runner = ChildRunner(files: files, home: home, hangGuard: hangGuard)
-            let first = DFUChild()
-            killSwitch.aim(at: first)
-            let killed = try await runner.attempt(flash, index: 1, child: first)
-            killSwitch.disarm()
-            attempts.append(killed.record)
-            if killed.record.killed {
-                attempts += try await runner.finish(finish, killed: killed.ended, flash: flash, expectation: scenario.expectation)
-            }
-        } catch {
-            failure = error
-        }
+        let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard)
+            .killThenFinish(flash, killSwitch: killSwitch, finish: finish, expectation: scenario.expectation)
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
         let final = await server.snapshot
