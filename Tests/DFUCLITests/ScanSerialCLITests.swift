@@ -69,7 +69,8 @@ import Glibc
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.stdoutLines == ["no serial ports found (ttyACM*, ttyUSB*, /dev/serial/by-id); check that the board "
             + "is plugged in and powered, and that its USB cable carries data"])
-        let json = try await tree.run(["scan", "--serial", "--json"])
+        // The same generous timeout: at the default a loaded machine left the in-test bootloader unheard.
+        let json = try await tree.run(["scan", "--serial", "--json", "--probe-timeout", "5"])
         #expect(try JSONSchemaTests.validLines(json, command: "scan", exitCode: 0) == ["result"])
     }
 
@@ -116,7 +117,8 @@ import Glibc
             + "1 Nordic Secure DFU, 1 no answer, 1 busy")
         #expect(run.stderr.contains("dfu: \(held.devicePath): the serial port \(held.devicePath) is in use"), "\(run.stderr)")
 
-        let json = try await tree.run(["scan", "--serial", "--json"])
+        // The same generous timeout: at the default a loaded machine left the in-test bootloader unheard.
+        let json = try await tree.run(["scan", "--serial", "--json", "--probe-timeout", "5"])
         #expect(try JSONSchemaTests.validLines(json, command: "scan", exitCode: 0) == ["port", "port", "port", "port", "port", "result"])
         let ports = try json.stdoutLines.dropLast().map(FlashCLITests.object)
         func port(_ path: String) -> [String: Any]? { ports.first { $0["path"] as? String == path } }
