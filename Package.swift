@@ -39,13 +39,13 @@ let package = Package(
         // What the two measuring tools below share: host facts, stderr lines, text columns.
         .target(name: "ReportSupport", dependencies: ["Transport"]),
         .executableTarget(name: "dfu-bench", dependencies: ["DFUCore", "Transport", "SerialTransport", "DeviceSim", "ReportSupport",
-                                                           "ArgumentParsing"]),
+                                                           "ArgumentParsing", "Harness"]),
         // `make faults`: full updates against the virtual device under injected faults (release build, not a test).
         .executableTarget(name: "dfu-faults", dependencies: ["DFUCore", "Transport", "DeviceSim", "ReportSupport", "ExitCodes",
                                                              "ArgumentParsing", "Harness", "UDPTransport", "SerialTransport",
                                                              "BlueZTransport", "BlueZStandIn"]),
         // What the harnesses share and `dfu` does not carry: the hang guard of the fault campaign
-        // and of the tests.
+        // and of the tests, the one way the measuring tools start a child process.
         .target(name: "Harness"),
         // A stand-in for bluetoothd 5.66 on a private dbus-daemon: the BlueZ central's tests and the
         // fault campaign's `bluez-*` runs. A test double, not shipped: no product links it.

@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import Synchronization
 import Transport
 
@@ -21,45 +22,28 @@ struct ChildProcess {
     }
 
     func run() throws(BenchError) -> Outcome {
-        let files = FileManager.default
-        // Standard error goes to a file, read after the exit, so only one pipe is read while the
-        // child runs and no full pipe can stall it.
-        let errorFile = files.temporaryDirectory.appendingPathComponent("dfu-bench-stderr-\(UUID().uuidString)")
-        defer { try? files.removeItem(at: errorFile) }
-        guard files.createFile(atPath: errorFile.path, contents: nil), let errors = try? FileHandle(forWritingTo: errorFile) else {
-            throw .setup("cannot create \(errorFile.path) for the standard error of \(executable)")
-        }
-        defer { try? errors.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
         let start = ContinuousClock.now
-        do {
-            try process.run()
+        let child: ChildLaunch
+        do throws(ChildLaunch.Failure) {
+            child = try ChildLaunch(executable, arguments, environment: environment)
         } catch {
-            throw .setup("cannot start \(executable): \(error)")
+            throw .setup(error.description)
         }
         let exited = ExitFlag()
         if let timeout {
             // By the child's id, and only while its exit has not been seen.
-            let pid = process.processIdentifier
+            let pid = child.processIdentifier
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) {
                 exited.done.withLock { done in if !done { _ = kill(pid, SIGTERM) } }
             }
         }
         // Read to the end before waiting, so a full pipe cannot stall the child.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = child.output.readDataToEndOfFile()
+        child.process.waitUntilExit()
         exited.done.withLock { $0 = true }
         let wall = (ContinuousClock.now - start).seconds
-        let errorText = files.contents(atPath: errorFile.path) ?? Data()
-        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
-                       errors: String(decoding: errorText, as: UTF8.self), wallSeconds: wall)
+        return Outcome(status: child.process.terminationStatus, output: String(decoding: data, as: UTF8.self),
+                       errors: child.errors(), wallSeconds: wall)
     }
 
     /// The dfu next to this executable (the same build directory: `make bench` builds both), or
