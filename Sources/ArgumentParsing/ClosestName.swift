@@ -3,7 +3,10 @@
 public func closestName(to typed: String, among candidates: [String]) -> String? {
     let prefixed = candidates.filter { $0.hasPrefix(typed) }
     if !typed.isEmpty && prefixed.count == 1 { return prefixed[0] }
-    let scored = candidates.map { (name: $0, distance: editDistance(typed, $0)) }
+    // The distance is at least the difference in length, so only names within 2 characters of the
+    // typed one can be close: a long typed name (a plan's header cell) costs no table per candidate.
+    let length = typed.count
+    let scored = candidates.filter { abs($0.count - length) <= 2 }.map { (name: $0, distance: editDistance(typed, $0)) }
     guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2,
           best.distance < typed.count else { return nil }
     return best.name

@@ -115,4 +115,13 @@ import Testing
         #expect(closestName(to: "ver", among: ["flash", "verify"]) == "verify")
         #expect(closestName(to: "zzzzzz", among: ["flash", "verify"]) == nil)
     }
+
+    @Test func onlyNamesWithinTwoCharactersOfTheTypedLengthAreSuggested() {
+        // Two edits: a letter dropped and one added, or two added; three are too many.
+        #expect(closestName(to: "flashed", among: ["flash", "verify"]) == "flash")
+        #expect(closestName(to: "fla", among: ["flash", "verify"]) == "flash")
+        #expect(closestName(to: "flashing", among: ["flash", "verify"]) == nil)
+        #expect(closestName(to: "device-sn", among: ["device", "device-serial"]) == nil)
+        #expect(closestName(to: String(repeating: "x", count: 100_000), among: ["device", "image"]) == nil)
+    }
 }
