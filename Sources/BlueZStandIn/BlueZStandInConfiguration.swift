@@ -106,6 +106,10 @@ public struct BlueZStandInDevice: Sendable {
     /// while its model says so (`MemoryConnector.isAdvertising`). Nil: the `setAdvertising`
     /// knob alone. Connect does not ask it: a pending LE connection waits for the device.
     public var onAir: (@Sendable () async -> Bool)?
+    /// The name the device model advertises now, asked with `onAir` at every advertising interval:
+    /// a name replaces `advertisement.name` from then on (a Nordic bootloader advertises the name
+    /// its application was given, `MemoryConnector.advertisedName`); nil leaves it as it is.
+    public var nameOnAir: (@Sendable () async -> String?)?
 
     public init(address: String, advertisement: BlueZStandInAdvertisement, connector: any Connector,
                 peer: PeerIdentity, adapter: String = "hci0", connectFailures: Int = 0,

@@ -163,12 +163,16 @@ extension StandInCore {
         }
     }
 
-    /// Asks each device with an `onAir` closure whether its model advertises now; always true
-    /// (the ticker's loop goes on to `hearAdvertisements`).
+    /// Asks each device with an `onAir` closure whether its model advertises now, and each with a
+    /// `nameOnAir` closure under which name; always true (the ticker's loop goes on to
+    /// `hearAdvertisements`).
     func askWhoIsOnAir() async -> Bool {
         for (id, onAir) in peripherals.compactMap({ entry in entry.value.spec.onAir.map { (entry.key, $0) } }) {
             let now = await onAir()
             peripherals[id]?.onAirNow = now
+        }
+        for (id, nameOnAir) in peripherals.compactMap({ entry in entry.value.spec.nameOnAir.map { (entry.key, $0) } }) {
+            if let name = await nameOnAir() { peripherals[id]?.spec.advertisement.name = name }
         }
         return true
     }

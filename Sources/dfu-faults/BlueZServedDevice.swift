@@ -10,22 +10,31 @@ import Transport
 /// libdbus, the bus daemon, the `AcquireWrite`/`AcquireNotify` sockets. Modelled: bluetoothd
 /// (the stand-in) and the radio (the memory link on the run's model clock).
 extension ServedDevice {
-    static func bluez(_ options: SimOptions, memory connector: MemoryConnector,
-                      scenario: String) async throws(FaultsError) -> ServedDevice {
+    /// `movesAfterReboot`: after its first reset the device advertises under `movedAddress`.
+    static func bluez(_ options: SimOptions, memory connector: MemoryConnector, scenario: String,
+                      movesAfterReboot: Bool) async throws(FaultsError) -> ServedDevice {
         let peripheral: VirtualPeripheral
         do throws(SimOptionsError) {
             peripheral = try await VirtualPeripheral.serve(options, on: connector)
         } catch {
             throw SimSetup.serveFailed(scenario, error)
         }
-        let device = BlueZBus.device(peripheral.identity, name: "dfu-faults", services: [DeviceGATT.smpService], on: connector)
+        var device = BlueZBus.device(peripheral.identity, name: "dfu-faults", services: [DeviceGATT.smpService], on: connector)
+        if movesAfterReboot { device.addressAfterReboot = movedAddress(peripheral.identity).rawValue }
         let bus = try await BlueZBus.serve([device], scenario: scenario)
         return ServedDevice(connector: bus.connector, peer: peripheral.identity,
                             snapshot: { await peripheral.snapshot },
                             stop: {
                                 await bus.stop()
                                 withExtendedLifetime(peripheral) {}
-                            })
+                            },
+                            setBattery: { await peripheral.setBatteryLevel($0) })
+    }
+
+    /// Where a device that moves comes back: a random static address derived from its first one,
+    /// related to it by no rule a central could apply.
+    static func movedAddress(_ identity: PeerIdentity) -> PeerIdentity {
+        .derived(from: "after the reset of " + identity.rawValue)
     }
 }
 
@@ -41,14 +50,16 @@ struct BlueZBus: Sendable {
     private let central: BlueZCentral
 
     /// How the stand-in hears a memory-link device: under its identity, an address-shaped text
-    /// (a random static address), as `dfu flash --device` would name it, and only while the
-    /// device model advertises there.
+    /// (a random static address), as `dfu flash --device` would name it, only while the device
+    /// model advertises there, and under the name the model advertises, when it gives one (a
+    /// Nordic bootloader's name set through buttonless DFU), else `name`.
     static func device(_ peer: PeerIdentity, name: String, services: [ServiceID],
                        on connector: MemoryConnector) -> BlueZStandInDevice {
         var device = BlueZStandInDevice(address: peer.rawValue,
                                         advertisement: BlueZStandInAdvertisement(name: name, services: services, rssi: -50),
                                         connector: connector, peer: peer)
         device.onAir = { await connector.isAdvertising(peer) }
+        device.nameOnAir = { await connector.advertisedName(of: peer) }
         return device
     }
 

@@ -26,7 +26,7 @@ enum FaultsMain {
         }
         if options.list {
             for scenario in Scenario.catalogue {
-                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \((scenario.processDeath == nil ? scenario.nordic?.text : nil) ?? scenario.fault ?? "none"); expected: \(scenario.expectation.text)")
+                print("\(scenario.name)\n    \(scenario.summary)\n    fault: \(scenario.faultText); expected: \(scenario.expectation.text)")
             }
             return
         }

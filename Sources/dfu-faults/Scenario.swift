@@ -13,6 +13,12 @@ struct Scenario: Sendable {
     var nordic: NordicFaults? = nil
     /// The link a scenario runs over (`link` in its name: `udp-reboot`); Nordic runs in memory or over BlueZ.
     var link: FaultLink = .memory
+    /// The device comes back from its first reset under another Bluetooth address (BlueZ only:
+    /// the stand-in moves it, `BlueZStandInDevice.addressAfterReboot`); the engine keeps the old one.
+    var movesAfterReboot = false
+    /// The engine's `--reboot-timeout`, where a scenario needs another than the default (60 s). It
+    /// is real time, as every `Connector` deadline (`EngineClock.reachableBy`), not model time.
+    var rebootTimeout: Duration? = nil
     /// Set for a process-death scenario (`link` is then `.process`): the `dfu` binary runs as a
     /// child process and is killed (`ProcessDeaths/`).
     var processDeath: ProcessDeath? = nil
@@ -27,6 +33,13 @@ struct Scenario: Sendable {
         case .memory: return nordic != nil ? runs * 2 : runs
         case .udp, .serial, .bluez, .process: return max(1, runs / 2)
         }
+    }
+
+    /// For `--list`: what is injected (`reboot@random+new address@reset`), or `none`.
+    var faultText: String {
+        if processDeath == nil, let nordic { return nordic.text }
+        let injected = [fault, movesAfterReboot ? "new address@reset" : nil].compactMap { $0 }
+        return injected.isEmpty ? "none" : injected.joined(separator: "+")
     }
 
     /// `SMP` or `Nordic`, for the per-protocol counts.

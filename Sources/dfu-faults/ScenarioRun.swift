@@ -34,7 +34,7 @@ struct ScenarioRun {
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
         let (options, clock) = (setup.options, setup.clock)
         let served = try await ServedDevice.serve(options, on: scenario.link, memory: setup.connector, clock: clock,
-                                                  scenario: scenario.name)
+                                                  scenario: scenario.name, movesAfterReboot: scenario.movesAfterReboot)
         let before = await served.snapshot()
         let flashRate = before.server.bootloader.secondary.timing.writeBytesPerSecond
         let counter = UploadCounter()
@@ -42,7 +42,9 @@ struct ScenarioRun {
                                          peer: served.peer,
                                          flashRate: flashRate.isFinite ? flashRate : nil)
         // As `dfu flash` with a time scale: deadlines and rates in the model's time.
-        let engine = UpdateEngine(image: inputs.image, imageName: inputs.imageName, key: inputs.key,
+        var updateOptions = UpdateOptions()
+        if let rebootTimeout = scenario.rebootTimeout { updateOptions.deadlines.reboot = rebootTimeout }
+        let engine = UpdateEngine(image: inputs.image, imageName: inputs.imageName, key: inputs.key, options: updateOptions,
                                   target: target, hostPower: .mains, clock: EngineClock(clock))
 
         let modelStart = clock.now
@@ -67,7 +69,9 @@ struct ScenarioRun {
         let outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device,
                                                  afterFirst: heldBack)
         let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
-        let faults = options.faults.map(\.description).joined(separator: "+")
+        var drawn = options.faults.map(\.description)
+        if scenario.movesAfterReboot { drawn.append("new-address@reset") }
+        let faults = drawn.joined(separator: "+")
         return RunRecord(run: run, seed: seed, device: text, faults: faults.isEmpty ? "none" : faults,
                          attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.image.count,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds,

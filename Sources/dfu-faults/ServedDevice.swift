@@ -25,8 +25,9 @@ struct ServedDevice {
     var setBattery: @Sendable (UInt8) async -> Void = { _ in }
 
     /// `memory`: the connector a memory-link device is served on (`SimSetup`'s).
+    /// `movesAfterReboot`: over BlueZ, the device comes back from its first reset under another address.
     static func serve(_ options: SimOptions, on link: FaultLink, memory connector: MemoryConnector, clock: LinkClock,
-                      scenario: String) async throws(FaultsError) -> ServedDevice {
+                      scenario: String, movesAfterReboot: Bool = false) async throws(FaultsError) -> ServedDevice {
         switch link {
         case .memory:
             let peripheral: VirtualPeripheral
@@ -50,7 +51,7 @@ struct ServedDevice {
         case .serial:
             return try await serial(options, clock: clock, scenario: scenario)
         case .bluez:
-            return try await bluez(options, memory: connector, scenario: scenario)
+            return try await bluez(options, memory: connector, scenario: scenario, movesAfterReboot: movesAfterReboot)
         case .process:
             throw .setup("scenario \(scenario): a process-death scenario serves its device itself (ProcessDeathRun)")
         }

@@ -80,8 +80,11 @@ import Testing
         #expect(memory.count == 28 && memory.allSatisfy { $0.link == .memory })
         #expect(!memory.contains { $0.name == "udp-battery-falls" || $0.name == "serial-battery-falls" })
         let bluez = try FaultsOptions.parse(["--link", "bluez"]).selected(from: Scenario.catalogue)
-        #expect(bluez.map(\.name) == (Scenario.smpCatalogue + Scenario.nordicCatalogue).map { "bluez-" + $0.name })
-        #expect(bluez.filter { $0.nordic != nil }.count == 6 && bluez.allSatisfy { $0.runs(given: 20) == 10 })
+        #expect(bluez.map(\.name) == (Scenario.smpCatalogue + Scenario.smpMoreCatalogue).map { "bluez-" + $0.name }
+            + ["bluez-new-address"] + (Scenario.nordicCatalogue + Scenario.nordicMoreCatalogue).map { "bluez-" + $0.name })
+        #expect(bluez.filter { $0.nordic != nil }.count == 10 && bluez.allSatisfy { $0.runs(given: 20) == 10 })
+        #expect(!bluez.contains { $0.name == "bluez-silent" || $0.name == "bluez-outage" })
+        #expect(bluez.filter(\.movesAfterReboot).map(\.name) == ["bluez-new-address"])
         let both = try FaultsOptions.parse(["--link", "serial", "--scenario", "serial-silent", "--scenario", "reboot"])
             .selected(from: Scenario.catalogue)
         #expect(both.map(\.name) == ["serial-silent"])

@@ -37,9 +37,13 @@ extension BlueZConnector {
         }
         let start = ContinuousClock.now
         let halfway = listenOnly ? deadline : start.advanced(by: start.duration(to: deadline) / 2)
-        // Heard in a discovery running now or in an earlier phase, or connected: no need to listen for it.
-        let known = client.store.tree.devices(of: adapter.path).first { ($0.rssi != nil || $0.connected) && match($0) != nil }
-            ?? devicesHeard(since: heardSince).first { match($0) != nil }
+        // Heard in a discovery running now or in an earlier phase, or connected: no need to listen
+        // for it. Not connected by a link of ours that has ended: bluetoothd's Connected=false
+        // trails the hang-up, and the device may come back elsewhere (a bootloader that started the
+        // application at another address), so it must be heard like the others.
+        let known = client.store.tree.devices(of: adapter.path).first { device in
+            (device.rssi != nil || (device.connected && !lastLinkEnded(at: device.path))) && match(device) != nil
+        } ?? devicesHeard(since: heardSince).first { match($0) != nil }
         var heard = known
         if heard == nil {
             log("looking for any of " + peers.map(\.redacted).joined(separator: ", "))

@@ -30,6 +30,41 @@ struct BlueZBusAnyOfTests {
         }
     }
 
+    /// A Nordic bootloader at the address + 1 activates the new application, which starts at the
+    /// application's address: the reconnect goes to either. The bootloader's object still reads
+    /// Connected=true (bluetoothd's Connected=false trails the sockets' hang-up) though our link
+    /// to it has ended: it must not be dialled as if known to be there, for the whole deadline,
+    /// while the application advertises (the `bluez-nordic-truncate` rerun: 60 s, then a failure
+    /// of an update that had succeeded).
+    @Test func aPeerWhoseLinkOfOursJustEndedIsNotTakenAsKnownToBeThere() async throws {
+        let application = "C2:11:40:55:7A:00"
+        let timing = BlueZStandInTiming(linkLossSignalDelay: .seconds(2))
+        try await BlueZStandInBench.run(timing: timing) { bench in
+            let bootloader = try await bench.addTestPeripheral(address: BlueZBus.address, name: "Dfu40213")
+            try await bench.addTestPeripheral(address: application, name: "nrf52-app")
+            let standIn = try bench.requireStandIn()
+            await standIn.setAdvertising(false, address: application)
+            let central = try await BlueZBus.open(bench)
+            let lines = BlueZBus.Lines()
+            let connector = central.connector(expecting: [BlueZBus.smpService]) { lines.append($0) }
+            let first = try await BlueZBus.connect(connector, BlueZBus.address)
+            // The bootloader resets into the application: gone from its address, the application back at its own.
+            await standIn.setAdvertising(false, address: BlueZBus.address)
+            await bootloader.dropLink()
+            _ = try await BlueZBus.eventsUntilDisconnected(first)
+            await standIn.setAdvertising(true, address: application)
+            let started = ContinuousClock.now
+            let (peer, link) = try await HangGuard.within("connect to any") {
+                try await connector.connect(toAnyOf: [PeerIdentity(application), PeerIdentity(BlueZBus.address)],
+                                            deadline: .now + .seconds(10))
+            }
+            #expect(peer == PeerIdentity(application), "\(lines.all)")
+            #expect(ContinuousClock.now - started < .seconds(3), "\(lines.all)")
+            await link.disconnect()
+            central.close()
+        }
+    }
+
     /// A name peer among them: the device advertising that name with the expected service.
     @Test func aNamePeerIsReachedByItsAdvertisedName() async throws {
         try await BlueZStandInBench.run { bench in

@@ -6,7 +6,8 @@ import Testing
 import Transport
 
 /// What the stand-in takes from the device model behind it, for the fault campaign's `bluez-*`
-/// runs: when the device is heard (`onAir`, e.g. `MemoryConnector.isAdvertising`), and an
+/// runs: when the device is heard (`onAir`, e.g. `MemoryConnector.isAdvertising`), under which
+/// name (`nameOnAir`, `MemoryConnector.advertisedName`), and an
 /// indicate-only characteristic (the Nordic buttonless one) as bluetoothd 5.66 exports it.
 @Suite(.enabled(if: standInAvailable, standInSkipReason))
 struct BlueZStandInDeviceModelTests {
@@ -41,6 +42,26 @@ struct BlueZStandInDeviceModelTests {
             onAir.store(true, ordering: .relaxed)
             let heard = try await central.scan(BlueZScanFilter(), timeout: .seconds(10)) { $0.address == BlueZBus.address }
             #expect(heard.contains { $0.address == BlueZBus.address })
+            central.close()
+        }
+    }
+
+    /// A Nordic bootloader advertises the name its application was given: the stand-in takes the
+    /// model's name at each advertising interval, and Device1.Name follows it.
+    @Test func aDeviceIsHeardUnderTheNameItsModelAdvertisesNow() async throws {
+        try await BlueZStandInBench.run { bench in
+            let given = Mutex<String?>(nil)
+            try await bench.addTestPeripheral(address: BlueZBus.address, name: "DfuTarg") { device in
+                device.nameOnAir = { given.withLock { $0 } }
+            }
+            let central = try await BlueZBus.open(bench)
+            let first = try await central.scan(BlueZScanFilter(), timeout: .seconds(10)) { $0.address == BlueZBus.address }
+            #expect(first.first { $0.address == BlueZBus.address }?.name == "DfuTarg", "no name from the model: the spec's")
+            given.withLock { $0 = "Dfu40213" }
+            let renamed = try await central.scan(BlueZScanFilter(), timeout: .seconds(10)) {
+                $0.address == BlueZBus.address && $0.name == "Dfu40213"
+            }
+            #expect(renamed.contains { $0.address == BlueZBus.address && $0.name == "Dfu40213" })
             central.close()
         }
     }

@@ -5,4 +5,11 @@ extension MemoryConnector {
     public func isAdvertising(_ peer: PeerIdentity) -> Bool {
         entries[peer]?.advertising ?? false
     }
+
+    /// The name `peer` (a registered identity) advertises under now; nil when it gave none. The
+    /// stand-in asks it too: a Nordic bootloader advertises the name its application was told to
+    /// give it (buttonless set-name), which a central then looks for.
+    public func advertisedName(of peer: PeerIdentity) -> String? {
+        entries[peer]?.name
+    }
 }
