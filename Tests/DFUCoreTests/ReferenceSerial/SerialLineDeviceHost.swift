@@ -24,6 +24,8 @@ actor SerialLineDeviceHost {
     private var txFreeAt: MonotonicInstant = .zero
     private var outbox: [[UInt8]] = []
     private var draining = false
+    /// A chunk is being fed: the model's time is the line's, not the wall clock's, until it ends.
+    private var feeding = false
     private(set) var notes: [String] = []
 
     init(_ device: any SerialLineDevice, pipe: SerialPipe, baud: Int, fifo: Int = 32, vanishesOnReset: Bool) {
@@ -66,9 +68,18 @@ actor SerialLineDeviceHost {
 
     /// Feeds `chunk` piece by piece, each once the line has carried it (its last byte's time), so
     /// the model's own work (decoding lines, freeing buffers) runs between pieces as on a device.
+    ///
+    /// On a busy machine a sleep overruns, so a piece is fed after its stamp; the model's timers
+    /// then run up to each piece's stamp here (not at the wall clock's later time, which would
+    /// stamp the rest of the chunk as one burst a UART cannot deliver and overflow its buffers).
     private func arrive(_ chunk: [UInt8]) async {
         let start = max(lastInput, clock.now)
         lastInput = start.advanced(by: .nanoseconds(nanosecondsPerByte * Int64(chunk.count)))
+        feeding = true
+        defer {
+            feeding = false
+            armTimer()
+        }
         var offset = 0
         while offset < chunk.count {
             let next = min(offset + fifo, chunk.count)
@@ -76,10 +87,11 @@ actor SerialLineDeviceHost {
             if at > clock.now {
                 do { try await clock.sleep(until: at) } catch { return }
             }
-            perform(device.receive(Array(chunk[offset..<next]), now: monotonic(at)))
+            let stamp = monotonic(at)
+            perform(device.advance(to: stamp))
+            perform(device.receive(Array(chunk[offset..<next]), now: stamp))
             offset = next
         }
-        armTimer()
     }
 
     /// Times given to the model never go back (a timer tick may have run past a piece's stamp).
@@ -89,6 +101,8 @@ actor SerialLineDeviceHost {
     }
 
     private func tick() {
+        // While a chunk is fed its pieces move the model's time; the chunk's end arms the timer.
+        guard !feeding else { return }
         perform(device.advance(to: monotonic(clock.now)))
         armTimer()
     }
