@@ -12,6 +12,7 @@ signer, so a re-run rewrites those seeds with other (equally valid) signatures.
 import hashlib
 import io
 import json
+import lzma
 import os
 import shutil
 import struct
@@ -256,6 +257,66 @@ def image_seeds(work):
         data = open(os.path.join(broken, name), "rb").read()
         seed("MCUbootImage", "broken-" + name.replace(".bin", ""), b"\x01" + broken_small(data, originals, shrunk, work))
     return shrunk
+
+
+# imgtool 2.5.0's LZMA2 settings (imgtool/main.py: comp_default_*) and the TLVs a compressed image adds.
+LZMA2 = {"dict_size": 131072, "pb": 2, "lc": 3, "lp": 1, "preset": 9}
+DECOMP_SIZE, DECOMP_SHA, DECOMP_SIGNATURE = 0x70, 0x71, 0x72
+
+
+def lzma2_header():
+    """imgtool's create_lzma2_header: the dictionary size code, then (pb * 5 + lp) * 9 + lc."""
+    code = next(i for i in range(40) if LZMA2["dict_size"] <= (2 | (i & 1)) << (i // 2 + 11))
+    return bytes([code, (LZMA2["pb"] * 5 + LZMA2["lp"]) * 9 + LZMA2["lc"]])
+
+
+def compressed_small(compressed, uncompressed, body_size, work):
+    """What `imgtool sign --compression lzma2[armthumb]` (2.5.0) makes of the first body_size bytes of
+    the samples' compressible body, byte for byte (compared with imgtool's own output, with
+    generate.sh's arguments, when this was written): the stream decompresses whole (shrink_image's
+    cut one does not), DECOMP_SIZE, DECOMP_SHA and DECOMP_SIGNATURE describe the uncompressed sample
+    cut to those bytes (what MCUboot installs), and the file is hashed and signed again."""
+    header_size, protected_size, image_size, flags = struct.unpack_from("<HHII", compressed, 8)
+    installed = shrink_image(uncompressed, body_size, work)
+    u_header_size, u_protected_size = struct.unpack_from("<HH", uncompressed, 8)
+    _, _, installed_tlvs = parse_tlvs(installed, u_header_size + body_size + u_protected_size)
+    installed_tlvs = dict(installed_tlvs)
+    filters = [{"id": lzma.FILTER_LZMA2, "preset": LZMA2["preset"], "dict_size": LZMA2["dict_size"],
+                "lp": LZMA2["lp"], "lc": LZMA2["lc"]}]
+    if flags & 0x800:
+        filters.insert(0, {"id": lzma.FILTER_ARMTHUMB})
+    body = uncompressed[u_header_size:u_header_size + body_size]
+    stream = lzma2_header() + lzma.compress(body, format=lzma.FORMAT_RAW, filters=filters)
+    replaced = {DECOMP_SIZE: struct.pack("<I", body_size), DECOMP_SHA: installed_tlvs[0x10],
+                DECOMP_SIGNATURE: installed_tlvs[0x24]}
+    _, _, entries = parse_tlvs(compressed, header_size + image_size)
+    protected = tlv_area(0x6908, [(kind, replaced.get(kind, value)) for kind, value in entries])
+    header = bytearray(compressed[:header_size])
+    struct.pack_into("<H", header, 10, len(protected))
+    struct.pack_into("<I", header, 12, len(stream))
+    hashed = bytes(header) + stream + protected
+    digest = hashlib.sha256(hashed).digest()
+    _, _, entries = parse_tlvs(compressed, header_size + image_size + protected_size)
+    unprotected = []
+    for kind, value in entries:
+        if kind == 0x10:
+            value = digest
+        elif kind in SIGNATURES:
+            value = sign(digest, SIGNATURES[kind], work)
+        unprotected.append((kind, value))
+    return hashed + tlv_area(0x6907, unprotected)
+
+
+def compressed_seeds(work):
+    """Small compressed images whose stream decompresses whole, so the fuzzer starts from the
+    decompression and its checks passing (the seeds cut from the samples fail at the cut)."""
+    images = os.path.join(SAMPLES, "images")
+    uncompressed = open(os.path.join(images, "blinky-compressible-ed25519-1.1.0.signed.bin"), "rb").read()
+    for method in ("lzma2", "lzma2armthumb"):
+        compressed = open(os.path.join(images, f"blinky-{method}-ed25519-1.1.0.signed.bin"), "rb").read()
+        small = compressed_small(compressed, uncompressed, 4096, work)
+        assert len(small) <= 4096, len(small)
+        seed("MCUbootImage", f"small-{method}-ed25519-whole-stream", bytes([KEY_OPTION["ed25519"]]) + small)
 
 
 def broken_small(data, originals, shrunk, work):
@@ -535,6 +596,7 @@ def main():
         smp_seeds()
         nordic_seeds()
         shrunk = image_seeds(work)
+        compressed_seeds(work)
         package_seeds(shrunk)
         text_seeds()
         dbus_seeds()
