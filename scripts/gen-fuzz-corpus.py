@@ -176,6 +176,52 @@ def nordic_seeds():
                                                                .replace(b"\xc0", b"\xdb\xdc") + b"\xc0", 4))
 
 
+# --- Whole exchanges --------------------------------------------------------------------------------
+
+def exchange_seeds():
+    """Fuzz/SMPUploadExchange.swift and Fuzz/NordicTransferExchange.swift: option bytes, then one
+    move a byte (its parameters after it); 0 is the device's honest answer. After the input the
+    device answers honestly unless the first byte says it falls silent."""
+    honest = b"\x00"
+    # SMP: link (budget, window - 1 << 2, silent tail 0x10, v1 0x20), image size (32 + 8 n), options
+    # (failures - 2, resync 0x04, image 1 0x08, upgrade 0x10, slot hash 0x20, match 0x40).
+    smp = {
+        "happy-path": bytes([0x08, 0x80, 0x03]) + honest * 12,
+        "happy-path-no-reassembly-match": bytes([0x05, 0xC0, 0x43]) + honest * 20,
+        "happy-path-one-packet": bytes([0x0F, 0x80, 0x00]) + honest,
+        "link-loss-then-slot-list": bytes([0x08, 0x40, 0x23]) + honest * 2 + b"\x0b\x0b\x00" + honest * 6,
+        "busy-pause-then-rewind": bytes([0x04, 0x40, 0x01]) + honest + b"\x03\x00\x00" + b"\x09" + b"\x02\xf0"
+        + honest * 6,
+        "version-fallback": bytes([0x00, 0x20, 0x00]) + b"\x03\x00\x08" + honest * 6,
+        "stale-duplicate-cut-dropped": bytes([0x0C, 0x40, 0x02]) + honest + b"\x05" + b"\x0c\x05" + b"\x04\x01"
+        + b"\x0d" + b"\x09" + honest * 6,
+        "offset-past-the-end": bytes([0x00, 0x20, 0x00]) + honest + b"\x01\x7f\xff\x00",
+        "wrong-sequence-and-garbage": bytes([0x00, 0x20, 0x00]) + honest + b"\x06\x01" + b"\x08\x05\x01\x00\x00\x05\x00",
+        "silent-device-resync": bytes([0x10, 0x40, 0x04]) + honest * 2,
+        "session-lost-then-restart": bytes([0x04, 0x60, 0x01]) + honest * 2 + b"\x0e" + honest * 8,
+    }
+    for name, data in smp.items():
+        seed("SMPUploadExchange", name, data)
+    # Nordic: link (packet size, PRN index << 2, retries << 5, silent tail 0x80), firmware (4 + 8 n
+    # bytes), init packet (1 + n % 200 bytes), bootloader (data max size, command max size << 2,
+    # keeps progress over a lost link 0x10, PRN before the link takes the batch 0x20).
+    nordic = {
+        "happy-path-prn-off": bytes([0x63, 0x80, 0x8C, 0x11]) + honest * 40,
+        "happy-path-prn-4-small-packets": bytes([0x70, 0x40, 0x40, 0x00]) + honest * 60,
+        "link-loss-then-resume": bytes([0x63, 0x80, 0x8C, 0x01]) + honest * 12 + b"\x07" + b"\x07\x38" + honest * 30,
+        "lost-packet-then-missing-prn": bytes([0x69, 0x60, 0x20, 0x01]) + honest * 9 + b"\x08\x00" + b"\x05" + honest * 6
+        + b"\x0d\x01" + b"\x05" + honest * 20,
+        "late-prn": bytes([0x69, 0x60, 0x20, 0x31]) + honest * 9 + b"\x0d\x00" + b"\x05" + honest * 20,
+        "forged-resume-att-error-then-loss": bytes([0x63, 0x40, 0x10, 0x11]) + b"\x01\x03\x00\x00\x00\x00\x00" + honest * 4
+        + b"\x0a\x0e" + b"\x07" + b"\x07\x38" + honest * 20,
+        "init-packet-refused-extended-error": bytes([0x63, 0x40, 0x10, 0x11]) + honest * 5 + b"\x02\x0b\x07\x01",
+        "silent-bootloader": bytes([0xE3, 0x40, 0x10, 0x11]) + honest * 3,
+        "final-execute-link-lost": bytes([0x63, 0x08, 0x10, 0x13]) + honest * 10 + b"\x0e",
+    }
+    for name, data in nordic.items():
+        seed("NordicTransferExchange", name, data)
+
+
 # --- MCUboot images ---------------------------------------------------------------------------------
 
 IMAGE_MAGIC = 0x96F3B83D
@@ -595,6 +641,7 @@ def main():
     try:
         smp_seeds()
         nordic_seeds()
+        exchange_seeds()
         shrunk = image_seeds(work)
         compressed_seeds(work)
         package_seeds(shrunk)
