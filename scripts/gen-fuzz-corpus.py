@@ -12,6 +12,7 @@ signer, so a re-run rewrites those seeds with other (equally valid) signatures.
 import hashlib
 import io
 import json
+import lzma
 import os
 import shutil
 import struct
@@ -175,6 +176,52 @@ def nordic_seeds():
                                                                .replace(b"\xc0", b"\xdb\xdc") + b"\xc0", 4))
 
 
+# --- Whole exchanges --------------------------------------------------------------------------------
+
+def exchange_seeds():
+    """Fuzz/SMPUploadExchange.swift and Fuzz/NordicTransferExchange.swift: option bytes, then one
+    move a byte (its parameters after it); 0 is the device's honest answer. After the input the
+    device answers honestly unless the first byte says it falls silent."""
+    honest = b"\x00"
+    # SMP: link (budget, window - 1 << 2, silent tail 0x10, v1 0x20), image size (32 + 8 n), options
+    # (failures - 2, resync 0x04, image 1 0x08, upgrade 0x10, slot hash 0x20, match 0x40).
+    smp = {
+        "happy-path": bytes([0x08, 0x80, 0x03]) + honest * 12,
+        "happy-path-no-reassembly-match": bytes([0x05, 0xC0, 0x43]) + honest * 20,
+        "happy-path-one-packet": bytes([0x0F, 0x80, 0x00]) + honest,
+        "link-loss-then-slot-list": bytes([0x08, 0x40, 0x23]) + honest * 2 + b"\x0b\x0b\x00" + honest * 6,
+        "busy-pause-then-rewind": bytes([0x04, 0x40, 0x01]) + honest + b"\x03\x00\x00" + b"\x09" + b"\x02\xf0"
+        + honest * 6,
+        "version-fallback": bytes([0x00, 0x20, 0x00]) + b"\x03\x00\x08" + honest * 6,
+        "stale-duplicate-cut-dropped": bytes([0x0C, 0x40, 0x02]) + honest + b"\x05" + b"\x0c\x05" + b"\x04\x01"
+        + b"\x0d" + b"\x09" + honest * 6,
+        "offset-past-the-end": bytes([0x00, 0x20, 0x00]) + honest + b"\x01\x7f\xff\x00",
+        "wrong-sequence-and-garbage": bytes([0x00, 0x20, 0x00]) + honest + b"\x06\x01" + b"\x08\x05\x01\x00\x00\x05\x00",
+        "silent-device-resync": bytes([0x10, 0x40, 0x04]) + honest * 2,
+        "session-lost-then-restart": bytes([0x04, 0x60, 0x01]) + honest * 2 + b"\x0e" + honest * 8,
+    }
+    for name, data in smp.items():
+        seed("SMPUploadExchange", name, data)
+    # Nordic: link (packet size, PRN index << 2, retries << 5, silent tail 0x80), firmware (4 + 8 n
+    # bytes), init packet (1 + n % 200 bytes), bootloader (data max size, command max size << 2,
+    # keeps progress over a lost link 0x10, PRN before the link takes the batch 0x20).
+    nordic = {
+        "happy-path-prn-off": bytes([0x63, 0x80, 0x8C, 0x11]) + honest * 40,
+        "happy-path-prn-4-small-packets": bytes([0x70, 0x40, 0x40, 0x00]) + honest * 60,
+        "link-loss-then-resume": bytes([0x63, 0x80, 0x8C, 0x01]) + honest * 12 + b"\x07" + b"\x07\x38" + honest * 30,
+        "lost-packet-then-missing-prn": bytes([0x69, 0x60, 0x20, 0x01]) + honest * 9 + b"\x08\x00" + b"\x05" + honest * 6
+        + b"\x0d\x01" + b"\x05" + honest * 20,
+        "late-prn": bytes([0x69, 0x60, 0x20, 0x31]) + honest * 9 + b"\x0d\x00" + b"\x05" + honest * 20,
+        "forged-resume-att-error-then-loss": bytes([0x63, 0x40, 0x10, 0x11]) + b"\x01\x03\x00\x00\x00\x00\x00" + honest * 4
+        + b"\x0a\x0e" + b"\x07" + b"\x07\x38" + honest * 20,
+        "init-packet-refused-extended-error": bytes([0x63, 0x40, 0x10, 0x11]) + honest * 5 + b"\x02\x0b\x07\x01",
+        "silent-bootloader": bytes([0xE3, 0x40, 0x10, 0x11]) + honest * 3,
+        "final-execute-link-lost": bytes([0x63, 0x08, 0x10, 0x13]) + honest * 10 + b"\x0e",
+    }
+    for name, data in nordic.items():
+        seed("NordicTransferExchange", name, data)
+
+
 # --- MCUboot images ---------------------------------------------------------------------------------
 
 IMAGE_MAGIC = 0x96F3B83D
@@ -256,6 +303,66 @@ def image_seeds(work):
         data = open(os.path.join(broken, name), "rb").read()
         seed("MCUbootImage", "broken-" + name.replace(".bin", ""), b"\x01" + broken_small(data, originals, shrunk, work))
     return shrunk
+
+
+# imgtool 2.5.0's LZMA2 settings (imgtool/main.py: comp_default_*) and the TLVs a compressed image adds.
+LZMA2 = {"dict_size": 131072, "pb": 2, "lc": 3, "lp": 1, "preset": 9}
+DECOMP_SIZE, DECOMP_SHA, DECOMP_SIGNATURE = 0x70, 0x71, 0x72
+
+
+def lzma2_header():
+    """imgtool's create_lzma2_header: the dictionary size code, then (pb * 5 + lp) * 9 + lc."""
+    code = next(i for i in range(40) if LZMA2["dict_size"] <= (2 | (i & 1)) << (i // 2 + 11))
+    return bytes([code, (LZMA2["pb"] * 5 + LZMA2["lp"]) * 9 + LZMA2["lc"]])
+
+
+def compressed_small(compressed, uncompressed, body_size, work):
+    """What `imgtool sign --compression lzma2[armthumb]` (2.5.0) makes of the first body_size bytes of
+    the samples' compressible body, byte for byte (compared with imgtool's own output, with
+    generate.sh's arguments, when this was written): the stream decompresses whole (shrink_image's
+    cut one does not), DECOMP_SIZE, DECOMP_SHA and DECOMP_SIGNATURE describe the uncompressed sample
+    cut to those bytes (what MCUboot installs), and the file is hashed and signed again."""
+    header_size, protected_size, image_size, flags = struct.unpack_from("<HHII", compressed, 8)
+    installed = shrink_image(uncompressed, body_size, work)
+    u_header_size, u_protected_size = struct.unpack_from("<HH", uncompressed, 8)
+    _, _, installed_tlvs = parse_tlvs(installed, u_header_size + body_size + u_protected_size)
+    installed_tlvs = dict(installed_tlvs)
+    filters = [{"id": lzma.FILTER_LZMA2, "preset": LZMA2["preset"], "dict_size": LZMA2["dict_size"],
+                "lp": LZMA2["lp"], "lc": LZMA2["lc"]}]
+    if flags & 0x800:
+        filters.insert(0, {"id": lzma.FILTER_ARMTHUMB})
+    body = uncompressed[u_header_size:u_header_size + body_size]
+    stream = lzma2_header() + lzma.compress(body, format=lzma.FORMAT_RAW, filters=filters)
+    replaced = {DECOMP_SIZE: struct.pack("<I", body_size), DECOMP_SHA: installed_tlvs[0x10],
+                DECOMP_SIGNATURE: installed_tlvs[0x24]}
+    _, _, entries = parse_tlvs(compressed, header_size + image_size)
+    protected = tlv_area(0x6908, [(kind, replaced.get(kind, value)) for kind, value in entries])
+    header = bytearray(compressed[:header_size])
+    struct.pack_into("<H", header, 10, len(protected))
+    struct.pack_into("<I", header, 12, len(stream))
+    hashed = bytes(header) + stream + protected
+    digest = hashlib.sha256(hashed).digest()
+    _, _, entries = parse_tlvs(compressed, header_size + image_size + protected_size)
+    unprotected = []
+    for kind, value in entries:
+        if kind == 0x10:
+            value = digest
+        elif kind in SIGNATURES:
+            value = sign(digest, SIGNATURES[kind], work)
+        unprotected.append((kind, value))
+    return hashed + tlv_area(0x6907, unprotected)
+
+
+def compressed_seeds(work):
+    """Small compressed images whose stream decompresses whole, so the fuzzer starts from the
+    decompression and its checks passing (the seeds cut from the samples fail at the cut)."""
+    images = os.path.join(SAMPLES, "images")
+    uncompressed = open(os.path.join(images, "blinky-compressible-ed25519-1.1.0.signed.bin"), "rb").read()
+    for method in ("lzma2", "lzma2armthumb"):
+        compressed = open(os.path.join(images, f"blinky-{method}-ed25519-1.1.0.signed.bin"), "rb").read()
+        small = compressed_small(compressed, uncompressed, 4096, work)
+        assert len(small) <= 4096, len(small)
+        seed("MCUbootImage", f"small-{method}-ed25519-whole-stream", bytes([KEY_OPTION["ed25519"]]) + small)
 
 
 def broken_small(data, originals, shrunk, work):
@@ -516,12 +623,27 @@ def dbus_seeds():
     seed("DBusMessage", "error", error)
 
 
+def kept_seeds():
+    """Inputs that once crashed a target (regression-*, docs/faults.md): no generator makes them, so
+    they are kept as they are."""
+    if not os.path.isdir(OUT):
+        return
+    for target in sorted(os.listdir(OUT)):
+        for name in sorted(os.listdir(os.path.join(OUT, target))):
+            if name.startswith("regression-"):
+                with open(os.path.join(OUT, target, name), "rb") as f:
+                    seed(target, name, f.read())
+
+
 def main():
+    kept_seeds()
     work = tempfile.mkdtemp()
     try:
         smp_seeds()
         nordic_seeds()
+        exchange_seeds()
         shrunk = image_seeds(work)
+        compressed_seeds(work)
         package_seeds(shrunk)
         text_seeds()
         dbus_seeds()
