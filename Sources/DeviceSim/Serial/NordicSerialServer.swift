@@ -16,6 +16,8 @@ import Transport
 ///   the port closes when the device resets, after the answers before the reset went out, and is
 ///   opened again at the same path once it has booted; `drop=` closes it and opens it at once (a
 ///   USB glitch). A UART stays and carries nothing while the device resets.
+/// - **Power cuts** (`powerCycle`, the fault campaign's): answers not yet sent are lost, a USB port
+///   vanishes at once and comes back once the device has booted.
 public actor NordicSerialServer {
     public nonisolated let serving: SerialServeOptions
     private let clock: LinkClock
@@ -28,6 +30,8 @@ public actor NordicSerialServer {
         case vanish
         case comeBack
         case glitch
+        /// The port vanishes at once: the device lost power.
+        case cut
     }
     private var outbox: [Outgoing] = []
     private var draining = false
@@ -59,6 +63,14 @@ public actor NordicSerialServer {
         guard !finished else { return }
         guard await line.start(delivering: { [weak self] chunk in await self?.arrive(chunk) }) else { return }
         armTimer()
+    }
+
+    /// Power removed and restored at once, as a user or a brown-out does it: `enterBootloader` as if
+    /// the DFU button were held (the way back into DFU mode of a board whose application has no
+    /// DFU face on the line).
+    public func powerCycle(enterBootloader: Bool = false) {
+        guard !finished else { return }
+        perform(device.powerCycle(enterBootloader: enterBootloader, now: clock.now))
     }
 
     /// Stops serving and closes the port. Idempotent.
@@ -95,6 +107,9 @@ public actor NordicSerialServer {
             case .resetting: if serving.vanishesOnReset { close(then: .vanish) }
             case .online: if serving.vanishesOnReset { enqueue(.comeBack) }
             case .linkDropped: if serving.vanishesOnReset { close(then: .glitch) }
+            case .poweredOff:
+                outbox.removeAll { if case .bytes = $0 { true } else { false } }
+                if serving.vanishesOnReset { close(then: .cut) }
             case .event(let event): observer(event)
             }
         }
@@ -139,6 +154,8 @@ public actor NordicSerialServer {
                 guard await settle() else { break lines }
                 await vanish()
                 await comeBack()
+            case .cut:
+                await vanish()
             }
         }
         draining = false
