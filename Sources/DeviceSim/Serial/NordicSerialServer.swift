@@ -165,10 +165,15 @@ public actor NordicSerialServer {
     /// page before it resets (`nrf_dfu_settings_backup`), so the host has read that answer.
     static let resetDelay = Duration.milliseconds(20)
 
-    /// Waits `resetDelay`; false when the wait was cut short (the server stops).
+    /// Waits `resetDelay`; false when the wait was cut short (the server stops). On a clock faster
+    /// than real time (the fault campaign's) it is still `resetDelay` of real time: a port's reader
+    /// loses what it has not read when the port goes (the kernel flushes a tty's input at hang-up,
+    /// a pty's as a USB serial port's), and 1 ms at 20x was too short for the host to read the
+    /// final Execute's answer in 3 of 90 runs on a loaded machine.
     private func settle() async -> Bool {
         do {
             try await clock.sleep(until: clock.now.advanced(by: Self.resetDelay))
+            if clock.timeScale > 0, clock.timeScale < 1 { try await Task.sleep(for: Self.resetDelay * (1 - clock.timeScale)) }
             return true
         } catch {
             return false
