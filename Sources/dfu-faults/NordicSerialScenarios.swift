@@ -11,6 +11,8 @@ extension Scenario {
         serial("none", "no fault: the Nordic baseline over a UART (SDK 17)", NordicFaults(), .completes),
         serial("power-cycle", "the device loses power once at a random point of the firmware; its UART says nothing, it boots its old app, and is put back into DFU mode by hand before the rerun",
                NordicFaults(powerCycle: true), .interruptedThenRerunCompletes(.transferInterrupted)),
+        serial("usb-power-cycle", "USB: the device loses power once at a random point of the firmware, its port vanishing with it; it boots its old app, and is put back into DFU mode by hand before the rerun",
+               NordicFaults(powerCycle: true, usb: true), .interruptedThenRerunCompletes(.transferInterrupted)),
         serial("usb-disconnect", "USB: the bootloader drops the line after a random Write Object of the firmware (drop=packet:N): its port vanishes and comes back",
                NordicFaults(linkDrop: true, usb: true), .completes),
         serial("drop-packets", "three random Write Objects dropped by the bootloader as if its UART buffer overflowed",

@@ -94,7 +94,8 @@ import Testing
     @Test func serialChoosesTheSMPAndTheNordicScenariosOnTheLine() throws {
         let serial = try FaultsOptions.parse(["--link", "serial"]).selected(from: Scenario.catalogue)
         let nordic = serial.filter { $0.nordic != nil }
-        #expect(nordic.map(\.name) == ["serial-nordic-none", "serial-nordic-power-cycle", "serial-nordic-usb-disconnect",
+        #expect(nordic.map(\.name) == ["serial-nordic-none", "serial-nordic-power-cycle", "serial-nordic-usb-power-cycle",
+                                        "serial-nordic-usb-disconnect",
                                         "serial-nordic-drop-packets", "serial-nordic-corrupt", "serial-nordic-truncate",
                                         "serial-nordic-power-cycle-at-activation",
                                         "serial-nordic-usb-power-cycle-at-activation", "serial-nordic-wrong-key"])
