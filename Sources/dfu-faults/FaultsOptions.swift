@@ -32,9 +32,10 @@ struct FaultsOptions: ParsableCommand {
     @Option(name: "scenario", valueName: "NAME", help: "Run only this scenario (see --list).")
     var scenarios: [String] = []
 
-    /// The SMP scenarios' links; the Nordic ones run in memory and go with `memory` (their BlueZ
-    /// twins with `bluez`); `process`: the scenarios that kill the `dfu` binary (either protocol).
-    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp, serial, bluez (Nordic runs in memory and over BlueZ), or process (dfu killed, either protocol).")
+    /// The scenarios' links: SMP runs on all four, Nordic in memory (`nordic-*`), over BlueZ
+    /// (`bluez-nordic-*`) and over serial (`serial-nordic-*`), not over UDP; `process`: the
+    /// scenarios that kill the `dfu` binary (either protocol).
+    @Option(name: "link", valueName: "LINK", help: "Run only the scenarios on this link: memory, udp, serial, bluez (Nordic runs in memory, over BlueZ and over serial), or process (dfu killed, either protocol).")
     var links: [String] = []
 
     /// Real seconds per model second of the link and device model (`LinkClock.timeScale`); the

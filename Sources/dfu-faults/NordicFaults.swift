@@ -22,6 +22,10 @@ struct NordicFaults: Sendable {
     var checksumAnswer: NordicNotificationFault.Kind?
     /// The device loses power as the final Execute (the one that activates) arrives.
     var powerCycleAtActivation = false
+    /// Over serial (`serial-nordic-*`): the bootloader's USB CDC ACM transport, whose port vanishes
+    /// while it resets, rather than a UART; `linkDrop` is then the bootloader dropping the line
+    /// (`drop=packet:N`): the port goes and comes back.
+    var usb = false
 
     /// The Calculate Checksum answer to damage: one of a data object's (the first answer is the
     /// init packet's), between 5 % and 95 % of `objects` data objects, never the last one.
@@ -51,6 +55,7 @@ struct NordicFaults: Sendable {
     /// For `--list`: `sdk=17, link drop@random`.
     var text: String {
         var parts = ["sdk=\(sdk)"]
+        if usb { parts.append("usb") }
         if linkDrop { parts.append("link drop@random") }
         if droppedPackets > 0 { parts.append("prn_drop=\(droppedPackets)×random") }
         if powerCycle { parts.append("power cycle@random") }

@@ -23,7 +23,8 @@ struct NordicLink {
             ], scenario: scenario)
             return NordicLink(connector: bus.connector, stop: { await bus.stop() })
         case .udp, .serial, .process:
-            throw .setup("scenario \(scenario): the in-process Nordic scenarios run in memory or over BlueZ, not over \(link.rawValue)")
+            // Over serial the device has a server of its own (`NordicSerialScenarioRun`).
+            throw .setup("scenario \(scenario): this Nordic run is in memory or over BlueZ, not over \(link.rawValue)")
         }
     }
 }

@@ -5,23 +5,29 @@ import Synchronization
 /// doing, armed as one of the run's `UploadCounter` tripwires (the device model has no fault hook
 /// for it).
 final class PowerCycleTrigger: Sendable {
-    private let peripheral: VirtualNordicPeripheral
+    private let powerCycle: @Sendable () async -> Void
     private let fired = Mutex(false)
 
-    init(peripheral: VirtualNordicPeripheral) {
-        self.peripheral = peripheral
+    /// The device served in memory or over BlueZ.
+    convenience init(peripheral: VirtualNordicPeripheral) {
+        self.init { await peripheral.powerCycle() }
+    }
+
+    /// `powerCycle` cuts the power and restores it (a served device's own way).
+    init(powerCycle: @escaping @Sendable () async -> Void) {
+        self.powerCycle = powerCycle
     }
 
     func fire() {
         fired.withLock { $0 = true }
-        let peripheral = self.peripheral
-        Task { await peripheral.powerCycle() }
+        let powerCycle = self.powerCycle
+        Task { await powerCycle() }
     }
 
     /// Power-cycles it before returning (the device is down when this ends).
     func fireNow() async {
         fired.withLock { $0 = true }
-        await peripheral.powerCycle()
+        await powerCycle()
     }
 
     var hasFired: Bool { fired.withLock { $0 } }

@@ -11,7 +11,8 @@ struct Scenario: Sendable {
     /// Set for a Nordic Secure DFU scenario (the device is the virtual nRF52, the file a package);
     /// `fault` and `otherBootloaderKey` are then unused.
     var nordic: NordicFaults? = nil
-    /// The link a scenario runs over (`link` in its name: `udp-reboot`); Nordic runs in memory or over BlueZ.
+    /// The link a scenario runs over (`link` in its name: `udp-reboot`); Nordic runs in memory, over
+    /// BlueZ or over serial (`serial-nordic-*`).
     var link: FaultLink = .memory
     /// The device comes back from its first reset under another Bluetooth address (BlueZ only:
     /// the stand-in moves it, `BlueZStandInDevice.addressAfterReboot`); the engine keeps the old one.
@@ -58,7 +59,7 @@ struct Scenario: Sendable {
     /// Every scenario, in the order they run: the SMP ones, then the Nordic ones, then those that
     /// kill the `dfu` process.
     static let catalogue = smpCatalogue + smpMoreCatalogue + linkCatalogue + bluezCatalogue + nordicCatalogue
-        + nordicMoreCatalogue + processCatalogue
+        + nordicMoreCatalogue + nordicSerialCatalogue + processCatalogue
 
     /// The SMP scenarios, in the order they run. `@random` points lie between 5 % and 95 % of the
     /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.

@@ -27,6 +27,10 @@ struct ScenarioRun {
         }
         if let faults = scenario.nordic {
             guard let nordicInputs else { throw .setup("scenario \(scenario.name): no Nordic package loaded") }
+            if scenario.link == .serial {
+                return try await NordicSerialScenarioRun(scenario: scenario, faults: faults, run: run, seed: seed, inputs: nordicInputs,
+                                                         timeScale: timeScale, hangGuard: hangGuard).perform()
+            }
             return try await NordicScenarioRun(scenario: scenario, faults: faults, run: run, seed: seed, inputs: nordicInputs,
                                                timeScale: timeScale, hangGuard: hangGuard).perform()
         }

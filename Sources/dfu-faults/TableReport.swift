@@ -20,9 +20,13 @@ enum TableReport {
             + "campaign \(ColumnText.fixed(wallSeconds, 0)) s")
         lines.append("completed: exit 0 and the device's own slot 0 holds the new image, confirmed; "
             + "extra bytes: image bytes sent beyond one copy")
-        if summaries.contains(where: { $0.scenario.link == .udp || $0.scenario.link == .serial }) {
+        if summaries.contains(where: { ($0.scenario.link == .udp || $0.scenario.link == .serial) && $0.scenario.nordic == nil }) {
             lines.append("udp-*: a real UDP socket to the virtual device on 127.0.0.1; serial-*: a pseudo-terminal at "
                 + "\(ServedDevice.serialBaud) baud, console framing; both on the same model clock as the memory link")
+        }
+        if summaries.contains(where: { $0.scenario.link == .serial && $0.scenario.nordic != nil }) {
+            lines.append("serial-nordic-*: the nRF52's bootloader on a pseudo-terminal at \(ServedDevice.serialBaud) baud, SLIP "
+                + "(a UART, MTU 131; -usb-: USB CDC ACM, MTU 2051), dfu's Nordic serial connector; same model clock")
         }
         if summaries.contains(where: { $0.scenario.link == .bluez }) {
             lines.append("bluez-*: the BlueZ stand-in (bluetoothd 5.66 on D-Bus) on a private dbus-daemon, dfu's BlueZ central; "

@@ -94,6 +94,19 @@ import Testing
         #expect(process.filter { $0.nordic != nil }.map(\.protocolName) == ["Nordic", "Nordic"])
     }
 
+    @Test func serialChoosesTheSMPAndTheNordicScenariosOnTheLine() throws {
+        let serial = try FaultsOptions.parse(["--link", "serial"]).selected(from: Scenario.catalogue)
+        let nordic = serial.filter { $0.nordic != nil }
+        #expect(nordic.map(\.name) == ["serial-nordic-none", "serial-nordic-power-cycle", "serial-nordic-usb-power-cycle",
+                                        "serial-nordic-usb-disconnect",
+                                        "serial-nordic-drop-packets", "serial-nordic-corrupt", "serial-nordic-truncate",
+                                        "serial-nordic-power-cycle-at-activation",
+                                        "serial-nordic-usb-power-cycle-at-activation", "serial-nordic-wrong-key"])
+        #expect(serial.count == 15 + nordic.count && serial.allSatisfy { $0.link == .serial && $0.runs(given: 20) == 10 })
+        #expect(nordic.filter { $0.nordic?.usb == true }.map(\.name).allSatisfy { $0.hasPrefix("serial-nordic-usb-") })
+        #expect(nordic.allSatisfy { $0.protocolName == "Nordic" && $0.runs(given: 4) == 2 })
+    }
+
     @Test func theDFUBinaryIsTheOneBesideUnlessGiven() throws {
         #expect(try FaultsOptions.parse([]).dfuPath == nil)
         #expect(try FaultsOptions.parse(["--dfu", "/opt/dfu"]).dfuPath == "/opt/dfu")

@@ -30,6 +30,8 @@ public struct NordicSerialDevice: Sendable {
         case linkDropped(NordicLinkDrop)
         /// Up again after a reset: a USB port comes back.
         case online
+        /// Power is gone (`powerCycle`): nothing queued leaves any more, and a USB port vanishes at once.
+        case poweredOff
         /// For the log.
         case event(NordicSerialServerEvent)
     }
@@ -68,6 +70,14 @@ public struct NordicSerialDevice: Sendable {
     /// Time passes: the end of a boot, the bootloader's inactivity timeout.
     public mutating func tick(now: MonotonicInstant) -> [Output] {
         route(model.handle(.tick, now: now))
+    }
+
+    /// Power removed and restored at once (`enterBootloader`: with the DFU button held): RAM and
+    /// a half-read frame are gone, and the device boots again.
+    public mutating func powerCycle(enterBootloader: Bool, now: MonotonicInstant) -> [Output] {
+        decoder.reset()
+        let outputs = tick(now: now) + [.event(.powerCycled(enterBootloader: enterBootloader)), .poweredOff]
+        return outputs + route(model.handle(.powerCycle(enterBootloader: enterBootloader), now: now))
     }
 
     /// Bytes from the line.

@@ -13,6 +13,8 @@ public enum NordicSerialServerEvent: Sendable, Equatable, CustomStringConvertibl
     case packetDropped(NordicPacketDrop)
     case linkDropped(NordicLinkDrop)
     case resetting(NordicResetCause)
+    /// Power removed and restored (`NordicSerialServer.powerCycle`), with the DFU button held or not.
+    case powerCycled(enterBootloader: Bool)
     /// Up again: what runs now.
     case online(boot: Int, running: String)
     case portVanished
@@ -22,7 +24,7 @@ public enum NordicSerialServerEvent: Sendable, Equatable, CustomStringConvertibl
     /// Whether `dfu sim` prints it without `--verbose`.
     public var isLifecycle: Bool {
         switch self {
-        case .linkDropped, .resetting, .online, .portVanished, .portBack, .portFailed: return true
+        case .linkDropped, .resetting, .powerCycled, .online, .portVanished, .portBack, .portFailed: return true
         case .received, .receivedUnreadable, .replied, .inputDropped, .ignored, .packetDropped: return false
         }
     }
@@ -37,6 +39,8 @@ public enum NordicSerialServerEvent: Sendable, Equatable, CustomStringConvertibl
         case .packetDropped(let drop): return "the bootloader dropped a Write Object: \(drop)"
         case .linkDropped(let point): return "the bootloader drops the line (drop=\(point))"
         case .resetting(let cause): return "the bootloader resets: \(Self.describe(cause))"
+        case .powerCycled(let enterBootloader):
+            return "power cycled" + (enterBootloader ? " with the DFU button held" : "")
         case .online(let boot, let running): return "up again (boot \(boot)), running \(running)"
         case .portVanished: return "port vanished (the USB device resets)"
         case .portBack: return "port back"

@@ -37,17 +37,39 @@ struct NordicSerialEngineBench {
         return NordicSerialEngineBench(pipe: pipe, server: server, connector: connector, serverEvents: serverEvents, notes: notes)
     }
 
-    func flash(_ package: [UInt8]? = nil, configure: (inout UpdateOptions) -> Void = { _ in }) async throws -> EngineOutcome {
+    /// `through`: a byte connector of the test's between the engine's Nordic serial connector and
+    /// the line (the line's own by default).
+    func flash(_ package: [UInt8]? = nil, through bytes: (any Connector)? = nil,
+               configure: (inout UpdateOptions) -> Void = { _ in }) async throws -> EngineOutcome {
         var options = UpdateOptions()
         options.deadlines = EngineTestBench.fastDeadlines
         configure(&options)
         let engine = UpdateEngine(image: try package ?? Samples.bytes("nordic/app-signed-3.zip"), imageName: "package.zip",
                                   key: try NordicSamples.key(), options: options,
-                                  target: .init(connector: connector, peer: Self.peer, speaks: .nordic), hostPower: .mains)
+                                  target: .init(connector: bytes.map(nordicConnector) ?? connector, peer: Self.peer, speaks: .nordic),
+                                  hostPower: .mains)
         let run = engine.start()
         var events: [UpdateEvent] = []
         for await event in run.events { events.append(event) }
         return EngineOutcome(events: events, result: await run.result.value)
+    }
+
+    /// The Nordic serial connector as `make` builds it, over `bytes`.
+    private func nordicConnector(over bytes: any Connector) -> NordicSerialConnector {
+        let notes = self.notes
+        return NordicSerialConnector(wrapping: bytes, byteCharacteristic: NordicSerialLink.byteFace.characteristic,
+                                     pingTimeout: .milliseconds(100), observer: { notes.add($0) })
+    }
+
+    /// The device once it has finished starting (waits up to 2 s).
+    func settled() async throws -> NordicVirtualDevice {
+        var device = await server.snapshot
+        for _ in 0 ..< 40 {
+            guard case .booting = device.mode else { return device }
+            try await Task.sleep(for: .milliseconds(50))
+            device = await server.snapshot
+        }
+        return device
     }
 
     var device: NordicVirtualDevice {

@@ -7,8 +7,10 @@ import Transport
 /// client writes reach the model no faster than `baud` carries them (10 bits a byte), in pieces
 /// of at most `fifo` bytes stamped with the time each piece finished arriving (a UART's receive
 /// interrupt); what the model transmits leaves at the same rate. `.detach` closes the device end
-/// when the port is a USB one (it vanishes while the device resets), `.attach` opens it again.
-/// Real time: the engine sees a reset only by the device's silence.
+/// when the port is a USB one (it vanishes while the device resets), once what the model
+/// transmitted before it has left (the model resets "once the answer has left": the final
+/// Execute's answer, which the SDK sends before it writes its settings and resets); `.attach` opens
+/// it again. Real time: the engine sees a reset only by the device's silence.
 actor SerialLineDeviceHost {
     private var device: any SerialLineDevice
     private let pipe: SerialPipe
@@ -26,6 +28,8 @@ actor SerialLineDeviceHost {
     private var draining = false
     /// A chunk is being fed: the model's time is the line's, not the wall clock's, until it ends.
     private var feeding = false
+    /// A detached USB port, closed once the answers transmitted before the detach have left.
+    private var closing: (any SimSerialPort)?
     private(set) var notes: [String] = []
 
     init(_ device: any SerialLineDevice, pipe: SerialPipe, baud: Int, fifo: Int = 32, vanishesOnReset: Bool) {
@@ -130,8 +134,11 @@ actor SerialLineDeviceHost {
                 guard vanishesOnReset, let open = port else { continue }
                 port = nil
                 reader?.cancel()
-                outbox.removeAll()
-                Task { await open.close() }
+                if draining {
+                    closing = open
+                } else {
+                    Task { await open.close() }
+                }
             case .attach:
                 if vanishesOnReset, port == nil { open() }
             case .note(let text):
@@ -143,10 +150,16 @@ actor SerialLineDeviceHost {
     private func drain() async {
         while !outbox.isEmpty {
             let bytes = outbox.removeFirst()
+            // The port the frame leaves on: one detached meanwhile still carries it.
+            let target = port ?? closing
             txFreeAt = max(txFreeAt, clock.now).advanced(by: .nanoseconds(nanosecondsPerByte * Int64(bytes.count)))
             do { try await clock.sleep(until: txFreeAt) } catch { break }
-            _ = await port?.send(bytes)
+            _ = await target?.send(bytes)
         }
         draining = false
+        if let detached = closing {
+            closing = nil
+            await detached.close()
+        }
     }
 }

@@ -138,4 +138,23 @@ import Transport
         #expect(line.request([0x09, 0x03]).isEmpty)
         #expect(line.outputs.contains { if case .event(.ignored) = $0 { true } else { false } })
     }
+
+    /// A power cut (the fault campaign's): what was half read is gone, the line is ignored while the
+    /// device boots, and it starts its application, or its bootloader with the DFU button held.
+    @Test(arguments: [false, true]) func aPowerCycleStartsTheApplicationOrWithTheButtonTheBootloader(button: Bool) throws {
+        var line = try Line()
+        #expect(line.raw([0x09]).isEmpty, "half a ping")
+        let outputs = line.device.powerCycle(enterBootloader: button, now: line.now)
+        #expect(outputs.contains(.poweredOff))
+        #expect(outputs.contains(.event(.powerCycled(enterBootloader: button))))
+        #expect(line.raw([0x01, 0xC0]).isEmpty, "nothing reads the line while it boots")
+        #expect(line.wait(.seconds(1)).contains(.online))
+        if button {
+            #expect(line.device.running == "the bootloader (DFU mode)")
+            #expect(line.request([0x09, 0x05]) == [[0x60, 0x09, 0x01, 0x05]], "the half ping was forgotten")
+        } else {
+            #expect(line.device.running.hasPrefix("application"))
+            #expect(line.request([0x09, 0x05]).isEmpty)
+        }
+    }
 }

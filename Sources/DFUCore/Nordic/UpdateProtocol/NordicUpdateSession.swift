@@ -178,6 +178,19 @@ struct NordicUpdateSession: UpdateSession {
 
     static func isSerial(_ link: any Link) -> Bool { link is NordicSerialLink }
 
+    /// Over a serial port the bootloader's answer to the final Execute is the only sign that it
+    /// activated the update: the application it starts says nothing on the line. A USB port that
+    /// vanished before that answer leaves it unknown (the device may have lost power as the
+    /// Execute arrived, and then starts its old application): resumable, as over a UART, where the
+    /// Execute's deadline ends the run (faults: `serial-nordic-usb-power-cycle-at-activation`).
+    private func checkActivatedOverSerial(words: String) throws(DFUError) {
+        guard finalExecuteUnanswered.withLock({ $0 }) else { return }
+        throw .transferInterrupted("the port of \(device) went away before its bootloader answered the final Execute, and "
+                                   + "the application it starts does not answer on the port: nothing shows that it "
+                                   + "activated \(words). Put the device back into DFU mode and run the same command "
+                                   + "again to finish the update.")
+    }
+
     /// The new application's Device Information firmware revision, checked against
     /// `--expect-version` when given (the init packet's fw_version is an integer an application
     /// need not report, §6 of the issue). Said in Nordic's words: what the bootloader activated, as
@@ -200,7 +213,10 @@ struct NordicUpdateSession: UpdateSession {
 
     func confirm(_ update: NordicPreparedPackage, mode: ActivationMode, before: SessionState,
                  readUntil: ContinuousClock.Instant) async throws(DFUError) -> ImageVersion {
-        if !reachableAfterActivation, before.plan != .alreadyRunning(confirmed: true) {
+        let activated = before.plan != .alreadyRunning(confirmed: true)
+        let words = activated ? update.words(skipping: declinedParts.withLock { $0 }) : update.summary.versionText
+        if !reachableAfterActivation, activated {
+            try checkActivatedOverSerial(words: words)
             context.log("the bootloader validated the new firmware and starts it; its application does not answer on "
                         + "the serial port, so nothing more is read")
         }
@@ -216,8 +232,6 @@ struct NordicUpdateSession: UpdateSession {
                                              + "reports another version.")
             }
         }
-        let activated = before.plan != .alreadyRunning(confirmed: true)
-        let words = activated ? update.words(skipping: declinedParts.withLock { $0 }) : update.summary.versionText
         try checkActivated(update, words: words, revision: revision, before: before)
         context.emit(.firmwareReported(update: words, firmwareRevision: revision, activated: activated))
         return update.version

@@ -1,0 +1,149 @@
+import DFUCore
+import DeviceSim
+import Transport
+
+/// One run of a `serial-nordic-*` scenario: a fresh virtual nRF52 from the run's seed, in its
+/// bootloader on a pseudo-terminal as `dfu sim --serve serial:PATH[,usb] --protocol nordic` serves
+/// it (`NordicServedSerial`), the scenario's faults drawn from the seed as in the memory runs
+/// (`NordicFaults`), one whole update of the package as `dfu flash PKG.zip --device serial:PATH`
+/// runs it (dfu's Nordic serial connector; default deadlines, on the model clock), a rerun when
+/// the scenario expects the first to fail, then the device's own state.
+///
+/// A serial-only board's application reads nothing on the line: after a power cut the device
+/// starts its old application, which no rerun can reach. So before a rerun the campaign does what
+/// the user does, puts it back into DFU mode (a power cycle with the DFU button held), as it
+/// charges a battery before an SMP rerun.
+struct NordicSerialScenarioRun {
+    let scenario: Scenario
+    let faults: NordicFaults
+    let run: Int
+    let seed: UInt64
+    let inputs: NordicInputs
+    let timeScale: Double
+    let hangGuard: Duration
+
+    /// Object bytes per Write Object: the transfer core's packet (ATT MTU − 3, a multiple of 4) on
+    /// a link of the bootloader's MTU (UART 131: 64 bytes; USB 2051: 1024).
+    private var packetSize: Int {
+        let mtu = faults.usb ? NordicSerialLimits.usbMTU : NordicSerialLimits.uartMTU
+        return NordicTransferConfiguration.packetSize(attMTU: (NordicSerialWriteSize.largestPayload(mtu: mtu) ?? 1) + 3)
+    }
+
+    private var packetWrites: Int {
+        (inputs.initPacketBytes + packetSize - 1) / packetSize + (inputs.firmwareBytes + packetSize - 1) / packetSize
+    }
+
+    func perform() async throws(FaultsError) -> RunRecord {
+        if (faults.linkDrop && !faults.usb) || faults.bootloaderElsewhere {
+            // A UART has no connection to drop, and a port no address.
+            throw .setup("scenario \(scenario.name): a link drop needs the USB transport; a serial port has no address")
+        }
+        let dropped = faults.droppedWrites(seed: seed, packetWrites: packetWrites)
+        var items = ["protocol=nordic", "seed=\(seed)", "sdk=\(faults.sdk)"]
+        if !dropped.isEmpty { items.append("prn_drop=" + dropped.map(String.init).joined(separator: "+")) }
+        var drawn = (faults.usb ? ["usb"] : []) + dropped.map { "drop-packet@\($0)" }
+        if faults.linkDrop {
+            // The bootloader drops the line after a Packet write inside the firmware (the first
+            // write carries the init packet); its USB port goes and comes back.
+            let write = max(2, Int((NordicFaults.share(seed: seed, index: 0) * Double(packetWrites)).rounded()))
+            items.append("drop=packet:\(write)")
+            drawn.append("line-drop@packet:\(write)")
+        }
+        if faults.otherBootloaderKey { items.append("key=\(inputs.otherKeyPath)") }
+        if let kind = faults.checksumAnswer {
+            let objects = (inputs.firmwareBytes + NordicScenarioRun.dataObjectSize - 1) / NordicScenarioRun.dataObjectSize
+            items.append("cp_fault=\(kind.rawValue)@checksum:\(NordicFaults.checksumOrdinal(seed: seed, objects: objects))")
+        }
+        items.append("timescale=\(timeScale)")
+        let text = "sim:" + items.joined(separator: ",")
+        let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
+        let clock = setup.clock
+        let configuration: NordicDeviceConfiguration
+        do throws(SimOptionsError) {
+            configuration = try setup.options.nordicDeviceConfiguration()
+        } catch {
+            throw SimSetup.serveFailed(scenario.name, error)
+        }
+
+        let served = try await NordicServedSerial.serve(configuration, usb: faults.usb, clock: clock, scenario: scenario.name)
+        let server = served.server
+        var trigger: PowerCycleTrigger?
+        var tripwire: UploadCounter.Tripwire?
+        if faults.powerCycle {
+            // Counted over the Write Objects (init packet first), so this lands inside the firmware.
+            let bytes = inputs.initPacketBytes + Int(NordicFaults.share(seed: seed, index: 0) * Double(inputs.firmwareBytes))
+            let cycle = PowerCycleTrigger { await server.powerCycle() }
+            trigger = cycle
+            tripwire = UploadCounter.Tripwire(bytes: bytes) { cycle.fire() }
+            drawn.append("power-cycle@\(bytes)B")
+        }
+        var atExecute: UploadCounter.ExecuteTripwire?
+        if faults.powerCycleAtActivation {
+            // Once every Write Object byte went out, the next Execute is the final one.
+            let cycle = PowerCycleTrigger { await server.powerCycle() }
+            trigger = cycle
+            atExecute = UploadCounter.ExecuteTripwire(bytes: inputs.initPacketBytes + inputs.firmwareBytes) {
+                await cycle.fireNow()
+            }
+            drawn.append("power-cycle@final-execute")
+        }
+        let counter = UploadCounter(tripwire: tripwire, executeTripwire: atExecute)
+        let connector: any Connector
+        do throws(FaultsError) {
+            connector = try served.connector(counting: counter)
+        } catch {
+            await served.stop()
+            throw error
+        }
+        let previousVersion = await server.snapshot.applicationVersion
+        let target = UpdateEngine.Target(connector: connector, peer: served.peer, label: served.peer.rawValue, speaks: .nordic)
+        let engine = UpdateEngine(image: inputs.package, imageName: inputs.packageName, key: inputs.key,
+                                  target: target, hostPower: .mains, clock: EngineClock(clock))
+
+        let modelStart = clock.now
+        let wallStart = ContinuousClock.now
+        var attempts = [await UpdateAttempt.run(engine, index: 1, hangGuard: hangGuard)]
+        let bootsAfterFirst = await server.snapshot.boots.count
+        if let first = attempts.first, !first.hung, scenario.expectation.rerunsAfter(first.exitStatus) {
+            if case .application = await served.settled(clock: clock).mode {
+                await server.powerCycle(enterBootloader: true)
+                _ = await served.settled(clock: clock)
+                drawn.append("dfu-mode-by-hand")
+            }
+            // What the bootloader holds of the firmware as the rerun begins (in RAM: a line has no
+            // connection whose end would send it back to its settings page): whether it resumed.
+            let held: Int
+            switch await server.snapshot.mode {
+            case .bootloader(let bootloader): held = bootloader.progress.imageOffset
+            case .application, .booting: held = await server.snapshot.currentSettings.progress.imageOffset
+            }
+            let rerun = await UpdateAttempt.run(engine, index: 2, hangGuard: hangGuard)
+            attempts.append(AttemptRecord(index: rerun.index, exitStatus: rerun.exitStatus, message: rerun.message,
+                                          resumes: rerun.resumes, firstAcknowledged: held, hung: rerun.hung,
+                                          lastStage: rerun.lastStage))
+        }
+        let modelEnd = clock.now
+        let wallEnd = ContinuousClock.now
+
+        var final = await served.settled(clock: clock)
+        if case .refusedBeforeTransfer = scenario.expectation, case .bootloader = final.mode {
+            // A bootloader that refused the init packet waits in DFU mode until its inactivity
+            // timeout (120 s); a power cycle shows sooner what it starts: the application it kept.
+            await server.powerCycle()
+            final = await served.settled(clock: clock)
+        }
+        await served.stop()
+        let device = DeviceVerdict(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
+        var outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device)
+        let facts = DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
+        let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
+        if let trigger, !trigger.hasFired, outcome.unexpectedReason == nil {
+            outcome = .unexpected("the power cycle never fired (the transfer did not reach its byte)")
+        }
+        return RunRecord(run: run, seed: seed, device: text, faults: drawn.isEmpty ? "none" : drawn.joined(separator: "+"),
+                         attempts: attempts, uploadedBytes: counter.total,
+                         imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
+                         modelSeconds: modelStart.duration(to: modelEnd).seconds,
+                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)
+    }
+}

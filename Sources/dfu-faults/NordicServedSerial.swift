@@ -1,0 +1,69 @@
+import DFUCore
+import DeviceSim
+import Foundation
+import SerialTransport
+import Transport
+
+/// The virtual nRF52 of one `serial-nordic-*` run on a pseudo-terminal, as `dfu sim --serve
+/// serial:PATH[,usb] --protocol nordic` serves it (`NordicSerialServer`: SLIP, in DFU mode from the
+/// start, `ServedDevice.serialBaud`, on the campaign's model clock), and the connector `dfu flash
+/// PKG.zip --device serial:PATH` makes.
+struct NordicServedSerial {
+    let server: NordicSerialServer
+    let peer: PeerIdentity
+    private let folder: URL
+
+    /// `usb`: the USB CDC ACM transport (MTU 2051; the port vanishes while the device resets).
+    static func serve(_ configuration: NordicDeviceConfiguration, usb: Bool, clock: LinkClock,
+                      scenario: String) async throws(FaultsError) -> NordicServedSerial {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-faults-\(UUID().uuidString)")
+        let path = folder.appendingPathComponent("tty").path
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var serving = SerialServeOptions()
+            serving.baud = ServedDevice.serialBaud
+            serving.vanishesOnReset = usb
+            let server = NordicSerialServer(
+                model: NordicVirtualDevice(configuration: configuration, inBootloaderAt: clock.now),
+                port: try PseudoTerminalPort.open(linkedAt: path), serving: serving, clock: clock,
+                reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) })
+            await server.start()
+            return NordicServedSerial(server: server, peer: PeerIdentity("serial:" + path), folder: folder)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw .setup("scenario \(scenario): cannot serve the device on a pseudo-terminal: \(error)")
+        }
+    }
+
+    /// dfu's Nordic serial connector (`NordicSerialConnector` over a `SerialConnector` on the path)
+    /// with the run's counter between the two (`CountingSerialConnector`).
+    func connector(counting counter: UploadCounter) throws(FaultsError) -> any Connector {
+        let settings: SerialPortSettings
+        do throws(SerialPortError) {
+            settings = try SerialPortSettings(baud: ServedDevice.serialBaud)
+        } catch {
+            throw .setup("the serial settings at \(ServedDevice.serialBaud) baud: \(error)")
+        }
+        let bytes = SerialConnector(presenting: NordicSerialLink.byteFace, settings: settings)
+        return NordicSerialConnector(wrapping: CountingSerialConnector(inner: bytes, counter: counter))
+    }
+
+    /// Ends the server and removes the pseudo-terminal's link.
+    func stop() async {
+        await server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The device once it has finished starting (an update ends as the bootloader resets into the
+    /// new application, whose boot the model times).
+    func settled(clock: LinkClock) async -> NordicVirtualDevice {
+        for _ in 0 ..< 100 {
+            let device = await server.snapshot
+            guard case .booting(let until, _) = device.mode else { return device }
+            // Past the boot's end already: the device's timer has yet to run, so give it a moment.
+            let wake = max(until, clock.now).advanced(by: .milliseconds(10))
+            try? await clock.sleep(until: wake)
+        }
+        return await server.snapshot
+    }
+}
