@@ -70,6 +70,14 @@ public struct NordicSerialDevice: Sendable {
         route(model.handle(.tick, now: now))
     }
 
+    /// Power removed and restored at once; `enterBootloader` as if the DFU button were held (how
+    /// a serial-only board whose application runs is put back in DFU mode). What was half-read of
+    /// a frame goes with the RAM.
+    public mutating func powerCycle(enterBootloader: Bool, now: MonotonicInstant) -> [Output] {
+        decoder.reset()
+        return tick(now: now) + route(model.handle(.powerCycle(enterBootloader: enterBootloader), now: now))
+    }
+
     /// Bytes from the line.
     public mutating func receive(_ bytes: [UInt8], now: MonotonicInstant) -> [Output] {
         var outputs = tick(now: now)

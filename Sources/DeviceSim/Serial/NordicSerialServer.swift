@@ -74,6 +74,13 @@ public actor NordicSerialServer {
         await line.waitUntilStopped()
     }
 
+    /// Power removed and restored at once (`NordicSerialDevice.powerCycle`); `enterBootloader`:
+    /// the DFU button held, so the bootloader starts in DFU mode. A UART port stays open.
+    public func powerCycle(enterBootloader: Bool) {
+        guard !finished else { return }
+        perform(device.powerCycle(enterBootloader: enterBootloader, now: clock.now))
+    }
+
     // MARK: - Receiving
 
     /// Bytes the line has carried: to the device, unless the port is going.
