@@ -23,13 +23,17 @@ struct Scenario: Sendable {
     /// Set for a process-death scenario (`link` is then `.process`): the `dfu` binary runs as a
     /// child process and is killed (`ProcessDeaths/`).
     var processDeath: ProcessDeath? = nil
+    /// A run costs several seconds of real time whatever the time scale (a `dfu` child waits out
+    /// a deadline it measures in real time): a quarter of `--runs`, at least one.
+    var costly = false
 
     /// Runs of this scenario when `--runs` is `runs`: that many on the memory link; twice as many
     /// for a Nordic scenario (there are fewer of them, and the campaign runs at least as many
     /// updates per protocol); half as many, at least one, over UDP, serial or BlueZ, whose real
-    /// socket, terminal or bus makes each run cost more; as many for a process-death scenario
-    /// (either protocol), whose runs start `dfu` processes.
+    /// socket, terminal or bus makes each run cost more, and for a process-death scenario (either
+    /// protocol), whose runs start `dfu` processes; a quarter, at least one, for a costly one.
     func runs(given runs: Int) -> Int {
+        if costly { return max(1, runs / 4) }
         switch link {
         case .memory: return nordic != nil ? runs * 2 : runs
         case .udp, .serial, .bluez, .process: return max(1, runs / 2)

@@ -14,7 +14,8 @@ enum TableReport {
         let linkRuns = probe.map { $0.runs(given: settings.runsPerScenario) } ?? 1
         lines.append("dfu-faults: \(settings.image) (\(settings.imageBytes) bytes, \(settings.imageVersion)) onto the virtual device at 1.0.0, "
             + "test-confirm; --runs \(settings.runsPerScenario): that many runs per memory-link SMP scenario, \(linkRuns) per udp-/serial-/bluez-/process-death one, "
-            + "\(settings.runsPerScenario * 2) per in-memory nordic- one; seeds \(settings.seed)…\(lastSeed)")
+            + "\(settings.runsPerScenario * 2) per in-memory nordic- one" + costlyText(summaries, runs: settings.runsPerScenario)
+            + "; seeds \(settings.seed)…\(lastSeed)")
         lines.append("host: \(settings.machine.cpuModel), \(settings.machine.onlineCPUs) CPUs; model time scale \(settings.timeScale) "
             + "(\(ColumnText.fixed(1 / settings.timeScale, 0))x real time); hang guard \(ColumnText.fixed(settings.hangGuardSeconds, 0)) s real per update; "
             + "campaign \(ColumnText.fixed(wallSeconds, 0)) s")
@@ -86,6 +87,13 @@ enum TableReport {
         }
         lines.append(totals.lastLine)
         return lines.joined(separator: "\n")
+    }
+
+    /// `, 5 of kill-then-reboot`: the costly scenarios' runs, when any ran.
+    private static func costlyText(_ summaries: [ScenarioSummary], runs: Int) -> String {
+        let costly = summaries.map(\.scenario).filter(\.costly)
+        guard let first = costly.first else { return "" }
+        return ", \(first.runs(given: runs)) of \(costly.map(\.name).joined(separator: ", "))"
     }
 
     /// `exit 7 ×20, rerun ok` / `exit 8 ×20` / `-`.

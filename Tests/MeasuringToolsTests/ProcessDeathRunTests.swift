@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// Process-death runs through the real `dfu` binary (the one built beside this test bundle, or
-/// `DFU_BINARY`): killed mid-transfer, in its reboot wait, and on the Nordic serial line, then
-/// finished by `dfu resume`; each run must end completed with every invariant kept. A few seconds.
+/// `DFU_BINARY`): killed mid-transfer, in its reboot wait, as the device resets, and on the Nordic
+/// serial line, then finished by `dfu resume` (itself killed once), and a Nordic batch killed and
+/// run again; each run must end completed with every invariant kept. A few seconds each.
 @Suite(.timeLimit(.minutes(2))) struct ProcessDeathRunTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
@@ -51,5 +52,32 @@ import Testing
         #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
         #expect(record.violations.isEmpty && record.resumes == 1)
         #expect(record.faults == "SIGKILL@92.30% in transfer")
+    }
+
+    /// Seed 1001 kills `dfu flash` at 7.63 % of the upload and then `dfu resume` as the device resets.
+    @Test func aResumeKilledInItsTurnIsFinishedByTheNextResume() async throws {
+        let record = try await run("kill-resume-twice", seed: 1001)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, true, false])
+        #expect(record.faults.hasPrefix("SIGKILL@7.63% in transfer, then SIGKILL@resetting"), "\(record.faults)")
+    }
+
+    /// The device resets at 92.30 % of the upload and `dfu flash` dies with it: the session is lost.
+    @Test func aKillAsTheDeviceResetsIsFinishedByResumeFromTheStart() async throws {
+        let record = try await run("kill-at-reboot", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty && record.resumes == 0)
+        #expect(record.faults == "reboot@92.3%+SIGKILL@resetting in transfer")
+    }
+
+    @Test func aNordicBatchKilledMidwayIsFinishedByItsRerun() async throws {
+        let record = try await run("nordic-batch-kill", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        // Where the other devices were depends on the host's pace (usually 2 done, 2 mid-transfer, 1
+        // waiting); a completed run had some done, some mid-transfer and some waiting.
+        #expect(record.faults.hasPrefix("SIGKILL@92.30% of a device's image: "), "\(record.faults)")
+        #expect(record.resumes >= 1, "the rerun carried on the devices it had cut off")
     }
 }

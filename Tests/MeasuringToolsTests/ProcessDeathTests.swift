@@ -1,6 +1,9 @@
 @testable import dfu_faults
+import DFUCore
+import DeviceSim
 import ExitCodes
 import Testing
+import Transport
 
 private typealias ExitStatus = ExitCodes.ExitStatus
 
@@ -50,6 +53,96 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         #expect(KillPoint.resetting.text == "SIGKILL@resetting")
     }
 
+    /// `make test`'s two seeds kill the finisher once in the transfer and once in the activation;
+    /// the ten of `--runs 20` reach every activation step.
+    @Test func theFinishersKillPointIsDrawnApartFromTheFirst() {
+        let points = (UInt64(1000) ... 1009).map { KillPoint.drawFinisher(seed: $0) }
+        #expect(KillPoint.activationSteps.allSatisfy(points.contains))
+        guard case .transfer(let share) = points[0] else {
+            Issue.record("seed 1000: \(points[0])")
+            return
+        }
+        #expect(share == NordicFaults.share(seed: 1000, index: 1))
+        #expect(KillPoint.activationSteps.contains(points[1]))
+        guard case .transfer = KillPoint.drawFinisher(seed: 1001, transferOnly: true) else {
+            Issue.record("transferOnly drew an activation step")
+            return
+        }
+    }
+
+    @Test func aShareMovedIntoARangeKeepsItsPlaceInIt() {
+        for seed in UInt64(0) ..< 500 {
+            let share = KillPoint.share(seed: seed, index: 0, within: 0.05 ... 0.60)
+            #expect(share >= 0.05 - 1e-9 && share <= 0.60 + 1e-9, "seed \(seed): \(share)")
+        }
+        #expect(abs(KillPoint.share(seed: 1000, index: 0, within: 0.05 ... 0.80) - (0.05 + (0.9230 - 0.05) / 0.9 * 0.75)) < 1e-9)
+    }
+
+    @Test func eachPlanKillsAndFaultsTheDeviceAsItsScenarioSays() {
+        for seed in UInt64(1000) ..< 1100 {
+            #expect(FlashDeathPlan(.nothing, seed: seed) == FlashDeathPlan(.nothing, seed: seed))
+            #expect(FlashDeathPlan(.nothing, seed: seed).kills == [KillPoint.draw(seed: seed)])
+
+            let twice = FlashDeathPlan(.finisherKilled, seed: seed)
+            #expect(twice.kills.count == 2 && twice.deviceFault == nil)
+            guard case .transfer(let first) = twice.kills[0] else {
+                Issue.record("seed \(seed): \(twice.kills)")
+                continue
+            }
+            #expect(first <= 0.80 + 1e-9, "the dying dfu's window cannot end the upload")
+            let nordic = FlashDeathPlan(.finisherKilled, seed: seed, transferOnly: true)
+            #expect(nordic.kills.allSatisfy { if case .transfer = $0 { true } else { false } })
+
+            #expect(FlashDeathPlan(.deviceResetsAtKill, seed: seed) == FlashDeathPlan(.deviceResetsAtKill, seed: 0))
+            #expect(FlashDeathPlan(.deviceResetsAtKill, seed: seed).kills == [.resetting])
+            #expect(FlashDeathPlan(.deviceResetsAtKill, seed: seed).deviceFault == "reboot@random")
+
+            let later = FlashDeathPlan(.deviceResetsInFinish, seed: seed)
+            guard case .transfer(let kill) = later.kills.first, let fault = later.deviceFault, fault.hasPrefix("reboot@"),
+                  let reset = Double(fault.dropFirst("reboot@".count).dropLast()) else {
+                Issue.record("seed \(seed): \(later)")
+                continue
+            }
+            #expect(kill <= 0.60 + 1e-9)
+            #expect(reset / 100 >= kill + 0.15 - 0.0001 && reset / 100 <= 0.95 + 1e-9, "seed \(seed): kill \(kill), \(fault)")
+        }
+    }
+
+    // MARK: - The kill schedule
+
+    @Test func aLaterTransferKillIsAShareOfWhatIsLeft() {
+        #expect(KillSchedule.threshold(share: 0.5, sent: 0, totalBytes: 1000, uncounted: 0) == 500)
+        #expect(KillSchedule.threshold(share: 0.5, sent: 600, totalBytes: 1000, uncounted: 0) == 800)
+        #expect(KillSchedule.threshold(share: 0.5, sent: 0, totalBytes: 1141, uncounted: 141) == 641, "Nordic: a share of the firmware")
+        #expect(KillSchedule.threshold(share: 0.05, sent: 1000, totalBytes: 1000, uncounted: 0) == 1001, "at least one byte on")
+    }
+
+    @Test func aKillFiresOnlyWhileItsChildIsAimedAt() {
+        let schedule = KillSchedule([.transfer(share: 0.5), .uploaded], totalBytes: 1000)
+        schedule.sent(600)
+        #expect(!schedule.hasFired(0), "nothing is aimed yet")
+        schedule.aim(0, at: DFUChild())
+        schedule.sent(199)
+        #expect(!schedule.hasFired(0), "a share of what is left when aimed: half of the 400 left after 600")
+        schedule.sent(1)
+        #expect(schedule.hasFired(0))
+        schedule.disarm()
+        schedule.observe(.uploadCompleted(length: 1000, image: nil))
+        #expect(!schedule.hasFired(1), "the killed run's last requests kill nobody")
+        schedule.aim(1, at: DFUChild())
+        schedule.observe(.uploadCompleted(length: 1000, image: nil))
+        #expect(schedule.hasFired(1))
+    }
+
+    @Test func theMarkAndTheConfirmationAreTheImageStateWritesBeforeAndAfterAReset() throws {
+        let state = try SMPHeader(decoding: [0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00])
+        #expect(KillSchedule.isImageStateWrite(state))
+        #expect(KillSchedule.reaches(.marking, .received(size: 8, from: .loopbackV4(port: 1), header: state), afterReset: false))
+        #expect(!KillSchedule.reaches(.marking, .received(size: 8, from: .loopbackV4(port: 1), header: state), afterReset: true))
+        #expect(KillSchedule.reaches(.confirming, .received(size: 8, from: .loopbackV4(port: 1), header: state), afterReset: true))
+        #expect(!KillSchedule.reaches(.transfer(share: 0.5), .uploadCompleted(length: 1, image: nil), afterReset: false))
+    }
+
     // MARK: - The batch's kill
 
     @Test func theBatchDiesOnceOneDeviceIsDoneAndAnotherPassesItsShare() {
@@ -67,8 +160,8 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         trigger.sent(50, to: 1)
         #expect(trigger.atKill == [.done, .midTransfer(sent: 200), .activating, .notStarted], "fires once")
         #expect(trigger.sent == [1000, 250, 1000, 0])
-        #expect(BatchKillRun.spreadProblem(trigger.atKill) == nil)
-        #expect(BatchKillRun.describe(share: 0.1, trigger.atKill)
+        #expect(BatchKill.spreadProblem(trigger.atKill) == nil)
+        #expect(BatchKill.describe(share: 0.1, trigger.atKill)
             == "SIGKILL@10.00% of a device's image: 1 done, 1 mid-transfer, 1 activating, 1 not started")
 
         #expect(trigger.pickedUp == 1)
@@ -80,8 +173,8 @@ private typealias ExitStatus = ExitCodes.ExitStatus
     }
 
     @Test func aKillWithoutDevicesDoneMidAndWaitingIsUnexpected() {
-        #expect(BatchKillRun.spreadProblem(nil)?.hasPrefix("the batch was never killed") == true)
-        #expect(BatchKillRun.spreadProblem([.done, .midTransfer(sent: 5), .done])
+        #expect(BatchKill.spreadProblem(nil)?.hasPrefix("the batch was never killed") == true)
+        #expect(BatchKill.spreadProblem([.done, .midTransfer(sent: 5), .done])
             == "the kill came at 2 done, 1 mid-transfer, 0 activating, 0 not started, not with devices done, mid-transfer and not started")
     }
 
@@ -150,5 +243,24 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         #expect(ProcessDeathVerdict.judge([attempt(.success, index: 1)], expectation: .completes, device: .updated)
             == .unexpected("the first dfu ended by itself (exit 0) before its kill point"))
         #expect(ProcessDeathVerdict.stage([killed]) == " in transfer")
+    }
+
+    @Test func withTwoKillsBothMustComeAndTheThirdRunFinishes() {
+        let killed = attempt(.interrupted, index: 1, killed: true)
+        let resumeKilled = attempt(.interrupted, index: 2, killed: true)
+        let finished = attempt(.success, index: 3)
+        #expect(ProcessDeathVerdict.judge([killed, resumeKilled, finished], kills: 2, expectation: .completes, device: .updated)
+            == .completed)
+        #expect(ProcessDeathVerdict.judge([killed, attempt(.success, index: 2)], kills: 2, expectation: .completes, device: .updated)
+            == .unexpected("dfu 2 ended by itself (exit 0) before its kill point"))
+        #expect(ProcessDeathVerdict.judge([killed, resumeKilled, attempt(.deviceUnreachable, index: 3, message: "gone")], kills: 2,
+                                          expectation: .completes, device: .keptPrevious(rejectedAtBoot: false))
+            == .unexpected("killed in transfer, then in transfer, then exit 5: gone"))
+        #expect(ProcessDeathVerdict.kills([.transfer(share: 0.5), .transfer(share: 0.25)], [killed, resumeKilled, finished])
+            == "SIGKILL@50.00% in transfer, then SIGKILL@25.00% of the rest in transfer")
+        #expect(ProcessDeathVerdict.kills([.transfer(share: 0.5), .uploaded], [killed, attempt(.success, index: 2)])
+            == "SIGKILL@50.00% in transfer, then SIGKILL@uploaded (not reached)")
+        #expect(InvariantCheck.violations([killed, resumeKilled, finished], device: DeviceFacts(image: .new, confirmed: true),
+                                          documented: []).isEmpty)
     }
 }

@@ -1,14 +1,13 @@
 import DFUCore
 import DeviceSim
-import Foundation
 import Transport
 
 /// One run of `batch-kill`: `devices` fresh virtual devices from the run's seed, each served over
 /// UDP on 127.0.0.1 behind a counting relay; `dfu batch PLAN --key KEY --parallel N --json` (a
 /// journal directory of the run's own) killed with SIGKILL once one device is done and another has
 /// been sent a share of its image drawn from the seed (`BatchKillTrigger`); then the same `dfu
-/// batch` again, once more after an exit 6. The run is the batch: it completes when every device
-/// runs the new image, confirmed, and breaks an invariant when any device does.
+/// batch` again, once more after an exit 6 (`BatchKill`). The run is the batch: it completes when
+/// every device runs the new image, confirmed, and breaks an invariant when any device does.
 struct BatchKillRun {
     let scenario: Scenario
     let devices: Int
@@ -72,33 +71,13 @@ struct BatchKillRun {
         }
 
         let names = served.map { "udp:\($0.relay.address)" }
-        trigger.name(names)
-        let plan = home.path + "/plan.csv"
-        let rows = ["device,image"] + names.map { "\($0),\(files.imagePath)" }
-        let batch = ["batch", plan, "--key", files.keyPath, "--parallel", String(parallel), "--json"]
-
         let modelStart = clock.now
         let wallStart = ContinuousClock.now
         var attempts: [AttemptRecord] = []
         do throws(FaultsError) {
-            do {
-                try (rows.joined(separator: "\n") + "\n").write(toFile: plan, atomically: true, encoding: .utf8)
-            } catch {
-                throw .setup("cannot write the plan \(plan): \(error)")
-            }
-            let runner = ChildRunner(files: files, home: home, hangGuard: hangGuard)
-            let first = DFUChild(onLine: { trigger.line($0) })
-            killSwitch.aim(at: first)
-            attempts.append(try await runner.attempt(batch, index: 1, child: first).record)
-            killSwitch.disarm()
-            trigger.killedBatchEnded()
-            if attempts[0].killed {
-                let rerun = try await runner.attempt(batch, index: 2).record
-                attempts.append(Self.counting(trigger.pickedUp, in: rerun))
-                if !rerun.hung, scenario.expectation.rerunsAfter(rerun.exitStatus) {
-                    attempts.append(try await runner.attempt(batch, index: 3).record)
-                }
-            }
+            attempts = try await BatchKill.run(devices: names, image: files.imagePath, key: files.keyPath, parallel: parallel, home: home,
+                                               runner: ChildRunner(files: files, home: home, hangGuard: hangGuard),
+                                               trigger: trigger, killSwitch: killSwitch, expectation: scenario.expectation)
         } catch {
             failure = error
         }
@@ -110,54 +89,16 @@ struct BatchKillRun {
         home.remove()
         if let failure { throw failure }
 
-        var verdict = DeviceVerdict.updated
-        var violations: Set<Invariant> = []
-        for (index, final) in finals.enumerated() {
+        let devices = finals.enumerated().map { index, final in
             let previousHash = served[index].before.runningImage?.hash
-            let device = DeviceVerdict(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
-            if verdict == .updated, device != .updated { verdict = .other("device \(index + 1) \(device.text)") }
-            let facts = DeviceFacts(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
-            violations.formUnion(InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures))
+            return (verdict: DeviceVerdict(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash),
+                    facts: DeviceFacts(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash))
         }
-        var outcome = ProcessDeathVerdict.judge(attempts, expectation: scenario.expectation, device: verdict)
-        let atKill = trigger.atKill
-        if outcome.unexpectedReason == nil, let problem = Self.spreadProblem(atKill) { outcome = .unexpected(problem) }
-        return RunRecord(run: run, seed: seed, device: "\(devices) × \(text)", faults: Self.describe(share: share, atKill),
-                         attempts: attempts, uploadedBytes: trigger.sent.reduce(0, +), imageBytes: devices * inputs.image.count,
+        let (outcome, violations) = BatchKill.judge(attempts, devices: devices, atKill: trigger.atKill, expectation: scenario.expectation)
+        return RunRecord(run: run, seed: seed, device: "\(self.devices) × \(text)", faults: BatchKill.describe(share: share, trigger.atKill),
+                         attempts: attempts, uploadedBytes: trigger.sent.reduce(0, +), imageBytes: self.devices * inputs.image.count,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds, wallSeconds: (wallEnd - wallStart).seconds,
-                         outcome: outcome, violations: Invariant.allCases.filter(violations.contains))
-    }
-
-    /// The batch run again, its `resumes` the devices mid-transfer at the kill whose upload it took
-    /// up from the device's offset (no new upload session began on them): `dfu batch --json` has no
-    /// progress lines to read it from.
-    static func counting(_ pickedUp: Int, in record: AttemptRecord) -> AttemptRecord {
-        AttemptRecord(index: record.index, exitStatus: record.exitStatus, message: record.message, resumes: pickedUp,
-                      firstAcknowledged: nil, hung: record.hung, lastStage: record.lastStage)
-    }
-
-    /// Why the kill did not come where it must (one device done, one mid-transfer, one not
-    /// started), or nil.
-    static func spreadProblem(_ atKill: [BatchKillTrigger.Progress]?) -> String? {
-        guard let atKill else { return "the batch was never killed: no device passed its share while another was done" }
-        let mid = atKill.contains { if case .midTransfer = $0 { true } else { false } }
-        guard atKill.contains(.done), mid, atKill.contains(.notStarted) else {
-            return "the kill came at \(progressText(atKill)), not with devices done, mid-transfer and not started"
-        }
-        return nil
-    }
-
-    /// `SIGKILL@43.21% of a device's image: 2 done, 1 mid-transfer, 1 activating, 2 not started`.
-    static func describe(share: Double, _ atKill: [BatchKillTrigger.Progress]?) -> String {
-        "SIGKILL@\(KillPoint.percent(share)) of a device's image" + (atKill.map { ": " + progressText($0) } ?? " (never fired)")
-    }
-
-    static func progressText(_ atKill: [BatchKillTrigger.Progress]) -> String {
-        let done = atKill.filter { $0 == .done }.count
-        let mid = atKill.filter { if case .midTransfer = $0 { true } else { false } }.count
-        let activating = atKill.filter { $0 == .activating }.count
-        let waiting = atKill.filter { $0 == .notStarted }.count
-        return "\(done) done, \(mid) mid-transfer, \(activating) activating, \(waiting) not started"
+                         outcome: outcome, violations: violations)
     }
 
     private func stop(_ served: [Served]) async {

@@ -13,37 +13,39 @@ struct ChildRunner {
         return (ChildAttempt.record(ended, index: index), ended)
     }
 
-    /// The first `dfu flash` (`flash` its arguments), killed by `killSwitch`, then finished as
-    /// `finish` says: the attempts in order, and what stopped the campaign's own part, if anything
-    /// (the run is then not judged).
-    func killThenFinish(_ flash: [String], killSwitch: KillSwitch, finish: ProcessDeath.Finish,
+    /// The first `dfu flash` (`flash` its arguments), killed at `schedule`'s first point; then, as
+    /// `finish` says, the same command again or `dfu resume --json`, each of the schedule's later
+    /// points killing one in turn, and the one after the last kill run to its end (once more after
+    /// an exit 6). The attempts in order, and what stopped the campaign's own part, if anything
+    /// (the run is then not judged). A command that ends before its kill point ends the run there.
+    func killThenFinish(_ flash: [String], schedule: KillSchedule, finish: ProcessDeath.Finish,
                         expectation: Expectation) async -> (attempts: [AttemptRecord], failure: FaultsError?) {
         var attempts: [AttemptRecord] = []
+        let again = finish == .rerun ? flash : ["resume", "--json"]
         do throws(FaultsError) {
-            let first = DFUChild()
-            killSwitch.aim(at: first)
-            let killed = try await attempt(flash, index: 1, child: first)
-            killSwitch.disarm()
-            attempts.append(killed.record)
-            if killed.record.killed {
-                attempts += try await self.finish(finish, flash: flash, expectation: expectation)
+            for kill in schedule.points.indices {
+                let child = DFUChild()
+                schedule.aim(kill, at: child)
+                let record = try await attempt(kill == 0 ? flash : again, index: attempts.count + 1, child: child).record
+                schedule.disarm()
+                attempts.append(record)
+                guard record.killed else { return (attempts, nil) }
             }
+            attempts += try await self.finish(again, after: attempts.count, expectation: expectation)
             return (attempts, nil)
         } catch {
             return (attempts, error)
         }
     }
 
-    /// After the killed first `dfu flash` (`flash` its arguments): the same command again or
-    /// `dfu resume --json`, and once more after an exit 6. The killed run's journal was written
-    /// before its first byte left, so a `dfu resume` that finds nothing to resume fails the run.
-    private func finish(_ finish: ProcessDeath.Finish, flash: [String],
-                        expectation: Expectation) async throws(FaultsError) -> [AttemptRecord] {
-        let again = finish == .rerun ? flash : ["resume", "--json"]
-        let second = try await attempt(again, index: 2).record
-        if !second.hung, expectation.rerunsAfter(second.exitStatus) {
-            return [second, try await attempt(again, index: 3).record]
+    /// After the killed commands (`killed` of them): `again` (the same `dfu flash`, or `dfu resume
+    /// --json`), and once more after an exit 6. The killed run's journal was written before its
+    /// first byte left, so a `dfu resume` that finds nothing to resume fails the run.
+    private func finish(_ again: [String], after killed: Int, expectation: Expectation) async throws(FaultsError) -> [AttemptRecord] {
+        let next = try await attempt(again, index: killed + 1).record
+        if !next.hung, expectation.rerunsAfter(next.exitStatus) {
+            return [next, try await attempt(again, index: killed + 2).record]
         }
-        return [second]
+        return [next]
     }
 }

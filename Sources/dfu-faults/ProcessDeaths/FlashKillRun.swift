@@ -2,15 +2,17 @@ import DFUCore
 import DeviceSim
 import Transport
 
-/// One run of `kill-rerun` or `kill-resume`: a fresh virtual device from the run's seed served over
-/// UDP on 127.0.0.1 (as `dfu sim --serve udp:` serves it, on the campaign's model clock) behind a
-/// counting relay; the `dfu` binary flashing it (`dfu flash IMAGE --key KEY --device udp:… --json`,
-/// a journal directory of the run's own) and killed with SIGKILL at the run's `KillPoint`; then the
-/// update finished by the same command or by `dfu resume --json`, once more after an exit 6; then
-/// the device's own state.
+/// One run of `kill-rerun`, `kill-resume` or their variants: a fresh virtual device from the run's
+/// seed served over UDP on 127.0.0.1 (as `dfu sim --serve udp:` serves it, on the campaign's model
+/// clock) behind a counting relay; the `dfu` binary flashing it (`dfu flash IMAGE --key KEY
+/// --device udp:… --json`, a journal directory of the run's own) and killed with SIGKILL at the
+/// run's `KillPoint`; then the update finished by the same command or by `dfu resume --json`, once
+/// more after an exit 6; then the device's own state. `also` adds a second kill (of the first
+/// `dfu resume`) or a device reset at the kill or in the command that finishes (`FlashDeathPlan`).
 struct FlashKillRun {
     let scenario: Scenario
     let finish: ProcessDeath.Finish
+    var also: ProcessDeath.Also = .nothing
     let run: Int
     let seed: UInt64
     let inputs: FlashInputs
@@ -19,26 +21,24 @@ struct FlashKillRun {
     let hangGuard: Duration
 
     func perform() async throws(FaultsError) -> RunRecord {
-        let text = "sim:seed=\(seed),timescale=\(timeScale)"
+        let plan = FlashDeathPlan(also, seed: seed)
+        let text = "sim:seed=\(seed)" + (plan.deviceFault.map { ",fault=\($0)" } ?? "") + ",timescale=\(timeScale)"
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
-        let point = KillPoint.draw(seed: seed)
-        let killSwitch = KillSwitch()
-        let watch = ActivationWatch(point, killSwitch: killSwitch)
+        let schedule = KillSchedule(plan.kills, totalBytes: inputs.image.count)
         let server: VirtualDeviceUDPServer
         do throws(UDPServeError) {
             server = try await VirtualDeviceUDPServer.serve(setup.options, at: "127.0.0.1:0", clock: setup.clock,
-                                                            observer: { watch.observe($0) })
+                                                            observer: { schedule.observe($0) })
         } catch {
             throw .setup("scenario \(scenario.name): cannot serve the device over UDP: \(error)")
         }
-        var tripwire: UploadCounter.Tripwire?
-        if case .transfer(let share) = point {
-            tripwire = UploadCounter.Tripwire(bytes: Int(share * Double(inputs.image.count))) { killSwitch.fire() }
-        }
-        let counter = UploadCounter(tripwire: tripwire)
+        let counter = UploadCounter()
         let relay: UDPRelay
         do throws(FaultsError) {
-            relay = try UDPRelay.start(to: server.localAddress, onUpload: { counter.add($0) })
+            relay = try UDPRelay.start(to: server.localAddress, onUpload: { bytes in
+                counter.add(bytes)
+                schedule.sent(bytes)
+            })
         } catch {
             await server.stop()
             throw error
@@ -55,7 +55,7 @@ struct FlashKillRun {
         let modelStart = setup.clock.now
         let wallStart = ContinuousClock.now
         let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard)
-            .killThenFinish(flash, killSwitch: killSwitch, finish: finish, expectation: scenario.expectation)
+            .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation)
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
         let final = await server.snapshot
@@ -67,9 +67,12 @@ struct FlashKillRun {
         let previousHash = before.runningImage?.hash
         let device = DeviceVerdict(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
         let facts = DeviceFacts(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash)
-        let outcome = ProcessDeathVerdict.judge(attempts, expectation: scenario.expectation, device: device)
+        let outcome = ProcessDeathVerdict.judge(attempts, kills: plan.kills.count, expectation: scenario.expectation, device: device)
         let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
-        return RunRecord(run: run, seed: seed, device: text, faults: point.text + ProcessDeathVerdict.stage(attempts),
+        // The device's faults with their points drawn (`reboot@43.21%`), as the other rows show them.
+        let deviceFaults = setup.options.faults.map { "\($0)+" }.joined()
+        let faults = deviceFaults + ProcessDeathVerdict.kills(plan.kills, attempts)
+        return RunRecord(run: run, seed: seed, device: text, faults: faults,
                          attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.image.count,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds,
                          wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)

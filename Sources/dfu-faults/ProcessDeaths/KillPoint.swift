@@ -32,10 +32,31 @@ enum KillPoint: Sendable, Equatable {
         return kind % 10 < 6 ? .transfer(share: share) : activationSteps[Int(kind / 10 % 4)]
     }
 
+    /// The point at which the command that takes a killed update up (`dfu resume`) is killed in
+    /// its turn (`ProcessDeath.Also.finisherKilled`): drawn as `draw` draws, from other draws of
+    /// the same seed (share 1, kind draw `finisherKindDraw`); a share is then one of what is left
+    /// to send (`KillSchedule`).
+    static func drawFinisher(seed: UInt64, transferOnly: Bool = false) -> KillPoint {
+        let share = NordicFaults.share(seed: seed, index: 1)
+        if transferOnly { return .transfer(share: share) }
+        let kind = SplitMix64.value(seed &+ finisherKindDraw &* 0x9E37_79B9_7F4A_7C15)
+        return kind % 10 < 6 ? .transfer(share: share) : activationSteps[Int(kind / 10 % 4)]
+    }
+
+    /// A share drawn as `NordicFaults.share` draws one (5–95 %), moved linearly into `range`: a
+    /// first kill that must leave room after it (the rest of a transfer, a later device reset).
+    static func share(seed: UInt64, index: Int, within range: ClosedRange<Double>) -> Double {
+        let drawn = NordicFaults.share(seed: seed, index: index)
+        return range.lowerBound + (drawn - 0.05) / 0.90 * (range.upperBound - range.lowerBound)
+    }
+
     /// The draw that picks the kind: 67 is the first whose default seeds (1000…1009, the ten runs
     /// of `--runs 20`) reach each activation step and whose first two (`make test`'s `--runs 4`)
     /// kill once in the transfer and once in the activation.
     static let kindDraw: UInt64 = 67
+    /// The finisher's: 104 is the first after 67 whose default seeds reach each activation step
+    /// and whose first two kill the finisher once in the transfer and once in the activation.
+    static let finisherKindDraw: UInt64 = 104
 
     /// For the `faults` column: `SIGKILL@43.21%`, `SIGKILL@resetting`.
     var text: String {

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Kills the `dfu` of the current attempt once, whichever watcher sees the kill point first (the
-/// relay's byte count, the device's own events): the next attempts of the run are never killed.
+/// Kills the `dfu batch` of a batch-kill run once, when `BatchKillTrigger` fires it: the rerun is
+/// never killed. (A killed `dfu flash` has its `KillSchedule`, which kills several in turn.)
 final class KillSwitch: Sendable {
     private struct State {
         var target: DFUChild?

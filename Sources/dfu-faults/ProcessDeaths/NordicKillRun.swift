@@ -11,6 +11,8 @@ import Transport
 /// serial:PATH,baud=… --json`, a journal directory of the run's own) and killed with SIGKILL once
 /// the bootloader has received the init packet and a share of the firmware drawn from the seed;
 /// then the update finished by the same command or by `dfu resume --json`; then the device's state.
+/// With `also` = `finisherKilled` the first `dfu resume` is killed too, at a share of the firmware
+/// left (`FlashDeathPlan`), and a second one finishes.
 ///
 /// Only shares of the transfer: once the last Execute is in, this bootloader starts the new
 /// application, which reads nothing on the line, so no later run could reach it to confirm what
@@ -18,6 +20,7 @@ import Transport
 struct NordicKillRun {
     let scenario: Scenario
     let finish: ProcessDeath.Finish
+    var also: ProcessDeath.Also = .nothing
     let run: Int
     let seed: UInt64
     let inputs: NordicInputs
@@ -28,14 +31,10 @@ struct NordicKillRun {
     func perform() async throws(FaultsError) -> RunRecord {
         let text = "sim:protocol=nordic,seed=\(seed),timescale=\(timeScale)"
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
-        let point = KillPoint.draw(seed: seed, transferOnly: true)
-        let killSwitch = KillSwitch()
-        var tripwire: UploadCounter.Tripwire?
-        if case .transfer(let share) = point {
-            let bytes = inputs.initPacketBytes + Int(share * Double(inputs.firmwareBytes))
-            tripwire = UploadCounter.Tripwire(bytes: bytes) { killSwitch.fire() }
-        }
-        let counter = UploadCounter(tripwire: tripwire)
+        let plan = FlashDeathPlan(also, seed: seed, transferOnly: true)
+        let schedule = KillSchedule(plan.kills, totalBytes: inputs.initPacketBytes + inputs.firmwareBytes,
+                                    uncounted: inputs.initPacketBytes)
+        let counter = UploadCounter()
         let configuration: NordicDeviceConfiguration
         do throws(SimOptionsError) {
             configuration = try setup.options.nordicDeviceConfiguration()
@@ -54,7 +53,10 @@ struct NordicKillRun {
                 reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) },
                 observer: { event in
                     // What the bootloader was sent over the Packet path: the init packet, then the firmware.
-                    if case .received(.writeObject(let data)) = event { counter.add(data.count) }
+                    if case .received(.writeObject(let data)) = event {
+                        counter.add(data.count)
+                        schedule.sent(data.count)
+                    }
                 })
         } catch {
             home.remove()
@@ -68,7 +70,7 @@ struct NordicKillRun {
         let modelStart = setup.clock.now
         let wallStart = ContinuousClock.now
         let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard)
-            .killThenFinish(flash, killSwitch: killSwitch, finish: finish, expectation: scenario.expectation)
+            .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation)
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
         let final = await Self.settled(server, clock: setup.clock)
@@ -78,9 +80,9 @@ struct NordicKillRun {
 
         let device = DeviceVerdict(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
         let facts = DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
-        let outcome = ProcessDeathVerdict.judge(attempts, expectation: scenario.expectation, device: device)
+        let outcome = ProcessDeathVerdict.judge(attempts, kills: plan.kills.count, expectation: scenario.expectation, device: device)
         let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
-        return RunRecord(run: run, seed: seed, device: text, faults: point.text + ProcessDeathVerdict.stage(attempts),
+        return RunRecord(run: run, seed: seed, device: text, faults: ProcessDeathVerdict.kills(plan.kills, attempts),
                          attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds,
                          wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)

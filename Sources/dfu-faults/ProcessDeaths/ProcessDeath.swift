@@ -9,8 +9,22 @@ enum ProcessDeath: Sendable, Equatable {
         case resume
     }
 
+    /// What else befalls the update of a killed `dfu flash`, beside its one kill.
+    enum Also: Sendable, Equatable {
+        case nothing
+        /// The first command that takes the update up (`dfu resume`) is killed too, at a point of
+        /// its own; the next one must finish.
+        case finisherKilled
+        /// The device resets mid-transfer (`reboot@random`) and `dfu` is killed at that moment, as
+        /// when one power cut takes down both: the device loses its upload session.
+        case deviceResetsAtKill
+        /// The command that takes the update up meets a device reset later in the transfer
+        /// (`reboot@N%`, past what the killed run sent): the session it carried on is lost.
+        case deviceResetsInFinish
+    }
+
     /// One `dfu flash`, killed at a `KillPoint` drawn from the run's seed, then finished.
-    case flash(Finish)
+    case flash(Finish, also: Also = .nothing)
     /// One `dfu batch` over `devices` devices, `parallel` at a time, killed once at least one
     /// device is done and another is mid-transfer (the rest not started), then run again.
     case batch(devices: Int, parallel: Int)

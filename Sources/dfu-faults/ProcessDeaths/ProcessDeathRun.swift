@@ -1,5 +1,6 @@
 /// One run of a process-death scenario, handed to the run of its kind: a killed `dfu flash` of
-/// the SMP image over UDP or of the Nordic package over a serial line, or a killed `dfu batch`.
+/// the SMP image over UDP or of the Nordic package over a serial line, or a killed `dfu batch` of
+/// either.
 struct ProcessDeathRun {
     let scenario: Scenario
     let death: ProcessDeath
@@ -13,17 +14,26 @@ struct ProcessDeathRun {
 
     func perform() async throws(FaultsError) -> RunRecord {
         switch death {
-        case .flash(let finish):
+        case .flash(let finish, let also):
             if scenario.nordic != nil {
-                guard let nordicInputs else { throw .setup("scenario \(scenario.name): no Nordic package loaded") }
-                return try await NordicKillRun(scenario: scenario, finish: finish, run: run, seed: seed, inputs: nordicInputs,
-                                               files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
+                return try await NordicKillRun(scenario: scenario, finish: finish, also: also, run: run, seed: seed,
+                                               inputs: try nordic(), files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
             }
-            return try await FlashKillRun(scenario: scenario, finish: finish, run: run, seed: seed, inputs: inputs, files: files,
-                                          timeScale: timeScale, hangGuard: hangGuard).perform()
+            return try await FlashKillRun(scenario: scenario, finish: finish, also: also, run: run, seed: seed, inputs: inputs,
+                                          files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
         case .batch(let devices, let parallel):
+            if scenario.nordic != nil {
+                return try await NordicBatchKillRun(scenario: scenario, devices: devices, parallel: parallel, run: run, seed: seed,
+                                                    inputs: try nordic(), files: files, timeScale: timeScale,
+                                                    hangGuard: hangGuard).perform()
+            }
             return try await BatchKillRun(scenario: scenario, devices: devices, parallel: parallel, run: run, seed: seed,
                                           inputs: inputs, files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
         }
+    }
+
+    private func nordic() throws(FaultsError) -> NordicInputs {
+        guard let nordicInputs else { throw .setup("scenario \(scenario.name): no Nordic package loaded") }
+        return nordicInputs
     }
 }

@@ -8,21 +8,42 @@ extension Scenario {
         process("kill-resume", "as kill-rerun, then dfu resume (from the journal the killed run kept)", .flash(.resume)),
         process("batch-kill", "dfu batch of 6 devices over UDP, --parallel 2, is killed once one device is done and another has "
                 + "sent a random share of its image (the rest not started); then the same dfu batch again", .batch(devices: 6, parallel: 2)),
+        process("kill-resume-twice", "dfu flash (over UDP) is killed at a random point of the transfer (5-80 %), then dfu resume is "
+                + "killed in its turn, at a random share of what is left or as the device ends the upload, is marked, resets or is "
+                + "confirmed; then dfu resume again", .flash(.resume, also: .finisherKilled),
+                fault: "SIGKILL@random+SIGKILL@random"),
+        process("kill-at-reboot", "the device resets after a chunk at a random point (reboot@random) and dfu flash (over UDP) is killed "
+                + "as it does, as one power cut takes down both: the upload session is lost; then dfu resume",
+                .flash(.resume, also: .deviceResetsAtKill), fault: "reboot@random+SIGKILL@resetting"),
+        process("kill-then-reboot", "dfu flash (over UDP) is killed at a random point of the transfer (5-60 %); the same dfu flash "
+                + "run again carries the upload on and meets a device reset 15-35 % of the image later (reboot@N%): the session "
+                + "it carried on is lost (a quarter of --runs: the rerun waits out its 5 s chunk deadline in real time)",
+                .flash(.rerun, also: .deviceResetsInFinish), fault: "SIGKILL@random+reboot@random", costly: true),
         nordicProcess("nordic-kill-rerun", "dfu flash of the Nordic package over a serial line (SLIP, the nRF5 bootloader's serial DFU) "
                       + "is killed at a random point of the firmware; then the same dfu flash again", .flash(.rerun)),
         nordicProcess("nordic-kill-resume", "as nordic-kill-rerun, then dfu resume", .flash(.resume)),
+        nordicProcess("nordic-kill-resume-twice", "dfu flash of the Nordic package over a serial line is killed at a random point "
+                      + "of the firmware (5-80 %), then dfu resume at a random share of what is left; then dfu resume again",
+                      .flash(.resume, also: .finisherKilled), fault: "SIGKILL@random+SIGKILL@random"),
+        nordicProcess("nordic-batch-kill", "dfu batch of 5 Nordic serial bootloaders, --parallel 2, is killed once one device is "
+                      + "done and another has been sent a random share of its firmware (the rest not started); the devices that "
+                      + "run their application are put back in DFU mode; then the same dfu batch again", .batch(devices: 5, parallel: 2)),
     ]
 
-    private static func process(_ name: String, _ summary: String, _ death: ProcessDeath) -> Scenario {
-        // `fault` only names the kill for --list and the JSON report: no `sim:` option carries it.
-        var scenario = Scenario(name: name, summary: summary, fault: "SIGKILL@random", otherBootloaderKey: false, expectation: .completes)
+    private static func process(_ name: String, _ summary: String, _ death: ProcessDeath,
+                                fault: String = "SIGKILL@random", costly: Bool = false) -> Scenario {
+        // `fault` only names what befalls the run for --list and the JSON report: the run builds
+        // its `sim:` options itself (`FlashDeathPlan`).
+        var scenario = Scenario(name: name, summary: summary, fault: fault, otherBootloaderKey: false, expectation: .completes)
         scenario.link = .process
         scenario.processDeath = death
+        scenario.costly = costly
         return scenario
     }
 
-    private static func nordicProcess(_ name: String, _ summary: String, _ death: ProcessDeath) -> Scenario {
-        var scenario = process(name, summary, death)
+    private static func nordicProcess(_ name: String, _ summary: String, _ death: ProcessDeath,
+                                      fault: String = "SIGKILL@random") -> Scenario {
+        var scenario = process(name, summary, death, fault: fault)
         scenario.nordic = NordicFaults()
         return scenario
     }

@@ -117,6 +117,28 @@ extension EngineTests {
 
         /// A bootloader that is not there (the application runs): the connect fails with words about
         /// the line, not about Bluetooth.
+        /// A run killed mid-object leaves its last requests on the line: Write Objects, then the
+        /// object's Calculate Checksum and Execute. The bootloader reads and answers them after the
+        /// next run has opened the port, before that run's first ping; the next run must not take
+        /// those answers for its own (docs/faults.md, finding 14: exit 7 before).
+        @Test func theRunAfterAKilledOneIsNotConfusedByItsLeftoverAnswers() async throws {
+            let bench = try await NordicSerialEngineBench.make()
+            let killed = try await bench.pipe.connector.connect(to: NordicSerialEngineBench.peer, deadline: .now + .seconds(1))
+            var leftovers: [UInt8] = []
+            for _ in 0 ..< 48 { leftovers += SLIPEncoder.encode([0x08] + [UInt8](repeating: 0x55, count: 64)) }
+            leftovers += SLIPEncoder.encode(NordicRequest.calculateChecksum.encoded)
+            leftovers += SLIPEncoder.encode(NordicRequest.execute.encoded)
+            try await killed.writeWithoutResponse(leftovers, to: NordicSerialLink.byteFace.characteristic)
+            await killed.disconnect()
+            let outcome = try await bench.flash()
+            await expectUpdated(bench, outcome)
+            #expect(Array(bench.requests.prefix(2)) == [.writeObject([UInt8](repeating: 0x55, count: 64)),
+                                                        .writeObject([UInt8](repeating: 0x55, count: 64))])
+            #expect(bench.notes.all.contains { if case .dropped(let why) = $0 { why.contains("earlier run") } else { false } },
+                    "\(bench.notes.all)")
+            await bench.server.stop()
+        }
+
         @Test func aPortWhereNothingAnswersIsNoBootloader() async throws {
             let bench = try await NordicSerialEngineBench.make()
             await bench.server.stop()

@@ -183,6 +183,8 @@ import Transport
         let notes = Notes()
         let link = try await Self.connect(bootloader, notes: notes)
         var events = link.events.makeAsyncIterator()
+        // Answers come once the session has asked something (before, they are an earlier run's).
+        try await link.write(NordicRequest.select(.data).encoded, to: NordicDFUService.controlPoint)
         let receipt = NordicResponse(opcode: .calculateChecksum,
                                      outcome: .success(.checksum(NordicChecksum(offset: 0xC0, crc: 0xDBC0_0001)))).encoded
         let select: [UInt8] = [0x60, 0x06, 0x01] + [UInt8](repeating: 0, count: 12)
@@ -197,6 +199,36 @@ import Transport
         #expect(await Self.nextNotification(&events) == select)
         #expect(notes.all.count == 3, "\(notes.all)")
         #expect(notes.all.first == .unexpected("Ping: 99"))
+    }
+
+    /// A `dfu` killed mid-object leaves requests the bootloader has not read yet (the object's
+    /// last Write Objects, its Calculate Checksum, its Execute); their answers can reach the next
+    /// run's port after it opened and flushed it, before the answer to its first ping. They answer
+    /// nothing this link asked, so they never reach the session, which would take them for the
+    /// answers to its first requests (docs/faults.md, finding 14).
+    @Test func answersToAnEarlierRunsRequestsDoNotReachTheSession() async throws {
+        let checksum = NordicResponse(opcode: .calculateChecksum,
+                                      outcome: .success(.checksum(NordicChecksum(offset: 0x1000, crc: 0x1234_5678)))).encoded
+        let execute: [UInt8] = [0x60, 0x04, 0x01]
+        let select: [UInt8] = [0x60, 0x06, 0x01] + [UInt8](repeating: 0, count: 12)
+        let bootloader = FakeSerialBootloader { frame, index in
+            switch NordicSerialRequest(decoding: frame) {
+            case .ping(let id)?:
+                // The killed run's answers come first: the bootloader reads and answers in order.
+                return (index == 0 ? [checksum, execute] : []) + [NordicSerialResponse.ping(id: id).encoded]
+            case .getMTU?: return [NordicSerialResponse.mtu(131).encoded]
+            case .controlPoint(.select)?: return [select]
+            default: return []
+            }
+        }
+        let notes = Notes()
+        let link = try await Self.connect(bootloader, notes: notes)
+        var events = link.events.makeAsyncIterator()
+        try await link.subscribe(NordicDFUService.controlPoint)
+        try await link.write(NordicRequest.select(.data).encoded, to: NordicDFUService.controlPoint)
+        #expect(await Self.nextNotification(&events) == select)
+        #expect(notes.all.count == 2 && notes.all.allSatisfy { if case .dropped(let why) = $0 { why.contains("earlier run") } else { false } },
+                "\(notes.all)")
     }
 
     @Test func thePortGoingAwayEndsTheLinkAndItsPings() async throws {

@@ -157,4 +157,23 @@ import Transport
             #expect(line.request([0x09, 0x05]).isEmpty)
         }
     }
+
+    /// A board whose application runs is put back in DFU mode by a power cycle with its button
+    /// held: the bootloader answers again, and its settings still name the application it had.
+    @Test func aPowerCycleWithTheButtonHeldBringsTheBootloaderBack() throws {
+        var line = try Line(options: "version=3")
+        _ = line.raw([0x0C, 0xC0])
+        _ = line.wait(.seconds(1))
+        #expect(line.device.running.hasPrefix("application"))
+        #expect(line.request([0x09, 0x04]).isEmpty)
+        line.outputs = line.device.powerCycle(enterBootloader: true, now: line.now)
+        #expect(line.device.running == "nothing yet (booting)")
+        #expect(line.wait(.seconds(1)).contains(.online))
+        #expect(line.device.running == "the bootloader (DFU mode)")
+        #expect(line.request([0x09, 0x05]) == [[0x60, 0x09, 0x01, 0x05]])
+        #expect(line.device.model.applicationVersion == 3)
+        line.outputs = line.device.powerCycle(enterBootloader: false, now: line.now)
+        _ = line.wait(.seconds(1))
+        #expect(line.device.running.hasPrefix("application"))
+    }
 }

@@ -5,12 +5,15 @@ import Transport
 /// answers with `NordicSerialFramer`), passes Control Point answers on as notifications, keeps
 /// the answers to its own serial-only requests, and writes frames. `NordicSerialConnector` pings
 /// and asks the MTU through it before a `NordicSerialLink` shows it as the bootloader's GATT face.
+/// A Control Point answer before its first Control Point request is an earlier run's leftover
+/// (`NordicSerialLeftovers`): noted as dropped, never passed on.
 final class NordicSerialChannel: Sendable {
     let base: any Link
     let byteCharacteristic: CharacteristicID
     /// Control Point answers (as notifications of `NordicDFUService.controlPoint`) and the end.
     let events: AsyncStream<LinkEvent>
     private let answers: NordicSerialAnswers
+    private let leftovers: NordicSerialLeftovers
     private let reader: Task<Void, Never>
     private let lastPingID = Mutex<UInt8>(0)
 
@@ -23,6 +26,8 @@ final class NordicSerialChannel: Sendable {
         let generation = base.parameters.generation
         let answers = NordicSerialAnswers()
         self.answers = answers
+        let leftovers = NordicSerialLeftovers()
+        self.leftovers = leftovers
         reader = Task {
             var framer = NordicSerialFramer()
             for await event in base.events {
@@ -31,6 +36,9 @@ final class NordicSerialChannel: Sendable {
                     guard source == byteCharacteristic else { continue }
                     for output in framer.receive(bytes) {
                         switch output {
+                        case .controlPoint(let answer) where leftovers.isLeftover:
+                            observer(.dropped("a Control Point answer before this run asked anything, to an earlier run's "
+                                              + "request: " + answer.map { hexDigits($0, width: 2) }.joined(separator: " ")))
                         case .controlPoint(let answer):
                             continuation.yield(LinkEvent(generation: generation,
                                                          kind: .notification(NordicDFUService.controlPoint, answer)))
@@ -64,6 +72,13 @@ final class NordicSerialChannel: Sendable {
             try await base.writeWithoutResponse(Array(bytes[start..<end]), to: byteCharacteristic)
             start = end
         }
+    }
+
+    /// Writes one Control Point request's frame; answers to Control Point requests are passed on
+    /// from now on.
+    func writeControlPoint(_ frame: [UInt8]) async throws(LinkError) {
+        leftovers.controlPointAsked()
+        try await write(frame)
     }
 
     /// Sends a serial-only request and waits up to `timeout` (real time) for the answer `accepts`

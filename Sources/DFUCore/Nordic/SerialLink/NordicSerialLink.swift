@@ -16,7 +16,8 @@ import Transport
 /// - Answers `60 <op> …` to the shared requests, packet receipts included (a Calculate Checksum
 ///   answer, as over BLE), arrive as Control Point notifications, byte for byte. Answers to the
 ///   serial-only requests (ping, MTU) are the link's own, never shown; anything else on the line
-///   goes to the observer.
+///   goes to the observer, and so do Control Point answers that come before the link's first
+///   Control Point request: an earlier run's leftovers (`NordicSerialLeftovers`).
 ///
 /// A serial line has no connection: a bootloader that resets is noticed by its silence
 /// (`isConnectionless`; `ping` is the probe), unless its USB port vanishes, which ends the byte
@@ -82,7 +83,7 @@ public final class NordicSerialLink: Link {
     /// A Control Point request, framed and written.
     public func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         guard characteristic == NordicDFUService.controlPoint else { throw refusal(characteristic, missing: .write) }
-        try await channel.write(NordicSerialFramer.controlPointFrame(bytes))
+        try await channel.writeControlPoint(NordicSerialFramer.controlPointFrame(bytes))
     }
 
     /// Object data as Write Object requests of at most `payload` bytes.
