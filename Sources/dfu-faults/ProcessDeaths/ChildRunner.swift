@@ -5,11 +5,12 @@ struct ChildRunner {
     let home: StateHome
     let hangGuard: Duration
 
-    /// `dfu arguments…` to its end (or the hang guard), recorded as update `index`.
-    func attempt(_ arguments: [String], index: Int, child: DFUChild = DFUChild()) async throws(FaultsError)
-        -> (record: AttemptRecord, ended: DFUChild.Ended) {
+    /// `dfu arguments…` to its end (or the hang guard), recorded as update `index`; `started` as
+    /// `DFUChild.run` has it.
+    func attempt(_ arguments: [String], index: Int, child: DFUChild = DFUChild(),
+                 started: @Sendable () -> Void = {}) async throws(FaultsError) -> (record: AttemptRecord, ended: DFUChild.Ended) {
         let ended = try await child.run(files.dfu, arguments, environment: home.environment, directory: files.directory,
-                                        hangGuard: hangGuard)
+                                        hangGuard: hangGuard, started: started)
         return (ChildAttempt.record(ended, index: index), ended)
     }
 
@@ -24,9 +25,12 @@ struct ChildRunner {
         let again = finish == .rerun ? flash : ["resume", "--json"]
         do throws(FaultsError) {
             for kill in schedule.points.indices {
+                // Aimed once the child runs: bytes a killed one left on the way, which the device
+                // takes in after it died, may reach the point first, and a kill with no process to
+                // hit would be lost (the child would then run to its end unkilled).
                 let child = DFUChild()
-                schedule.aim(kill, at: child)
-                let record = try await attempt(kill == 0 ? flash : again, index: attempts.count + 1, child: child).record
+                let record = try await attempt(kill == 0 ? flash : again, index: attempts.count + 1, child: child,
+                                               started: { schedule.aim(kill, at: child) }).record
                 schedule.disarm()
                 attempts.append(record)
                 guard record.killed else { return (attempts, nil) }

@@ -8,6 +8,7 @@ import Transport
 /// by line as it comes (each line handed to `onLine` at once, on the reading thread), stderr kept
 /// in a file, the exit awaited without blocking the cooperative pool. `kill()` sends SIGKILL, by
 /// the child's id and only while it has not been reaped (a reaped id may be another process's).
+/// Started as every measuring tool starts a child (`Harness.ChildLaunch`).
 final class DFUChild: Sendable {
     /// How the child ended.
     struct Ended: Sendable {
@@ -50,39 +51,23 @@ final class DFUChild: Sendable {
         }
     }
 
-    /// Starts `executable arguments…` in `directory`, with `environment` added to this process's.
+    /// Starts `executable arguments…` in `directory`, with `environment` added to this process's;
+    /// `started` runs once the child has its id, so that whatever aims a kill at it can fire.
     func run(_ executable: String, _ arguments: [String], environment: [String: String], directory: String,
-             hangGuard: Duration) async throws(FaultsError) -> Ended {
-        let files = FileManager.default
-        let errorFile = files.temporaryDirectory.appendingPathComponent("dfu-faults-stderr-\(UUID().uuidString)")
-        defer { try? files.removeItem(at: errorFile) }
-        guard files.createFile(atPath: errorFile.path, contents: nil), let errors = try? FileHandle(forWritingTo: errorFile) else {
-            throw .setup("cannot create \(errorFile.path) for the standard error of \(executable)")
-        }
-        defer { try? errors.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.terminationHandler = { [self] _ in
-            state.withLock { $0.reaped = true }
-            terminated.happen()
-        }
+             hangGuard: Duration, started: @Sendable () -> Void = {}) async throws(FaultsError) -> Ended {
         let start = ContinuousClock.now
-        do {
-            try process.run()
+        let launch: ChildLaunch
+        do throws(ChildLaunch.Failure) {
+            launch = try ChildLaunch(executable, arguments, environment: environment, directory: directory) { [self] in
+                state.withLock { $0.reaped = true }
+                terminated.happen()
+            }
         } catch {
-            throw .setup("cannot start \(executable): \(error)")
+            throw .setup(error.description)
         }
-        state.withLock { $0.pid = process.processIdentifier }
-        // Only the child writes now: end of file on our side means it closed stdout (it exited).
-        try? output.fileHandleForWriting.close()
-        startReading(output.fileHandleForReading)
+        state.withLock { $0.pid = launch.processIdentifier }
+        started()
+        startReading(launch.output)
 
         let finished: Bool? = await HangGuard.run(limit: hangGuard) { [terminated] in
             await terminated.wait()
@@ -96,11 +81,11 @@ final class DFUChild: Sendable {
         await drained.wait()
         let wall = (ContinuousClock.now - start).seconds
         let killed = state.withLock { $0.killed }
-        let stderr = String(decoding: files.contents(atPath: errorFile.path) ?? Data(), as: UTF8.self)
+        let process = launch.process
         let bySignal = process.terminationReason == .uncaughtSignal
         return Ended(exitCode: bySignal ? nil : process.terminationStatus, signal: bySignal ? process.terminationStatus : nil,
                      killedByUs: killed && bySignal && process.terminationStatus == SIGKILL && !hung, hung: hung,
-                     lines: lines.withLock { $0 }, stderr: stderr, wallSeconds: wall)
+                     lines: lines.withLock { $0 }, stderr: launch.errors(), wallSeconds: wall)
     }
 
     /// Reads stdout to its end on a thread of its own (a blocking read must not hold one of the

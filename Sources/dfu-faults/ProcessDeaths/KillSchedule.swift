@@ -37,7 +37,7 @@ final class KillSchedule: Sendable {
         self.uncounted = uncounted
     }
 
-    /// Aims kill `index` at `child`, which is about to start. A transfer point is that share of
+    /// Aims kill `index` at `child`, which has just started (so the kill has a process to hit). A transfer point is that share of
     /// what is left to send from here: of the whole image for the first kill, of the rest after it.
     func aim(_ index: Int, at child: DFUChild) {
         guard points.indices.contains(index) else { return }
