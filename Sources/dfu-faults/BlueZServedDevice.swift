@@ -92,6 +92,9 @@ struct BlueZBus: Sendable {
                         central: central)
     }
 
+    /// The private bus, for a `dfu` child to find the stand-in on (`DBUS_SYSTEM_BUS_ADDRESS`).
+    var busAddress: String { daemon.address }
+
     func stop() async {
         central.close()
         await standIn.stop()

@@ -22,10 +22,13 @@ final class UploadCounter: Sendable {
     private let tripwire: Tripwire?
     private let executeTripwire: ExecuteTripwire?
     private let executeFired = Mutex(false)
+    /// Told of every count added, as it is added (a process-death run's `KillSchedule`).
+    private let onAdd: (@Sendable (Int) -> Void)?
 
-    init(tripwire: Tripwire? = nil, executeTripwire: ExecuteTripwire? = nil) {
+    init(tripwire: Tripwire? = nil, executeTripwire: ExecuteTripwire? = nil, onAdd: (@Sendable (Int) -> Void)? = nil) {
         self.tripwire = tripwire
         self.executeTripwire = executeTripwire
+        self.onAdd = onAdd
     }
 
     /// A Nordic Control Point write the host is about to send.
@@ -45,6 +48,7 @@ final class UploadCounter: Sendable {
             return tripwire.map { before < $0.bytes && total >= $0.bytes } ?? false
         }
         if crossed { tripwire?.action() }
+        onAdd?(count)
     }
 
     var total: Int { bytes.withLock { $0 } }

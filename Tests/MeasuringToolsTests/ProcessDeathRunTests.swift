@@ -63,6 +63,26 @@ import Testing
         #expect(record.faults.hasPrefix("SIGKILL@7.63% in transfer, then SIGKILL@resetting"), "\(record.faults)")
     }
 
+    /// Seed 1000 kills at 92.30 % of what the device received over BlueZ; bluetoothd keeps the
+    /// dead client's link, and the rerun takes the upload up from the device's offset.
+    @Test func aFlashKilledOverBlueZIsFinishedByTheSameCommand() async throws {
+        let record = try await run("bluez-kill-rerun", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, false])
+        #expect(record.faults == "SIGKILL@92.30% in transfer", "\(record.faults)")
+        #expect(record.resumes == 1, "the rerun started from the device's offset")
+    }
+
+    /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.
+    @Test func aRerunKilledInItsTurnIsFinishedByTheNextRerun() async throws {
+        let record = try await run("kill-rerun-twice", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, true, false])
+        #expect(record.faults.hasPrefix("SIGKILL@77.75% in transfer, then SIGKILL@"), "\(record.faults)")
+    }
+
     /// The device resets at 92.30 % of the upload and `dfu flash` dies with it: the session is lost.
     @Test func aKillAsTheDeviceResetsIsFinishedByResumeFromTheStart() async throws {
         let record = try await run("kill-at-reboot", seed: 1000)

@@ -4,13 +4,15 @@ struct ChildRunner {
     let files: ProcessInputs
     let home: StateHome
     let hangGuard: Duration
+    /// More for the children's environment than their journal directory (the bus of a BlueZ run).
+    var environment: [String: String] = [:]
 
     /// `dfu arguments…` to its end (or the hang guard), recorded as update `index`; `started` as
     /// `DFUChild.run` has it.
     func attempt(_ arguments: [String], index: Int, child: DFUChild = DFUChild(),
                  started: @Sendable () -> Void = {}) async throws(FaultsError) -> (record: AttemptRecord, ended: DFUChild.Ended) {
-        let ended = try await child.run(files.dfu, arguments, environment: home.environment, directory: files.directory,
-                                        hangGuard: hangGuard, started: started)
+        let ended = try await child.run(files.dfu, arguments, environment: home.environment.merging(environment) { own, _ in own },
+                                        directory: files.directory, hangGuard: hangGuard, started: started)
         return (ChildAttempt.record(ended, index: index), ended)
     }
 

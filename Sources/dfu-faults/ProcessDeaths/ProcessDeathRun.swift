@@ -1,6 +1,6 @@
 /// One run of a process-death scenario, handed to the run of its kind: a killed `dfu flash` of
-/// the SMP image over UDP or of the Nordic package over a serial line, or a killed `dfu batch` of
-/// either.
+/// the SMP image over UDP or BlueZ or of the Nordic package over a serial line, or a killed `dfu
+/// batch` of either.
 struct ProcessDeathRun {
     let scenario: Scenario
     let death: ProcessDeath
@@ -21,6 +21,9 @@ struct ProcessDeathRun {
             }
             return try await FlashKillRun(scenario: scenario, finish: finish, also: also, run: run, seed: seed, inputs: inputs,
                                           files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
+        case .flashOverBlueZ(let finish):
+            return try await BlueZKillRun(scenario: scenario, finish: finish, run: run, seed: seed, inputs: inputs, files: files,
+                                          timeScale: timeScale, hangGuard: hangGuard).perform()
         case .batch(let devices, let parallel):
             if scenario.nordic != nil {
                 return try await NordicBatchKillRun(scenario: scenario, devices: devices, parallel: parallel, run: run, seed: seed,

@@ -12,6 +12,10 @@ extension Scenario {
                 + "killed in its turn, at a random share of what is left or as the device ends the upload, is marked, resets or is "
                 + "confirmed; then dfu resume again", .flash(.resume, also: .finisherKilled),
                 fault: "SIGKILL@random+SIGKILL@random"),
+        process("kill-rerun-twice", "dfu flash (over UDP) is killed at a random point of the transfer (5-80 %), then the same dfu flash "
+                + "is killed in its turn, at a random share of what is left or as the device ends the upload, is marked, resets or is "
+                + "confirmed; then the same dfu flash again", .flash(.rerun, also: .finisherKilled),
+                fault: "SIGKILL@random+SIGKILL@random"),
         process("kill-at-reboot", "the device resets after a chunk at a random point (reboot@random) and dfu flash (over UDP) is killed "
                 + "as it does, as one power cut takes down both: the upload session is lost; then dfu resume",
                 .flash(.resume, also: .deviceResetsAtKill), fault: "reboot@random+SIGKILL@resetting"),
@@ -19,6 +23,9 @@ extension Scenario {
                 + "run again carries the upload on and meets a device reset 15-35 % of the image later (reboot@N%): the session "
                 + "it carried on is lost (a quarter of --runs: the rerun waits out its 5 s chunk deadline in real time)",
                 .flash(.rerun, also: .deviceResetsInFinish), fault: "SIGKILL@random+reboot@random", costly: true),
+        process("bluez-kill-rerun", "dfu flash over BlueZ (the stand-in on a private bus) is killed at a random point of the transfer; "
+                + "bluetoothd keeps the dead client's link up; then the same dfu flash again", .flashOverBlueZ(.rerun)),
+        process("bluez-kill-resume", "as bluez-kill-rerun, then dfu resume", .flashOverBlueZ(.resume)),
         nordicProcess("nordic-kill-rerun", "dfu flash of the Nordic package over a serial line (SLIP, the nRF5 bootloader's serial DFU) "
                       + "is killed at a random point of the firmware; then the same dfu flash again", .flash(.rerun)),
         nordicProcess("nordic-kill-resume", "as nordic-kill-rerun, then dfu resume", .flash(.resume)),
