@@ -4,15 +4,23 @@ import Transport
 
 /// One run of `kill-rerun`, `kill-resume` or their variants: a fresh virtual device from the run's
 /// seed served over UDP on 127.0.0.1 (as `dfu sim --serve udp:` serves it, on the campaign's model
-/// clock) behind a counting relay; the `dfu` binary flashing it (`dfu flash IMAGE --key KEY
-/// --device udp:… --json`, a journal directory of the run's own) and killed with SIGKILL at the
-/// run's `KillPoint`; then the update finished by the same command or by `dfu resume --json`, once
-/// more after an exit 6; then the device's own state. `also` adds a second kill (of the first
+/// clock) behind a counting relay, or behind the BlueZ stand-in (`bluez-kill-*`, `KilledDevice`);
+/// the `dfu` binary flashing it (`dfu flash IMAGE --key KEY --device udp:…|ADDRESS --json`, a
+/// journal directory of the run's own) and killed with SIGKILL at the run's `KillPoint`; then the
+/// update finished by the same command or by `dfu resume --json`, once more after an exit 6; then
+/// the device's own state. `also` adds a second kill (of the first
 /// `dfu resume`) or a device reset at the kill or in the command that finishes (`FlashDeathPlan`).
+///
+/// What a death over BLE adds: bluetoothd (the stand-in) keeps the LE link a dead client opened,
+/// with its `AcquireWrite`/`AcquireNotify` sockets closed under it, so the next `dfu` meets a
+/// device that is still connected. Only shares of the transfer there: the activation's steps are
+/// killed over UDP, where the device's own events time them.
 struct FlashKillRun {
     let scenario: Scenario
     let finish: ProcessDeath.Finish
     var also: ProcessDeath.Also = .nothing
+    /// Where the children reach the device (`KilledDevice`).
+    var over: KilledDevice.Over = .udp
     let run: Int
     let seed: UInt64
     let inputs: FlashInputs
@@ -21,46 +29,28 @@ struct FlashKillRun {
     let hangGuard: Duration
 
     func perform() async throws(FaultsError) -> RunRecord {
-        let plan = FlashDeathPlan(also, seed: seed)
+        let plan = FlashDeathPlan(also, seed: seed, transferOnly: over == .bluez)
         let text = "sim:seed=\(seed)" + (plan.deviceFault.map { ",fault=\($0)" } ?? "") + ",timescale=\(timeScale)"
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
         let schedule = KillSchedule(plan.kills, totalBytes: inputs.image.count)
-        let server: VirtualDeviceUDPServer
-        do throws(UDPServeError) {
-            server = try await VirtualDeviceUDPServer.serve(setup.options, at: "127.0.0.1:0", clock: setup.clock,
-                                                            observer: { schedule.observe($0) })
-        } catch {
-            throw .setup("scenario \(scenario.name): cannot serve the device over UDP: \(error)")
-        }
-        let counter = UploadCounter()
-        let relay: UDPRelay
-        do throws(FaultsError) {
-            relay = try UDPRelay.start(to: server.localAddress, onUpload: { bytes in
-                counter.add(bytes)
-                schedule.sent(bytes)
-            })
-        } catch {
-            await server.stop()
-            throw error
-        }
+        let counter = UploadCounter(onAdd: { schedule.sent($0) })
+        let served = try await KilledDevice.serve(setup, over: over, schedule: schedule, counter: counter, scenario: scenario.name)
         let home: StateHome
         do throws(FaultsError) { home = try StateHome.make() } catch {
-            await relay.stop()
-            await server.stop()
+            await served.stop()
             throw error
         }
-        let before = await server.snapshot
-        let flash = ["flash", files.imagePath, "--key", files.keyPath, "--device", "udp:\(relay.address)", "--json"]
+        let before = await served.snapshot()
+        let flash = ["flash", files.imagePath, "--key", files.keyPath, "--device", served.device, "--json"]
 
         let modelStart = setup.clock.now
         let wallStart = ContinuousClock.now
-        let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard)
+        let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard, environment: served.environment)
             .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation)
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
-        let final = await server.snapshot
-        await relay.stop()
-        await server.stop()
+        let final = await served.snapshot()
+        await served.stop()
         home.remove()
         if let failure { throw failure }
 

@@ -23,11 +23,9 @@ enum ProcessDeath: Sendable, Equatable {
         case deviceResetsInFinish
     }
 
-    /// One `dfu flash`, killed at a `KillPoint` drawn from the run's seed, then finished.
-    case flash(Finish, also: Also = .nothing)
-    /// One `dfu flash` of the SMP image over BlueZ (the stand-in on a private bus), killed at a
-    /// share of the transfer drawn from the run's seed, then finished.
-    case flashOverBlueZ(Finish)
+    /// One `dfu flash`, killed at a `KillPoint` drawn from the run's seed, then finished; an SMP
+    /// device is reached `over` UDP or BlueZ (a Nordic one over its serial line).
+    case flash(Finish, also: Also = .nothing, over: KilledDevice.Over = .udp)
     /// One `dfu batch` over `devices` devices, `parallel` at a time, killed once at least one
     /// device is done and another is mid-transfer (the rest not started), then run again.
     case batch(devices: Int, parallel: Int)

@@ -14,16 +14,13 @@ struct ProcessDeathRun {
 
     func perform() async throws(FaultsError) -> RunRecord {
         switch death {
-        case .flash(let finish, let also):
+        case .flash(let finish, let also, let over):
             if scenario.nordic != nil {
                 return try await NordicKillRun(scenario: scenario, finish: finish, also: also, run: run, seed: seed,
                                                inputs: try nordic(), files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
             }
-            return try await FlashKillRun(scenario: scenario, finish: finish, also: also, run: run, seed: seed, inputs: inputs,
-                                          files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
-        case .flashOverBlueZ(let finish):
-            return try await BlueZKillRun(scenario: scenario, finish: finish, run: run, seed: seed, inputs: inputs, files: files,
-                                          timeScale: timeScale, hangGuard: hangGuard).perform()
+            return try await FlashKillRun(scenario: scenario, finish: finish, also: also, over: over, run: run, seed: seed,
+                                          inputs: inputs, files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
         case .batch(let devices, let parallel):
             if scenario.nordic != nil {
                 return try await NordicBatchKillRun(scenario: scenario, devices: devices, parallel: parallel, run: run, seed: seed,

@@ -1,0 +1,70 @@
+import DeviceSim
+import Transport
+
+/// The virtual SMP device of one killed `dfu flash` run, served where a child process can reach it,
+/// with the image bytes it was sent counted into the run's `KillSchedule`: over UDP on 127.0.0.1
+/// behind a counting relay (`--device udp:…`), or behind the BlueZ stand-in on a private bus
+/// (`--device ADDRESS`, the bus named by `DBUS_SYSTEM_BUS_ADDRESS`).
+struct KilledDevice {
+    /// Where the children reach it.
+    enum Over: Sendable, Equatable {
+        case udp
+        case bluez
+    }
+
+    /// `--device`'s value.
+    let device: String
+    /// What the children's environment needs beside their journal directory.
+    let environment: [String: String]
+    let snapshot: @Sendable () async -> VirtualDevice
+    let stop: @Sendable () async -> Void
+
+    static func serve(_ setup: SimSetup, over: Over, schedule: KillSchedule, counter: UploadCounter,
+                      scenario: String) async throws(FaultsError) -> KilledDevice {
+        switch over {
+        case .udp: return try await udp(setup, schedule: schedule, counter: counter, scenario: scenario)
+        case .bluez: return try await bluez(setup, counter: counter, scenario: scenario)
+        }
+    }
+
+    /// As `dfu sim --serve udp:` serves it, on the campaign's model clock; its own events time the
+    /// activation's kill points, the relay counts the upload requests on the wire.
+    private static func udp(_ setup: SimSetup, schedule: KillSchedule, counter: UploadCounter,
+                            scenario: String) async throws(FaultsError) -> KilledDevice {
+        let server: VirtualDeviceUDPServer
+        do throws(UDPServeError) {
+            server = try await VirtualDeviceUDPServer.serve(setup.options, at: "127.0.0.1:0", clock: setup.clock,
+                                                            observer: { schedule.observe($0) })
+        } catch {
+            throw .setup("scenario \(scenario): cannot serve the device over UDP: \(error)")
+        }
+        let relay: UDPRelay
+        do throws(FaultsError) {
+            relay = try UDPRelay.start(to: server.localAddress, onUpload: { counter.add($0) })
+        } catch {
+            await server.stop()
+            throw error
+        }
+        return KilledDevice(device: "udp:\(relay.address)", environment: [:], snapshot: { await server.snapshot },
+                            stop: {
+                                await relay.stop()
+                                await server.stop()
+                            })
+    }
+
+    /// As the `bluez` link serves it; counted as the stand-in hands the device what dfu wrote into
+    /// its socket. Only shares of the transfer are kill points here (no device events).
+    private static func bluez(_ setup: SimSetup, counter: UploadCounter, scenario: String) async throws(FaultsError) -> KilledDevice {
+        let peripheral: VirtualPeripheral
+        do throws(SimOptionsError) {
+            peripheral = try await VirtualPeripheral.serve(setup.options, on: setup.connector)
+        } catch {
+            throw SimSetup.serveFailed(scenario, error)
+        }
+        var device = BlueZBus.device(peripheral.identity, name: "dfu-faults", services: [DeviceGATT.smpService], on: setup.connector)
+        device.connector = CountingConnector(inner: setup.connector, counter: counter)
+        let bus = try await BlueZBus.serve([device], scenario: scenario)
+        return KilledDevice(device: peripheral.identity.rawValue, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.busAddress],
+                            snapshot: { await peripheral.snapshot }, stop: { await bus.stop() })
+    }
+}
