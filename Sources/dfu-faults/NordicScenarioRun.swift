@@ -102,37 +102,11 @@ struct NordicScenarioRun {
         let wallEnd = ContinuousClock.now
         await link.stop()
 
-        var final = await settled(peripheral, clock: clock)
-        if case .refusedBeforeTransfer = scenario.expectation, case .bootloader = final.mode {
-            // A bootloader that refused the init packet waits in DFU mode until its inactivity
-            // timeout (120 s); a power cycle shows sooner what it starts: the application it kept.
-            await peripheral.powerCycle()
-            final = await settled(peripheral, clock: clock)
-        }
-        let device = DeviceVerdict(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
-        var outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device)
-        let facts = DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
-        let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
-        if let trigger, !trigger.hasFired, outcome.unexpectedReason == nil {
-            outcome = .unexpected("the power cycle never fired (the transfer did not reach its byte)")
-        }
-        return RunRecord(run: run, seed: seed, device: text, faults: drawn.isEmpty ? "none" : drawn.joined(separator: "+"),
-                         attempts: attempts, uploadedBytes: counter.total,
-                         imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
-                         modelSeconds: modelStart.duration(to: modelEnd).seconds,
-                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)
-    }
-
-    /// The device once it has finished starting: an update that ends while it boots (the engine
-    /// confirmed the version, the model's boot timer not yet run) is judged on what it starts.
-    private func settled(_ peripheral: VirtualNordicPeripheral, clock: LinkClock) async -> NordicVirtualDevice {
-        for _ in 0 ..< 100 {
-            let device = await peripheral.snapshot
-            guard case .booting(let until, _) = device.mode else { return device }
-            // Past the boot's end already: the device's timer has yet to run, so give it a moment.
-            let wake = max(until, clock.now).advanced(by: .milliseconds(10))
-            try? await clock.sleep(until: wake)
-        }
-        return await peripheral.snapshot
+        let final = await NordicBootWait.final(clock: clock, expectation: scenario.expectation, { await peripheral.snapshot },
+                                               powerCycle: { await peripheral.powerCycle() })
+        return NordicRunJudgement(scenario: scenario, inputs: inputs, previousVersion: previousVersion)
+            .record(run: run, seed: seed, device: text, drawn: drawn, attempts: attempts, bootsAfterFirst: bootsAfterFirst,
+                    final: final, powerCycleMissed: trigger.map { !$0.hasFired } ?? false, uploadedBytes: counter.total,
+                    modelSeconds: modelStart.duration(to: modelEnd).seconds, wallSeconds: (wallEnd - wallStart).seconds)
     }
 }

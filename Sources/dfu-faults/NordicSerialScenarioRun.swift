@@ -125,25 +125,12 @@ struct NordicSerialScenarioRun {
         let modelEnd = clock.now
         let wallEnd = ContinuousClock.now
 
-        var final = await served.settled(clock: clock)
-        if case .refusedBeforeTransfer = scenario.expectation, case .bootloader = final.mode {
-            // A bootloader that refused the init packet waits in DFU mode until its inactivity
-            // timeout (120 s); a power cycle shows sooner what it starts: the application it kept.
-            await server.powerCycle()
-            final = await served.settled(clock: clock)
-        }
+        let final = await NordicBootWait.final(clock: clock, expectation: scenario.expectation, { await server.snapshot },
+                                               powerCycle: { await server.powerCycle() })
         await served.stop()
-        let device = DeviceVerdict(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
-        var outcome = scenario.expectation.judge(attempts, bootsAfterFirst: bootsAfterFirst, device: device)
-        let facts = DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
-        let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
-        if let trigger, !trigger.hasFired, outcome.unexpectedReason == nil {
-            outcome = .unexpected("the power cycle never fired (the transfer did not reach its byte)")
-        }
-        return RunRecord(run: run, seed: seed, device: text, faults: drawn.isEmpty ? "none" : drawn.joined(separator: "+"),
-                         attempts: attempts, uploadedBytes: counter.total,
-                         imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
-                         modelSeconds: modelStart.duration(to: modelEnd).seconds,
-                         wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)
+        return NordicRunJudgement(scenario: scenario, inputs: inputs, previousVersion: previousVersion)
+            .record(run: run, seed: seed, device: text, drawn: drawn, attempts: attempts, bootsAfterFirst: bootsAfterFirst,
+                    final: final, powerCycleMissed: trigger.map { !$0.hasFired } ?? false, uploadedBytes: counter.total,
+                    modelSeconds: modelStart.duration(to: modelEnd).seconds, wallSeconds: (wallEnd - wallStart).seconds)
     }
 }

@@ -54,16 +54,8 @@ struct NordicServedSerial {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// The device once it has finished starting (an update ends as the bootloader resets into the
-    /// new application, whose boot the model times).
+    /// The device once it has finished starting (`NordicBootWait`).
     func settled(clock: LinkClock) async -> NordicVirtualDevice {
-        for _ in 0 ..< 100 {
-            let device = await server.snapshot
-            guard case .booting(let until, _) = device.mode else { return device }
-            // Past the boot's end already: the device's timer has yet to run, so give it a moment.
-            let wake = max(until, clock.now).advanced(by: .milliseconds(10))
-            try? await clock.sleep(until: wake)
-        }
-        return await server.snapshot
+        await NordicBootWait.settled(clock: clock) { await server.snapshot }
     }
 }

@@ -88,15 +88,8 @@ struct NordicKillRun {
                          wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)
     }
 
-    /// The device once it has finished starting (an update ends as the bootloader resets into the
-    /// new application, whose boot the model times).
+    /// The device once it has finished starting (`NordicBootWait`).
     static func settled(_ server: NordicSerialServer, clock: LinkClock) async -> NordicVirtualDevice {
-        for _ in 0 ..< 100 {
-            let device = await server.snapshot
-            guard case .booting(let until, _) = device.mode else { return device }
-            let wake = max(until, clock.now).advanced(by: .milliseconds(10))
-            try? await clock.sleep(until: wake)
-        }
-        return await server.snapshot
+        await NordicBootWait.settled(clock: clock) { await server.snapshot }
     }
 }
