@@ -20,14 +20,7 @@ struct NordicServedSerial {
         let path = folder.appendingPathComponent("tty").path
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var serving = SerialServeOptions()
-            serving.baud = ServedDevice.serialBaud
-            serving.vanishesOnReset = usb
-            let server = NordicSerialServer(
-                model: NordicVirtualDevice(configuration: configuration, inBootloaderAt: clock.now),
-                port: try PseudoTerminalPort.open(linkedAt: path), serving: serving, clock: clock,
-                reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) })
-            await server.start()
+            let server = try await NordicPTYServer.start(configuration, at: path, usb: usb, clock: clock)
             return NordicServedSerial(server: server, peer: PeerIdentity("serial:" + path), folder: folder)
         } catch {
             try? FileManager.default.removeItem(at: folder)

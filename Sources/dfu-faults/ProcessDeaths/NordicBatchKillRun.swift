@@ -98,26 +98,17 @@ struct NordicBatchKillRun {
         } catch {
             throw SimSetup.serveFailed(scenario.name, error)
         }
-        let server: NordicSerialServer
         do throws(SimSerialPortError) {
-            var serving = SerialServeOptions()
-            serving.baud = ServedDevice.serialBaud
-            server = NordicSerialServer(
-                model: NordicVirtualDevice(configuration: configuration, inBootloaderAt: setup.clock.now),
-                port: try PseudoTerminalPort.open(linkedAt: path), serving: serving, clock: setup.clock,
-                reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) },
-                observer: { event in
-                    switch event {
-                    case .received(.writeObject(let data)): trigger.sent(data.count, to: index)
-                    case .received(.controlPoint(.create(.command, _))): trigger.uploadStarted(on: index)
-                    default: break
-                    }
-                })
+            return try await NordicPTYServer.start(configuration, at: path, clock: setup.clock, observer: { event in
+                switch event {
+                case .received(.writeObject(let data)): trigger.sent(data.count, to: index)
+                case .received(.controlPoint(.create(.command, _))): trigger.uploadStarted(on: index)
+                default: break
+                }
+            })
         } catch {
             throw .setup("scenario \(scenario.name): cannot serve device \(index + 1) on a pseudo-terminal: \(error)")
         }
-        await server.start()
-        return server
     }
 
     /// Every device that runs its application (once it has finished starting), power-cycled into

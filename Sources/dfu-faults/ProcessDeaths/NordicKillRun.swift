@@ -45,24 +45,17 @@ struct NordicKillRun {
         let path = home.path + "/tty"
         let server: NordicSerialServer
         do throws(SimSerialPortError) {
-            var serving = SerialServeOptions()
-            serving.baud = ServedDevice.serialBaud
-            server = NordicSerialServer(
-                model: NordicVirtualDevice(configuration: configuration, inBootloaderAt: setup.clock.now),
-                port: try PseudoTerminalPort.open(linkedAt: path), serving: serving, clock: setup.clock,
-                reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) },
-                observer: { event in
-                    // What the bootloader was sent over the Packet path: the init packet, then the firmware.
-                    if case .received(.writeObject(let data)) = event {
-                        counter.add(data.count)
-                        schedule.sent(data.count)
-                    }
-                })
+            server = try await NordicPTYServer.start(configuration, at: path, clock: setup.clock, observer: { event in
+                // What the bootloader was sent over the Packet path: the init packet, then the firmware.
+                if case .received(.writeObject(let data)) = event {
+                    counter.add(data.count)
+                    schedule.sent(data.count)
+                }
+            })
         } catch {
             home.remove()
             throw .setup("scenario \(scenario.name): cannot serve the device on a pseudo-terminal: \(error)")
         }
-        await server.start()
         let previousVersion = await server.snapshot.applicationVersion
         let flash = ["flash", files.packagePath, "--key", files.nordicKeyPath, "--device",
                      "serial:\(path),baud=\(ServedDevice.serialBaud)", "--json"]
