@@ -34,6 +34,14 @@ struct NordicFaults: Sendable {
         return 1 + min(max(object, 1), max(1, objects - 1))
     }
 
+    /// The device option that damages the Calculate Checksum answer of the seed's data object
+    /// (`checksumOrdinal`, over objects of `NordicScenarioRun.dataObjectSize` bytes), if any.
+    func checksumFaultItem(seed: UInt64, firmwareBytes: Int) -> String? {
+        guard let checksumAnswer else { return nil }
+        let objects = (firmwareBytes + NordicScenarioRun.dataObjectSize - 1) / NordicScenarioRun.dataObjectSize
+        return "cp_fault=\(checksumAnswer.rawValue)@checksum:\(Self.checksumOrdinal(seed: seed, objects: objects))"
+    }
+
     /// A share of the transfer between 5 % and 95 %, drawn as `FaultSpec` draws `@random`.
     static func share(seed: UInt64, index: Int) -> Double {
         let draw = SplitMix64.value(seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)

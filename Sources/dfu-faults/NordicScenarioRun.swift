@@ -31,10 +31,7 @@ struct NordicScenarioRun {
         if !dropped.isEmpty { items.append("prn_drop=" + dropped.map(String.init).joined(separator: "+")) }
         if faults.otherBootloaderKey { items.append("key=\(inputs.otherKeyPath)") }
         if faults.bootloaderElsewhere { items.append("bl_address=random") }
-        if let kind = faults.checksumAnswer {
-            let objects = (inputs.firmwareBytes + Self.dataObjectSize - 1) / Self.dataObjectSize
-            items.append("cp_fault=\(kind.rawValue)@checksum:\(NordicFaults.checksumOrdinal(seed: seed, objects: objects))")
-        }
+        if let item = faults.checksumFaultItem(seed: seed, firmwareBytes: inputs.firmwareBytes) { items.append(item) }
         items.append("timescale=\(timeScale)")
         let text = "sim:" + items.joined(separator: ",")
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
@@ -56,29 +53,9 @@ struct NordicScenarioRun {
             await connector.scheduleFault(.dropAfterBytes(bytes), for: peripheral.bootloaderIdentity)
             drawn.append("link-drop@\(bytes)B")
         }
-        var trigger: PowerCycleTrigger?
-        var tripwire: UploadCounter.Tripwire?
-        if faults.powerCycle {
-            // Counted over the Packet writes (init packet first), so this lands inside the firmware.
-            let share = NordicFaults.share(seed: seed, index: 0)
-            let bytes = inputs.initPacketBytes + Int(share * Double(inputs.firmwareBytes))
-            let cycle = PowerCycleTrigger(peripheral: peripheral)
-            trigger = cycle
-            tripwire = UploadCounter.Tripwire(bytes: bytes) { cycle.fire() }
-            drawn.append("power-cycle@\(bytes)B")
-        }
-
-        var atExecute: UploadCounter.ExecuteTripwire?
-        if faults.powerCycleAtActivation {
-            // Once every Packet byte went out, the next Execute is the final one.
-            let cycle = PowerCycleTrigger(peripheral: peripheral)
-            trigger = cycle
-            atExecute = UploadCounter.ExecuteTripwire(bytes: inputs.initPacketBytes + inputs.firmwareBytes) {
-                await cycle.fireNow()
-            }
-            drawn.append("power-cycle@final-execute")
-        }
-        let counter = UploadCounter(tripwire: tripwire, executeTripwire: atExecute)
+        let cuts = NordicPowerCuts(faults, seed: seed, inputs: inputs) { await peripheral.powerCycle() }
+        drawn += cuts.drawn
+        let counter = cuts.counter()
         let link = try await NordicLink.serve(peripheral, on: connector, over: scenario.link, scenario: scenario.name)
         let target = UpdateEngine.Target(connector: CountingConnector(inner: link.connector, counter: counter),
                                          peer: peripheral.applicationIdentity)
@@ -106,7 +83,7 @@ struct NordicScenarioRun {
                                                powerCycle: { await peripheral.powerCycle() })
         return NordicRunJudgement(scenario: scenario, inputs: inputs, previousVersion: previousVersion)
             .record(run: run, seed: seed, device: text, drawn: drawn, attempts: attempts, bootsAfterFirst: bootsAfterFirst,
-                    final: final, powerCycleMissed: trigger.map { !$0.hasFired } ?? false, uploadedBytes: counter.total,
+                    final: final, powerCycleMissed: cuts.missed, uploadedBytes: counter.total,
                     modelSeconds: modelStart.duration(to: modelEnd).seconds, wallSeconds: (wallEnd - wallStart).seconds)
     }
 }

@@ -50,10 +50,7 @@ struct NordicSerialScenarioRun {
             drawn.append("line-drop@packet:\(write)")
         }
         if faults.otherBootloaderKey { items.append("key=\(inputs.otherKeyPath)") }
-        if let kind = faults.checksumAnswer {
-            let objects = (inputs.firmwareBytes + NordicScenarioRun.dataObjectSize - 1) / NordicScenarioRun.dataObjectSize
-            items.append("cp_fault=\(kind.rawValue)@checksum:\(NordicFaults.checksumOrdinal(seed: seed, objects: objects))")
-        }
+        if let item = faults.checksumFaultItem(seed: seed, firmwareBytes: inputs.firmwareBytes) { items.append(item) }
         items.append("timescale=\(timeScale)")
         let text = "sim:" + items.joined(separator: ",")
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
@@ -67,27 +64,9 @@ struct NordicSerialScenarioRun {
 
         let served = try await NordicServedSerial.serve(configuration, usb: faults.usb, clock: clock, scenario: scenario.name)
         let server = served.server
-        var trigger: PowerCycleTrigger?
-        var tripwire: UploadCounter.Tripwire?
-        if faults.powerCycle {
-            // Counted over the Write Objects (init packet first), so this lands inside the firmware.
-            let bytes = inputs.initPacketBytes + Int(NordicFaults.share(seed: seed, index: 0) * Double(inputs.firmwareBytes))
-            let cycle = PowerCycleTrigger { await server.powerCycle() }
-            trigger = cycle
-            tripwire = UploadCounter.Tripwire(bytes: bytes) { cycle.fire() }
-            drawn.append("power-cycle@\(bytes)B")
-        }
-        var atExecute: UploadCounter.ExecuteTripwire?
-        if faults.powerCycleAtActivation {
-            // Once every Write Object byte went out, the next Execute is the final one.
-            let cycle = PowerCycleTrigger { await server.powerCycle() }
-            trigger = cycle
-            atExecute = UploadCounter.ExecuteTripwire(bytes: inputs.initPacketBytes + inputs.firmwareBytes) {
-                await cycle.fireNow()
-            }
-            drawn.append("power-cycle@final-execute")
-        }
-        let counter = UploadCounter(tripwire: tripwire, executeTripwire: atExecute)
+        let cuts = NordicPowerCuts(faults, seed: seed, inputs: inputs) { await server.powerCycle() }
+        drawn += cuts.drawn
+        let counter = cuts.counter()
         let connector: any Connector
         do throws(FaultsError) {
             connector = try served.connector(counting: counter)
@@ -130,7 +109,7 @@ struct NordicSerialScenarioRun {
         await served.stop()
         return NordicRunJudgement(scenario: scenario, inputs: inputs, previousVersion: previousVersion)
             .record(run: run, seed: seed, device: text, drawn: drawn, attempts: attempts, bootsAfterFirst: bootsAfterFirst,
-                    final: final, powerCycleMissed: trigger.map { !$0.hasFired } ?? false, uploadedBytes: counter.total,
+                    final: final, powerCycleMissed: cuts.missed, uploadedBytes: counter.total,
                     modelSeconds: modelStart.duration(to: modelEnd).seconds, wallSeconds: (wallEnd - wallStart).seconds)
     }
 }

@@ -8,11 +8,6 @@ final class PowerCycleTrigger: Sendable {
     private let powerCycle: @Sendable () async -> Void
     private let fired = Mutex(false)
 
-    /// The device served in memory or over BlueZ.
-    convenience init(peripheral: VirtualNordicPeripheral) {
-        self.init { await peripheral.powerCycle() }
-    }
-
     /// `powerCycle` cuts the power and restores it (a served device's own way).
     init(powerCycle: @escaping @Sendable () async -> Void) {
         self.powerCycle = powerCycle
