@@ -89,9 +89,9 @@ import Testing
             .selected(from: Scenario.catalogue)
         #expect(both.map(\.name) == ["serial-silent"])
         let process = try FaultsOptions.parse(["--link", "process"]).selected(from: Scenario.catalogue)
-        #expect(process.map(\.name) == ["kill-rerun", "kill-resume", "batch-kill", "kill-resume-twice", "kill-rerun-twice",
-                                         "kill-at-reboot", "kill-then-reboot", "bluez-kill-rerun", "bluez-kill-resume",
-                                         "nordic-kill-rerun", "nordic-kill-resume", "nordic-kill-resume-twice", "nordic-batch-kill"])
+        #expect(process.map(\.name) == ["kill-rerun", "kill-resume", "batch-kill", "batch-kill-twice", "kill-resume-twice",
+                                         "kill-rerun-twice", "kill-at-reboot", "kill-then-reboot", "bluez-kill-rerun",
+                                         "bluez-kill-resume", "nordic-kill-rerun", "nordic-kill-resume", "nordic-kill-resume-twice", "nordic-batch-kill"])
         #expect(process.allSatisfy { $0.processDeath != nil && $0.runs(given: 1) == 1 })
         #expect(process.filter { $0.runs(given: 20) != 10 }.map(\.name) == ["kill-then-reboot"], "costly: a quarter")
         #expect(process.first { $0.costly }.map { [$0.runs(given: 20), $0.runs(given: 4)] } == [5, 1])

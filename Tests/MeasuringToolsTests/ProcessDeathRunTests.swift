@@ -91,6 +91,16 @@ import Testing
         #expect(record.faults == "reboot@92.3%+SIGKILL@resetting in transfer")
     }
 
+    /// Seed 1000 kills the batch at 92.30 % of a device's image, then its rerun once the devices
+    /// were sent 21.11 % of an image more; the third batch finishes every device.
+    @Test func aBatchKilledTwiceIsFinishedByItsThirdRun() async throws {
+        let record = try await run("batch-kill-twice", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, true, false])
+        #expect(record.faults.hasSuffix(", then SIGKILL@21.11% of an image in the rerun"), "\(record.faults)")
+    }
+
     @Test func aNordicBatchKilledMidwayIsFinishedByItsRerun() async throws {
         let record = try await run("nordic-batch-kill", seed: 1000)
         #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")

@@ -172,6 +172,35 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         #expect(trigger.pickedUp == 0, "the rerun started device 2's upload over")
     }
 
+    @Test func theRerunDiesOnceTheDevicesWereSentItsShareMore() {
+        let rerunKill = KillSwitch()
+        let trigger = BatchKillTrigger(devices: 3, threshold: 100, imageBytes: 1000, killSwitch: KillSwitch(),
+                                       rerunKill: (rerunKill, 300))
+        trigger.name(["udp:127.0.0.1:1", "udp:127.0.0.1:2", "udp:127.0.0.1:3"])
+        trigger.sent(1000, to: 0)
+        trigger.line(#"{"event":"device","schema":2,"line":2,"device":"udp:127.0.0.1:1","result":"ok"}"#)
+        trigger.sent(400, to: 1)
+        #expect(trigger.atKill == [.done, .midTransfer(sent: 400), .notStarted])
+        #expect(!trigger.rerunKillFired, "the killed batch's bytes count for nothing towards the rerun's kill")
+        trigger.killedBatchEnded()
+        trigger.sent(200, to: 1)
+        trigger.sent(99, to: 2)
+        #expect(!trigger.rerunKillFired)
+        trigger.sent(1, to: 2)
+        #expect(trigger.rerunKillFired && rerunKill.hasFired)
+        #expect(trigger.atKill == [.done, .midTransfer(sent: 400), .notStarted], "the first kill's picture stays")
+    }
+
+    @Test func aSwitchFiredBeforeItsChildWasAimedAtKillsItWhenItIs() async throws {
+        let killSwitch = KillSwitch()
+        killSwitch.fire()
+        #expect(killSwitch.hasFired)
+        let child = DFUChild()
+        let ended = try await child.run("/bin/sleep", ["20"], environment: [:], directory: "/tmp", hangGuard: .seconds(30),
+                                        started: { killSwitch.aim(at: child) })
+        #expect(ended.killedByUs, "\(ended)")
+    }
+
     @Test func aKillWithoutDevicesDoneMidAndWaitingIsUnexpected() {
         #expect(BatchKill.spreadProblem(nil)?.hasPrefix("the batch was never killed") == true)
         #expect(BatchKill.spreadProblem([.done, .midTransfer(sent: 5), .done])

@@ -7,9 +7,10 @@ import Foundation
 enum BatchKill {
     /// Writes the plan (`device,image`, one row per device text), runs `dfu batch` killed by
     /// `killSwitch` as `trigger` says, then (after `beforeRerun`) the same batch again, once more
-    /// after an exit 6.
+    /// after an exit 6. With a `rerunKill` the rerun is killed too (as `trigger` says) and a third
+    /// batch must finish.
     static func run(devices: [String], image: String, key: String, parallel: Int, home: StateHome, runner: ChildRunner,
-                    trigger: BatchKillTrigger, killSwitch: KillSwitch, expectation: Expectation,
+                    trigger: BatchKillTrigger, killSwitch: KillSwitch, rerunKill: KillSwitch? = nil, expectation: Expectation,
                     beforeRerun: () async -> Void = {}) async throws(FaultsError) -> [AttemptRecord] {
         trigger.name(devices)
         let plan = home.path + "/plan.csv"
@@ -26,13 +27,25 @@ enum BatchKill {
         attempts.append(try await runner.attempt(batch, index: 1, child: first).record)
         killSwitch.disarm()
         trigger.killedBatchEnded()
-        if attempts[0].killed {
-            await beforeRerun()
-            let rerun = try await runner.attempt(batch, index: 2).record
+        guard attempts[0].killed else { return attempts }
+        await beforeRerun()
+        var rerun: AttemptRecord
+        if let rerunKill {
+            // Aimed once it runs, as a killed `dfu flash`'s next command is (`ChildRunner`).
+            let second = DFUChild()
+            rerun = try await runner.attempt(batch, index: 2, child: second, started: { rerunKill.aim(at: second) }).record
+            rerunKill.disarm()
             attempts.append(counting(trigger.pickedUp, in: rerun))
-            if !rerun.hung, expectation.rerunsAfter(rerun.exitStatus) {
-                attempts.append(try await runner.attempt(batch, index: 3).record)
-            }
+            guard rerun.killed else { return attempts }
+            await beforeRerun()
+            rerun = try await runner.attempt(batch, index: 3).record
+            attempts.append(rerun)
+        } else {
+            rerun = try await runner.attempt(batch, index: 2).record
+            attempts.append(counting(trigger.pickedUp, in: rerun))
+        }
+        if !rerun.hung, expectation.rerunsAfter(rerun.exitStatus) {
+            attempts.append(try await runner.attempt(batch, index: attempts.count + 1).record)
         }
         return attempts
     }
@@ -46,14 +59,14 @@ enum BatchKill {
     /// The verdict on the whole batch from each device's (`devices`: its verdict and facts, in
     /// plan order) and where the devices were at the kill.
     static func judge(_ attempts: [AttemptRecord], devices: [(verdict: DeviceVerdict, facts: DeviceFacts)],
-                      atKill: [BatchKillTrigger.Progress]?, expectation: Expectation) -> (RunOutcome, [Invariant]) {
+                      atKill: [BatchKillTrigger.Progress]?, kills: Int = 1, expectation: Expectation) -> (RunOutcome, [Invariant]) {
         var verdict = DeviceVerdict.updated
         var violations: Set<Invariant> = []
         for (index, device) in devices.enumerated() {
             if verdict == .updated, device.verdict != .updated { verdict = .other("device \(index + 1) \(device.verdict.text)") }
             violations.formUnion(InvariantCheck.violations(attempts, device: device.facts, documented: expectation.documentedFailures))
         }
-        var outcome = ProcessDeathVerdict.judge(attempts, expectation: expectation, device: verdict)
+        var outcome = ProcessDeathVerdict.judge(attempts, kills: kills, expectation: expectation, device: verdict)
         if outcome.unexpectedReason == nil, let problem = spreadProblem(atKill) { outcome = .unexpected(problem) }
         return (outcome, Invariant.allCases.filter(violations.contains))
     }
@@ -63,7 +76,7 @@ enum BatchKill {
     /// progress lines to read it from.
     static func counting(_ pickedUp: Int, in record: AttemptRecord) -> AttemptRecord {
         AttemptRecord(index: record.index, exitStatus: record.exitStatus, message: record.message, resumes: pickedUp,
-                      firstAcknowledged: nil, hung: record.hung, lastStage: record.lastStage)
+                      firstAcknowledged: nil, hung: record.hung, lastStage: record.lastStage, killed: record.killed)
     }
 
     /// Why the kill did not come where it must (one device done, one mid-transfer, one not

@@ -6,12 +6,16 @@ import Transport
 /// UDP on 127.0.0.1 behind a counting relay; `dfu batch PLAN --key KEY --parallel N --json` (a
 /// journal directory of the run's own) killed with SIGKILL once one device is done and another has
 /// been sent a share of its image drawn from the seed (`BatchKillTrigger`); then the same `dfu
-/// batch` again, once more after an exit 6 (`BatchKill`). The run is the batch: it completes when
+/// batch` again, once more after an exit 6 (`BatchKill`); in `batch-kill-twice` that rerun is killed
+/// too once the devices have been sent a second share of an image drawn from the seed, and a third
+/// batch must finish. The run is the batch: it completes when
 /// every device runs the new image, confirmed, and breaks an invariant when any device does.
 struct BatchKillRun {
     let scenario: Scenario
     let devices: Int
     let parallel: Int
+    /// The rerun is killed too, once the devices have been sent a second share of an image.
+    var killedAgain = false
     let run: Int
     let seed: UInt64
     let inputs: FlashInputs
@@ -30,8 +34,11 @@ struct BatchKillRun {
         let text = "sim:seed=\(seed),timescale=\(timeScale)"
         let share = NordicFaults.share(seed: seed, index: 0)
         let killSwitch = KillSwitch()
+        let rerunShare = NordicFaults.share(seed: seed, index: 1)
+        let rerunKill = killedAgain ? KillSwitch() : nil
         let trigger = BatchKillTrigger(devices: devices, threshold: Int(share * Double(inputs.image.count)),
-                                       imageBytes: inputs.image.count, killSwitch: killSwitch)
+                                       imageBytes: inputs.image.count, killSwitch: killSwitch,
+                                       rerunKill: rerunKill.map { ($0, Int(rerunShare * Double(inputs.image.count))) })
         var served: [Served] = []
         var clock: LinkClock?
         var failure: FaultsError?
@@ -77,7 +84,8 @@ struct BatchKillRun {
         do throws(FaultsError) {
             attempts = try await BatchKill.run(devices: names, image: files.imagePath, key: files.keyPath, parallel: parallel, home: home,
                                                runner: ChildRunner(files: files, home: home, hangGuard: hangGuard),
-                                               trigger: trigger, killSwitch: killSwitch, expectation: scenario.expectation)
+                                               trigger: trigger, killSwitch: killSwitch, rerunKill: rerunKill,
+                                               expectation: scenario.expectation)
         } catch {
             failure = error
         }
@@ -94,8 +102,14 @@ struct BatchKillRun {
             return (verdict: DeviceVerdict(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash),
                     facts: DeviceFacts(final, newHash: inputs.slotHash, newVersion: inputs.version, previousHash: previousHash))
         }
-        let (outcome, violations) = BatchKill.judge(attempts, devices: devices, atKill: trigger.atKill, expectation: scenario.expectation)
-        return RunRecord(run: run, seed: seed, device: "\(self.devices) × \(text)", faults: BatchKill.describe(share: share, trigger.atKill),
+        let (outcome, violations) = BatchKill.judge(attempts, devices: devices, atKill: trigger.atKill, kills: killedAgain ? 2 : 1,
+                                                    expectation: scenario.expectation)
+        var faults = BatchKill.describe(share: share, trigger.atKill)
+        if killedAgain {
+            faults += ", then SIGKILL@\(KillPoint.percent(rerunShare)) of an image in the rerun"
+                + (trigger.rerunKillFired ? "" : " (not reached)")
+        }
+        return RunRecord(run: run, seed: seed, device: "\(self.devices) × \(text)", faults: faults,
                          attempts: attempts, uploadedBytes: trigger.sent.reduce(0, +), imageBytes: self.devices * inputs.image.count,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds, wallSeconds: (wallEnd - wallStart).seconds,
                          outcome: outcome, violations: violations)

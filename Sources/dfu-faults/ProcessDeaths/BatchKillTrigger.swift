@@ -4,7 +4,9 @@ import Synchronization
 /// device past the drawn share of its image while at least one other device is done (the batch
 /// wrote its `device` line with `"result":"ok"`), so that at the kill some devices are done, one
 /// is mid-transfer and the rest (with six devices, two at a time) have not started. Then it says
-/// where each device was.
+/// where each device was. With a `rerunKill`, the batch run again is killed in its turn once the
+/// devices have been sent `rerunThreshold` more image bytes (it is carrying one on or flashing one
+/// anew).
 final class BatchKillTrigger: Sendable {
     /// Where one device was when the batch died.
     enum Progress: Sendable, Equatable {
@@ -25,18 +27,23 @@ final class BatchKillTrigger: Sendable {
         /// Upload sessions each device began after the kill: the rerun did not pick up what it held.
         var freshUploads: [Int]
         var killed = false
+        /// Image bytes sent to all devices since the killed batch ended.
+        var sentSinceKill = 0
+        var rerunKilled = false
     }
 
     private let state: Mutex<State>
     private let threshold: Int
     private let imageBytes: Int
     private let killSwitch: KillSwitch
+    private let rerunKill: (switch: KillSwitch, threshold: Int)?
 
-    init(devices: Int, threshold: Int, imageBytes: Int, killSwitch: KillSwitch) {
+    init(devices: Int, threshold: Int, imageBytes: Int, killSwitch: KillSwitch, rerunKill: (switch: KillSwitch, threshold: Int)? = nil) {
         state = Mutex(State(sent: Array(repeating: 0, count: devices), freshUploads: Array(repeating: 0, count: devices)))
         self.threshold = threshold
         self.imageBytes = imageBytes
         self.killSwitch = killSwitch
+        self.rerunKill = rerunKill
     }
 
     /// The plan's device texts, in device order (known once the relays are bound).
@@ -70,6 +77,14 @@ final class BatchKillTrigger: Sendable {
 
     /// The relay of device `index` passed an upload request with `bytes` of image data.
     func sent(_ bytes: Int, to index: Int) {
+        let fireRerun = state.withLock { state -> Bool in
+            guard state.killed, let rerunKill, !state.rerunKilled else { return false }
+            state.sentSinceKill += bytes
+            guard state.sentSinceKill >= rerunKill.threshold else { return false }
+            state.rerunKilled = true
+            return true
+        }
+        if fireRerun { rerunKill?.switch.fire() }
         let fire = state.withLock { state -> Bool in
             guard state.sent.indices.contains(index) else { return false }
             state.sent[index] += bytes
@@ -97,6 +112,8 @@ final class BatchKillTrigger: Sendable {
         }
     }
 
+    /// Whether the rerun's kill fired.
+    var rerunKillFired: Bool { state.withLock { $0.rerunKilled } }
     /// Each device's progress when the switch fired; nil when it never did.
     var atKill: [Progress]? { state.withLock { $0.atKill } }
     /// Image bytes sent to each device so far, over both batches.

@@ -27,6 +27,7 @@ enum ProcessDeath: Sendable, Equatable {
     /// device is reached `over` UDP or BlueZ (a Nordic one over its serial line).
     case flash(Finish, also: Also = .nothing, over: KilledDevice.Over = .udp)
     /// One `dfu batch` over `devices` devices, `parallel` at a time, killed once at least one
-    /// device is done and another is mid-transfer (the rest not started), then run again.
-    case batch(devices: Int, parallel: Int)
+    /// device is done and another is mid-transfer (the rest not started), then run again;
+    /// `killedAgain`: that rerun is killed too, and a third must finish.
+    case batch(devices: Int, parallel: Int, killedAgain: Bool = false)
 }

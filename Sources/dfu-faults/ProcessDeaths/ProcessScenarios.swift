@@ -8,6 +8,9 @@ extension Scenario {
         process("kill-resume", "as kill-rerun, then dfu resume (from the journal the killed run kept)", .flash(.resume)),
         process("batch-kill", "dfu batch of 6 devices over UDP, --parallel 2, is killed once one device is done and another has "
                 + "sent a random share of its image (the rest not started); then the same dfu batch again", .batch(devices: 6, parallel: 2)),
+        process("batch-kill-twice", "as batch-kill, then the same dfu batch is killed in its turn once the devices have been sent "
+                + "a random share of an image more; then the same dfu batch a third time",
+                .batch(devices: 6, parallel: 2, killedAgain: true), fault: "SIGKILL@random+SIGKILL@random"),
         process("kill-resume-twice", "dfu flash (over UDP) is killed at a random point of the transfer (5-80 %), then dfu resume is "
                 + "killed in its turn, at a random share of what is left or as the device ends the upload, is marked, resets or is "
                 + "confirmed; then dfu resume again", .flash(.resume, also: .finisherKilled),
