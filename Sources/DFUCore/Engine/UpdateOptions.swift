@@ -27,6 +27,10 @@ public struct UpdateOptions: Sendable, Equatable {
     /// device that run left in DFU mode under an address of its own is found by it. Only looked
     /// for, never given to the device.
     public var earlierBootloaderName: String?
+    /// The version the device stated before an earlier, unfinished run of this same update file
+    /// began (its journal). A Nordic application that now states the package's version, and no
+    /// longer this one, was updated by that run (cut off as the bootloader took the last Execute).
+    public var earlierVersionBefore: String?
     /// SMP: the image index to update (`image` in the first upload packet; on an nRF5340 image 1
     /// is the network core). Nil leaves the field out: the device's default, image 0.
     public var imageIndex: UInt64?

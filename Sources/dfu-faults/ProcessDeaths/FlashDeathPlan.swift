@@ -10,15 +10,17 @@
 /// - `deviceResetsInFinish`: the kill in the transfer between 5 % and 60 %; the device resets
 ///   once it holds 15–35 % more of the image (`reboot@N%`), past anything the dying `dfu` sent
 ///   (its window is four 1,405-byte requests, 11.3 %), so in the command that finishes.
-/// `transferOnly`: the Nordic serial bootloader, killed in the transfer only (see `NordicKillRun`).
+/// `transferOnly`: the Nordic serial bootloader, killed in the transfer only (see `NordicKillRun`);
+/// `nordicOverBLE`: a Nordic device over BlueZ, whose one kill may also come at the last Execute
+/// (`KillPoint.drawNordic`).
 struct FlashDeathPlan: Equatable {
     let kills: [KillPoint]
     let deviceFault: String?
 
-    init(_ also: ProcessDeath.Also, seed: UInt64, transferOnly: Bool = false) {
+    init(_ also: ProcessDeath.Also, seed: UInt64, transferOnly: Bool = false, nordicOverBLE: Bool = false) {
         switch also {
         case .nothing:
-            kills = [KillPoint.draw(seed: seed, transferOnly: transferOnly)]
+            kills = [nordicOverBLE ? KillPoint.drawNordic(seed: seed) : KillPoint.draw(seed: seed, transferOnly: transferOnly)]
             deviceFault = nil
         case .finisherKilled:
             kills = [.transfer(share: KillPoint.share(seed: seed, index: 0, within: 0.05 ... 0.80)),

@@ -20,7 +20,7 @@ struct FlashKillRun {
     let finish: ProcessDeath.Finish
     var also: ProcessDeath.Also = .nothing
     /// Where the children reach the device (`KilledDevice`).
-    var over: KilledDevice.Over = .udp
+    var over: ProcessDeath.Over = .wire
     let run: Int
     let seed: UInt64
     let inputs: FlashInputs

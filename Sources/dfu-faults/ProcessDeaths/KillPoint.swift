@@ -18,6 +18,10 @@ enum KillPoint: Sendable, Equatable {
     case resetting
     /// The device, back on the new image (on test), got the request that confirms it.
     case confirming
+    /// A Nordic bootloader is about to get the last object's Execute, which it acts on by starting
+    /// the new application: dfu dies before it reads the answer (over BLE, where the application
+    /// can still be reached).
+    case lastExecute
 
     /// The activation steps, in the order an update reaches them.
     static let activationSteps: [KillPoint] = [.uploaded, .marking, .resetting, .confirming]
@@ -30,6 +34,14 @@ enum KillPoint: Sendable, Equatable {
         if transferOnly { return .transfer(share: share) }
         let kind = SplitMix64.value(seed &+ kindDraw &* 0x9E37_79B9_7F4A_7C15)
         return kind % 10 < 6 ? .transfer(share: share) : activationSteps[Int(kind / 10 % 4)]
+    }
+
+    /// A Nordic run's point over BLE: in 6 runs of 10 a share of the firmware, as `draw` draws
+    /// them, else the last Execute.
+    static func drawNordic(seed: UInt64) -> KillPoint {
+        let share = NordicFaults.share(seed: seed, index: 0)
+        let kind = SplitMix64.value(seed &+ kindDraw &* 0x9E37_79B9_7F4A_7C15)
+        return kind % 10 < 6 ? .transfer(share: share) : .lastExecute
     }
 
     /// The point at which the command that takes a killed update up (`dfu resume`) is killed in
@@ -66,6 +78,7 @@ enum KillPoint: Sendable, Equatable {
         case .marking: return "SIGKILL@marking"
         case .resetting: return "SIGKILL@resetting"
         case .confirming: return "SIGKILL@confirming"
+        case .lastExecute: return "SIGKILL@last-execute"
         }
     }
 

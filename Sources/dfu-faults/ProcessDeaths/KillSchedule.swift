@@ -89,6 +89,15 @@ final class KillSchedule: Sendable {
         target?.kill()
     }
 
+    /// The host is about to write a Nordic bootloader's last Execute: fires a `lastExecute` point.
+    func lastExecute() {
+        let target: DFUChild? = state.withLock { state in
+            guard let index = state.aimed, points[index] == .lastExecute else { return nil }
+            return Self.fire(&state)
+        }
+        target?.kill()
+    }
+
     /// Whether kill `index` fired.
     func hasFired(_ index: Int) -> Bool { state.withLock { $0.fired.contains(index) } }
 

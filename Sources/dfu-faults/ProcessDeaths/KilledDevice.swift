@@ -6,12 +6,6 @@ import Transport
 /// behind a counting relay (`--device udp:…`), or behind the BlueZ stand-in on a private bus
 /// (`--device ADDRESS`, the bus named by `DBUS_SYSTEM_BUS_ADDRESS`).
 struct KilledDevice {
-    /// Where the children reach it.
-    enum Over: Sendable, Equatable {
-        case udp
-        case bluez
-    }
-
     /// `--device`'s value.
     let device: String
     /// What the children's environment needs beside their journal directory.
@@ -19,10 +13,10 @@ struct KilledDevice {
     let snapshot: @Sendable () async -> VirtualDevice
     let stop: @Sendable () async -> Void
 
-    static func serve(_ setup: SimSetup, over: Over, schedule: KillSchedule, counter: UploadCounter,
+    static func serve(_ setup: SimSetup, over: ProcessDeath.Over, schedule: KillSchedule, counter: UploadCounter,
                       scenario: String) async throws(FaultsError) -> KilledDevice {
         switch over {
-        case .udp: return try await udp(setup, schedule: schedule, counter: counter, scenario: scenario)
+        case .wire: return try await udp(setup, schedule: schedule, counter: counter, scenario: scenario)
         case .bluez: return try await bluez(setup, counter: counter, scenario: scenario)
         }
     }

@@ -72,7 +72,7 @@ struct NordicBatchKillRun {
         let modelEnd = clock.now
         let wallEnd = ContinuousClock.now
         var finals: [NordicVirtualDevice] = []
-        for server in servers { finals.append(await NordicKillRun.settled(server, clock: clock)) }
+        for server in servers { finals.append(await NordicBootWait.settled(clock: clock) { await server.snapshot }) }
         for server in servers { await server.stop() }
         home.remove()
         if let failure { throw failure }
@@ -115,10 +115,10 @@ struct NordicBatchKillRun {
     /// its bootloader, and waited for until it is there.
     static func backToDFUMode(_ servers: [NordicSerialServer], clock: LinkClock) async {
         for server in servers {
-            let device = await NordicKillRun.settled(server, clock: clock)
+            let device = await NordicBootWait.settled(clock: clock) { await server.snapshot }
             guard case .application = device.mode else { continue }
             await server.powerCycle(enterBootloader: true)
-            _ = await NordicKillRun.settled(server, clock: clock)
+            _ = await NordicBootWait.settled(clock: clock) { await server.snapshot }
         }
     }
 }

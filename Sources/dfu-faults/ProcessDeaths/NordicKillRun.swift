@@ -7,20 +7,25 @@ import Transport
 /// One run of `nordic-kill-rerun` or `nordic-kill-resume`: a fresh virtual nRF52 from the run's
 /// seed, its bootloader served on a pseudo-terminal as `dfu sim --serve serial:PATH --protocol
 /// nordic` serves it (SLIP, in DFU mode from the start, 1,000,000 baud, on the campaign's model
-/// clock); the `dfu` binary flashing the package (`dfu flash PKG --key KEY --device
-/// serial:PATH,baud=… --json`, a journal directory of the run's own) and killed with SIGKILL once
-/// the bootloader has received the init packet and a share of the firmware drawn from the seed;
+/// clock), or (`bluez-nordic-kill-*`) its application behind the BlueZ stand-in, entered into its
+/// bootloader by buttonless DFU (`KilledNordicDevice`); the `dfu` binary flashing the package (`dfu
+/// flash PKG --key KEY --device serial:PATH,baud=…|ADDRESS --json`, a journal directory of the
+/// run's own) and killed with SIGKILL once the bootloader has received the init packet and a share
+/// of the firmware drawn from the seed;
 /// then the update finished by the same command or by `dfu resume --json`; then the device's state.
 /// With `also` = `finisherKilled` the first `dfu resume` is killed too, at a share of the firmware
 /// left (`FlashDeathPlan`), and a second one finishes.
 ///
-/// Only shares of the transfer: once the last Execute is in, this bootloader starts the new
-/// application, which reads nothing on the line, so no later run could reach it to confirm what
-/// a kill in the activation would have left (nothing: Nordic has no test boot).
+/// Over the serial line only shares of the transfer: once the last Execute is in, this bootloader
+/// starts the new application, which reads nothing on the line, so no later run could reach it to
+/// confirm what a kill in the activation would have left (nothing: Nordic has no test boot). Over
+/// BLE the application can be reached, so the kill may also come as the last Execute goes out.
 struct NordicKillRun {
     let scenario: Scenario
     let finish: ProcessDeath.Finish
     var also: ProcessDeath.Also = .nothing
+    /// Where the children reach the device (`KilledNordicDevice`).
+    var over: ProcessDeath.Over = .wire
     let run: Int
     let seed: UInt64
     let inputs: NordicInputs
@@ -31,43 +36,31 @@ struct NordicKillRun {
     func perform() async throws(FaultsError) -> RunRecord {
         let text = "sim:protocol=nordic,seed=\(seed),timescale=\(timeScale)"
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
-        let plan = FlashDeathPlan(also, seed: seed, transferOnly: true)
+        let plan = FlashDeathPlan(also, seed: seed, transferOnly: over == .wire, nordicOverBLE: over == .bluez)
         let schedule = KillSchedule(plan.kills, totalBytes: inputs.initPacketBytes + inputs.firmwareBytes,
                                     uncounted: inputs.initPacketBytes)
-        let counter = UploadCounter()
-        let configuration: NordicDeviceConfiguration
-        do throws(SimOptionsError) {
-            configuration = try setup.options.nordicDeviceConfiguration()
-        } catch {
-            throw SimSetup.serveFailed(scenario.name, error)
-        }
+        // Every Packet byte counted, the next Execute is the last (over BLE, where its writes are seen).
+        let lastExecute = UploadCounter.ExecuteTripwire(bytes: inputs.initPacketBytes + inputs.firmwareBytes) { schedule.lastExecute() }
+        let counter = UploadCounter(executeTripwire: lastExecute, onAdd: { schedule.sent($0) })
         let home = try StateHome.make()
-        let path = home.path + "/tty"
-        let server: NordicSerialServer
-        do throws(SimSerialPortError) {
-            server = try await NordicPTYServer.start(configuration, at: path, clock: setup.clock, observer: { event in
-                // What the bootloader was sent over the Packet path: the init packet, then the firmware.
-                if case .received(.writeObject(let data)) = event {
-                    counter.add(data.count)
-                    schedule.sent(data.count)
-                }
-            })
+        let served: KilledNordicDevice
+        do throws(FaultsError) {
+            served = try await KilledNordicDevice.serve(setup, over: over, counter: counter, directory: home.path, scenario: scenario.name)
         } catch {
             home.remove()
-            throw .setup("scenario \(scenario.name): cannot serve the device on a pseudo-terminal: \(error)")
+            throw error
         }
-        let previousVersion = await server.snapshot.applicationVersion
-        let flash = ["flash", files.packagePath, "--key", files.nordicKeyPath, "--device",
-                     "serial:\(path),baud=\(ServedDevice.serialBaud)", "--json"]
+        let previousVersion = await served.snapshot().applicationVersion
+        let flash = ["flash", files.packagePath, "--key", files.nordicKeyPath, "--device", served.device, "--json"]
 
         let modelStart = setup.clock.now
         let wallStart = ContinuousClock.now
-        let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard)
+        let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard, environment: served.environment)
             .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation)
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
-        let final = await Self.settled(server, clock: setup.clock)
-        await server.stop()
+        let final = await NordicBootWait.settled(clock: setup.clock, served.snapshot)
+        await served.stop()
         home.remove()
         if let failure { throw failure }
 
@@ -79,10 +72,5 @@ struct NordicKillRun {
                          attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds,
                          wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)
-    }
-
-    /// The device once it has finished starting (`NordicBootWait`).
-    static func settled(_ server: NordicSerialServer, clock: LinkClock) async -> NordicVirtualDevice {
-        await NordicBootWait.settled(clock: clock) { await server.snapshot }
     }
 }

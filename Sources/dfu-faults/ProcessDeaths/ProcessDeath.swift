@@ -23,9 +23,16 @@ enum ProcessDeath: Sendable, Equatable {
         case deviceResetsInFinish
     }
 
-    /// One `dfu flash`, killed at a `KillPoint` drawn from the run's seed, then finished; an SMP
-    /// device is reached `over` UDP or BlueZ (a Nordic one over its serial line).
-    case flash(Finish, also: Also = .nothing, over: KilledDevice.Over = .udp)
+    /// Where the children reach the device.
+    enum Over: Sendable, Equatable {
+        /// Without BlueZ: an SMP device over UDP, a Nordic bootloader over a serial line.
+        case wire
+        /// Behind the BlueZ stand-in on a private bus, by its address.
+        case bluez
+    }
+
+    /// One `dfu flash`, killed at a `KillPoint` drawn from the run's seed, then finished.
+    case flash(Finish, also: Also = .nothing, over: Over = .wire)
     /// One `dfu batch` over `devices` devices, `parallel` at a time, killed once at least one
     /// device is done and another is mid-transfer (the rest not started), then run again;
     /// `killedAgain`: that rerun is killed too, and a third must finish.

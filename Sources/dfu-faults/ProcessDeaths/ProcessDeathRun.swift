@@ -16,7 +16,7 @@ struct ProcessDeathRun {
         switch death {
         case .flash(let finish, let also, let over):
             if scenario.nordic != nil {
-                return try await NordicKillRun(scenario: scenario, finish: finish, also: also, run: run, seed: seed,
+                return try await NordicKillRun(scenario: scenario, finish: finish, also: also, over: over, run: run, seed: seed,
                                                inputs: try nordic(), files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
             }
             return try await FlashKillRun(scenario: scenario, finish: finish, also: also, over: over, run: run, seed: seed,

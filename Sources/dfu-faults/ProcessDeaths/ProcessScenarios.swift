@@ -35,6 +35,10 @@ extension Scenario {
         nordicProcess("nordic-kill-resume-twice", "dfu flash of the Nordic package over a serial line is killed at a random point "
                       + "of the firmware (5-80 %), then dfu resume at a random share of what is left; then dfu resume again",
                       .flash(.resume, also: .finisherKilled), fault: "SIGKILL@random+SIGKILL@random"),
+        nordicProcess("bluez-nordic-kill-rerun", "dfu flash of the Nordic package over BlueZ (the stand-in on a private bus; the "
+                      + "application's buttonless DFU, then the bootloader at the address + 1) is killed at a random point of the "
+                      + "firmware, the device left in its bootloader; then the same dfu flash again", .flash(.rerun, over: .bluez)),
+        nordicProcess("bluez-nordic-kill-resume", "as bluez-nordic-kill-rerun, then dfu resume", .flash(.resume, over: .bluez)),
         nordicProcess("nordic-batch-kill", "dfu batch of 5 Nordic serial bootloaders, --parallel 2, is killed once one device is "
                       + "done and another has been sent a random share of its firmware (the rest not started); the devices that "
                       + "run their application are put back in DFU mode; then the same dfu batch again", .batch(devices: 5, parallel: 2)),

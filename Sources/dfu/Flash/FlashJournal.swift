@@ -21,6 +21,13 @@ enum FlashJournal {
             guard let journal, journal.status == .unfinished else { return nil }
             return journal.bootloaderName
         }
+
+        /// What the device ran before the device's unfinished update began, when that update is
+        /// of the same file (`sha256`): a device now running the file's version was updated by it.
+        func versionBefore(ofFile sha256: String?) -> String? {
+            guard let journal, journal.status == .unfinished, let sha256, journal.imageSHA256 == sha256 else { return nil }
+            return journal.versionBefore
+        }
     }
 
     static func previous(for request: FlashRequest, in store: JournalStore) -> Previous {

@@ -22,7 +22,7 @@ extension FlashRequest {
     /// device that asks to pair (else the terminal is asked, when there is one); `log` gets the
     /// BlueZ connector's diagnostic lines; `connectGate` is shared by the runs that use one adapter.
     func makeEngine(image bytes: [UInt8], passkey: Passkey?, fullAddresses: Bool, connectGate: BlueZConnectGate? = nil,
-                    earlierBootloaderName: String? = nil,
+                    earlierBootloaderName: String? = nil, earlierVersionBefore: String? = nil,
                     log: @escaping @Sendable (String) -> Void) async throws(DFUError) -> (UpdateEngine, DeviceTarget) {
         var publicKey: PublicKey?
         if let keyPath {
@@ -35,7 +35,7 @@ extension FlashRequest {
                                                        pairing: pairing, connectGate: connectGate,
                                                        speaking: ProtocolRegistry.recognise(bytes)?.entry.name, log: log)
         let hostPower = deviceTarget.checksHostPower ? HostPowerReader().read() : .unknown
-        var options = updateOptions(earlierBootloaderName: earlierBootloaderName)
+        var options = updateOptions(earlierBootloaderName: earlierBootloaderName, earlierVersionBefore: earlierVersionBefore)
         options.serialRecovery = recovery
         if recovery != nil {
             // MCUboot's recovery has no `upgrade` rule: dfu's own version check (the same rule) stands.

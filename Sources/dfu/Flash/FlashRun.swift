@@ -50,7 +50,8 @@ struct FlashRun {
             bytes = try FileReader.readAll(path: request.imagePath)
             (engine, deviceTarget) = try await request.makeEngine(
                 image: bytes, passkey: passkey, fullAddresses: output.fullAddresses, connectGate: connectGate,
-                earlierBootloaderName: previous?.earlierBootloaderName, log: log)
+                earlierBootloaderName: previous?.earlierBootloaderName,
+                earlierVersionBefore: previous?.versionBefore(ofFile: UpdateFileFacts(of: bytes)?.sha256), log: log)
         } catch {
             return Outcome(result: .failure(error), cancelled: Task.isCancelled)
         }

@@ -1,7 +1,8 @@
 extension FlashRequest {
     /// The engine's options for this request. `earlierBootloaderName`: the name an earlier,
-    /// unfinished run gave this device's bootloader (its journal), to look for it by.
-    public func updateOptions(earlierBootloaderName: String? = nil) -> UpdateOptions {
+    /// unfinished run gave this device's bootloader (its journal), to look for it by;
+    /// `earlierVersionBefore`: what the device ran before an earlier, unfinished run of the same file.
+    public func updateOptions(earlierBootloaderName: String? = nil, earlierVersionBefore: String? = nil) -> UpdateOptions {
         var options = UpdateOptions()
         options.mode = effectiveMode
         options.imageIndex = imageIndex.map { UInt64(clamping: $0) }
@@ -14,6 +15,7 @@ extension FlashRequest {
         options.packetReceiptNotification = packetReceiptInterval
         options.bootloaderName = bootloaderName
         options.earlierBootloaderName = earlierBootloaderName
+        options.earlierVersionBefore = earlierVersionBefore
         options.deadlines = timeouts.deadlines
         options.dryRun = dryRun
         return options

@@ -38,6 +38,10 @@ struct NordicUpdateSession: UpdateSession {
            !NordicGATT.isBootloader(connection.link.services) {
             return SessionState(facts: facts, plan: .alreadyRunning(confirmed: true))
         }
+        if let revision, let application = update.application,
+           wasUpdatedByEarlierRun(to: application, revision: reading, stated: revision) {
+            return SessionState(facts: facts, plan: .alreadyRunning(confirmed: true))
+        }
         var state = SessionState(facts: facts, plan: .upload, firstPart: await resumePoint(for: update))
         if let application = update.application {
             state.facts.runningVersion = reading
@@ -50,6 +54,23 @@ struct NordicUpdateSession: UpdateSession {
             state.imageChecks = []
         }
         return state
+    }
+
+    /// An earlier run of this same package was cut off (its journal is unfinished) after the device
+    /// stated `earlierVersionBefore`, and the application now states the package's version instead:
+    /// that run's last Execute went in and the bootloader activated the update (the host died, or
+    /// the link went, before the answer). Sending it again would be refused as not newer; there is
+    /// nothing left to do but read the version, as after an activation. A device that still states
+    /// its old version, or any other, is updated as usual.
+    private func wasUpdatedByEarlierRun(to application: NordicPackage.Image, revision reading: ImageVersion?,
+                                        stated revision: String) -> Bool {
+        guard let before = context.options.earlierVersionBefore, revision != before,
+              !NordicGATT.isBootloader(connection.link.services), let reading,
+              let value = NordicPreparedPackage.nrfutilValue(of: reading),
+              value == application.initPacket.initCommand.fwVersion else { return false }
+        context.log("an earlier run of this update was cut off; the application now reports firmware revision \(revision) "
+                    + "(\(before) before it): the bootloader activated \(NordicPreparedPackage.words(application))")
+        return true
     }
 
     /// A bootloader found in DFU mode with a package of several parts: the part whose init packet
