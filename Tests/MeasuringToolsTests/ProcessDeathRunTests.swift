@@ -74,6 +74,16 @@ import Testing
         #expect(record.resumes == 1, "the rerun started from the device's offset")
     }
 
+    /// Seed 1001 kills as the host is about to write the last Execute over BlueZ: the bootloader
+    /// activates the package, and `dfu resume` must find it done (finding 15).
+    @Test func aNordicFlashKilledAtTheLastExecuteOverBlueZIsFinishedByResume() async throws {
+        let record = try await run("bluez-nordic-kill-resume", seed: 1001)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.faults == "SIGKILL@last-execute in transfer", "\(record.faults)")
+        #expect(record.extraBytes == 0, "nothing sent again")
+    }
+
     /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.
     @Test func aRerunKilledInItsTurnIsFinishedByTheNextRerun() async throws {
         let record = try await run("kill-rerun-twice", seed: 1000)

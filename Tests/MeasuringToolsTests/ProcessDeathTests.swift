@@ -70,6 +70,17 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         }
     }
 
+    @Test func aNordicKillOverBLEIsAShareOrTheLastExecuteAndMakeTestsRunsReachBoth() {
+        var lastExecutes = 0
+        for seed in UInt64(1000) ..< 3000 {
+            let point = KillPoint.drawNordic(seed: seed)
+            if point == .lastExecute { lastExecutes += 1 } else if case .transfer = point {} else { Issue.record("seed \(seed): \(point)") }
+        }
+        #expect(lastExecutes > 600 && lastExecutes < 1000, "about 4 in 10: \(lastExecutes)")
+        #expect(KillPoint.drawNordic(seed: 1001) == .lastExecute && KillPoint.drawNordic(seed: 1000) != .lastExecute)
+        #expect(KillPoint.lastExecute.text == "SIGKILL@last-execute")
+    }
+
     @Test func aShareMovedIntoARangeKeepsItsPlaceInIt() {
         for seed in UInt64(0) ..< 500 {
             let share = KillPoint.share(seed: seed, index: 0, within: 0.05 ... 0.60)
