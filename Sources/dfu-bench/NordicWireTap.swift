@@ -5,7 +5,7 @@ import Transport
 /// A `Link` that passes everything through and keeps, in order and with the time, the Control
 /// Point requests, the packets and the Control Point notifications of a Nordic transfer: the
 /// record the ceiling is computed from and the measured interval is cut from.
-final class NordicWireTap: Link {
+final class NordicWireTap: ForwardingLink {
     /// Shared with the relay task (a `Mutex` cannot be captured by value).
     private final class Log: Sendable {
         let exchanges = Mutex<[NordicExchange]>([])
@@ -38,9 +38,6 @@ final class NordicWireTap: Link {
 
     deinit { relay.cancel() }
 
-    var parameters: LinkParameters { inner.parameters }
-    var services: [GATTService] { inner.services }
-
     var exchanges: [NordicExchange] { record.exchanges.withLock { $0 } }
 
     func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
@@ -51,18 +48,6 @@ final class NordicWireTap: Link {
     func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         if characteristic == NordicDFUService.controlPoint { note(.request(bytes)) }
         try await inner.write(bytes, to: characteristic)
-    }
-
-    func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
-        try await inner.read(characteristic)
-    }
-
-    func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.subscribe(characteristic)
-    }
-
-    func disconnect() async {
-        await inner.disconnect()
     }
 
     private func note(_ kind: NordicExchange.Kind) {

@@ -8,7 +8,7 @@ import Transport
 /// The radio ceiling is computed from this record, i.e. from the chunking the client really chose
 /// (`UploadChunkSizer` is internal to DFUCore and may change); a copy of its rule here could drift
 /// from it and flatter the result.
-final class WireTap: Link {
+final class WireTap: ForwardingLink {
     private struct Record: Sendable {
         var assembler = SMPFrameAssembler()
         var pendingWrites: [Int] = []
@@ -21,10 +21,6 @@ final class WireTap: Link {
     private let record = Mutex(Record())
 
     init(_ inner: any Link) { self.inner = inner }
-
-    var parameters: LinkParameters { inner.parameters }
-    var services: [GATTService] { inner.services }
-    var events: AsyncStream<LinkEvent> { inner.events }
 
     /// The packets written since the last `reset()`.
     var packets: [SentPacket] { record.withLock { $0.packets } }
@@ -39,22 +35,6 @@ final class WireTap: Link {
     func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         note(bytes)
         try await inner.writeWithoutResponse(bytes, to: characteristic)
-    }
-
-    func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.write(bytes, to: characteristic)
-    }
-
-    func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
-        try await inner.read(characteristic)
-    }
-
-    func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.subscribe(characteristic)
-    }
-
-    func disconnect() async {
-        await inner.disconnect()
     }
 
     private func note(_ bytes: [UInt8]) {

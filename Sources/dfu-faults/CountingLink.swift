@@ -9,7 +9,7 @@ import Transport
 /// Counted from the bytes on the link, not from the engine's events, so a resend the engine does
 /// not report (a window resent after a timeout, a restart from 0 after the device lost its session)
 /// is counted all the same. A write counts once the link took it; one that failed never left.
-final class CountingLink: Link {
+final class CountingLink: ForwardingLink {
     let inner: any Link
     private let counter: UploadCounter
     /// Writes put back together into SMP packets (a packet may span several writes).
@@ -19,10 +19,6 @@ final class CountingLink: Link {
         self.inner = inner
         self.counter = counter
     }
-
-    var parameters: LinkParameters { inner.parameters }
-    var services: [GATTService] { inner.services }
-    var events: AsyncStream<LinkEvent> { inner.events }
 
     func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         try await inner.writeWithoutResponse(bytes, to: characteristic)
@@ -38,18 +34,6 @@ final class CountingLink: Link {
         if characteristic == NordicDFUService.controlPoint { await counter.willWriteControlPoint(bytes) }
         try await inner.write(bytes, to: characteristic)
         note(bytes)
-    }
-
-    func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
-        try await inner.read(characteristic)
-    }
-
-    func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.subscribe(characteristic)
-    }
-
-    func disconnect() async {
-        await inner.disconnect()
     }
 
     private func note(_ bytes: [UInt8]) {

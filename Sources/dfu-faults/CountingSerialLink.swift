@@ -8,7 +8,7 @@ import Transport
 /// bootloader's GATT face (`CountingLink`). It sits under `NordicSerialLink`, which the Nordic
 /// session must find as it is (`link as? NordicSerialLink`: the ping probe, no reconnect to the
 /// application after the activation), so the count is taken one layer down.
-final class CountingSerialLink: Link {
+final class CountingSerialLink: ForwardingLink {
     let inner: any Link
     private let counter: UploadCounter
     private let decoder = Mutex(SLIPDecoder(maximumFrameSize: 4096))
@@ -17,10 +17,6 @@ final class CountingSerialLink: Link {
         self.inner = inner
         self.counter = counter
     }
-
-    var parameters: LinkParameters { inner.parameters }
-    var services: [GATTService] { inner.services }
-    var events: AsyncStream<LinkEvent> { inner.events }
 
     /// Frames are read before the bytes are written, so an Execute's tripwire (a power cut) is
     /// done before the Execute reaches the line.
@@ -40,21 +36,6 @@ final class CountingSerialLink: Link {
         }
     }
 
-    func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.write(bytes, to: characteristic)
-    }
-
-    func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
-        try await inner.read(characteristic)
-    }
-
-    func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.subscribe(characteristic)
-    }
-
-    func disconnect() async {
-        await inner.disconnect()
-    }
 }
 
 /// Hands out the byte connector's links wrapped in a `CountingSerialLink`, so every port opened
