@@ -73,13 +73,9 @@ struct UploadCountingConnector: Connector {
     }
 }
 
-struct UploadCountingLink: Link {
+struct UploadCountingLink: ForwardingLink {
     let inner: any Link
     let log: UploadRequestLog
-
-    var parameters: LinkParameters { inner.parameters }
-    var services: [GATTService] { inner.services }
-    var events: AsyncStream<LinkEvent> { inner.events }
 
     func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
         try await inner.writeWithoutResponse(bytes, to: characteristic)
@@ -90,14 +86,4 @@ struct UploadCountingLink: Link {
         try await inner.write(bytes, to: characteristic)
         log.note(bytes)
     }
-
-    func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
-        try await inner.read(characteristic)
-    }
-
-    func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.subscribe(characteristic)
-    }
-
-    func disconnect() async { await inner.disconnect() }
 }

@@ -130,7 +130,7 @@ final class LateEventConnector: Connector {
 }
 
 /// `inner` with one stale event slipped into its event stream.
-struct LateEventLink: Link {
+struct LateEventLink: ForwardingLink {
     let inner: any Link
     let events: AsyncStream<LinkEvent>
 
@@ -150,25 +150,4 @@ struct LateEventLink: Link {
             continuation.finish()
         }
     }
-
-    var parameters: LinkParameters { inner.parameters }
-    var services: [GATTService] { inner.services }
-
-    func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.writeWithoutResponse(bytes, to: characteristic)
-    }
-
-    func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.write(bytes, to: characteristic)
-    }
-
-    func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] {
-        try await inner.read(characteristic)
-    }
-
-    func subscribe(_ characteristic: CharacteristicID) async throws(LinkError) {
-        try await inner.subscribe(characteristic)
-    }
-
-    func disconnect() async { await inner.disconnect() }
 }

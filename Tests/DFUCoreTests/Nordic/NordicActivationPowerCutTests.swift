@@ -92,13 +92,9 @@ final class PowerCutAtFinalExecute: Connector {
         if due { await sim.powerCycle() }
     }
 
-    private struct Watched: Link {
+    private struct Watched: ForwardingLink {
         let inner: any Link
         let owner: PowerCutAtFinalExecute
-
-        var parameters: LinkParameters { inner.parameters }
-        var services: [GATTService] { inner.services }
-        var events: AsyncStream<LinkEvent> { inner.events }
 
         func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
             try await inner.writeWithoutResponse(bytes, to: characteristic)

@@ -39,21 +39,13 @@ final class SerialPowerCutAtFinalExecute: Connector {
         }
     }
 
-    private struct Watched: Link {
+    private struct Watched: ForwardingLink {
         let inner: any Link
         let owner: SerialPowerCutAtFinalExecute
-
-        var parameters: LinkParameters { inner.parameters }
-        var services: [GATTService] { inner.services }
-        var events: AsyncStream<LinkEvent> { inner.events }
 
         func writeWithoutResponse(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
             if owner.cutsPower(before: bytes) { await owner.server.powerCycle() }
             try await inner.writeWithoutResponse(bytes, to: characteristic)
-        }
-
-        func write(_ bytes: [UInt8], to characteristic: CharacteristicID) async throws(LinkError) {
-            try await inner.write(bytes, to: characteristic)
         }
 
         func read(_ characteristic: CharacteristicID) async throws(LinkError) -> [UInt8] { try await inner.read(characteristic) }
