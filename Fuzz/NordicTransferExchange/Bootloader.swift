@@ -14,10 +14,12 @@ struct Bootloader {
     var commandSize = 0
     var commandExecuted = false
     var data: [UInt8] = []
-    /// CRC-32 of every prefix of `data` (index: its length), kept as data comes and goes.
-    var dataCRCs: [UInt32] = [0]
     /// End of the last executed data object, and of the one created.
     var executed = 0
+    /// CRC-32 of `data`, and of its first `executed` bytes (which never change: data only grows
+    /// past them or goes back to them), kept a packet at a time rather than a byte at a time.
+    var dataCRC: UInt32 = 0
+    var executedCRC: UInt32 = 0
     var objectEnd = 0
     var prn: UInt16 = 0
     var sincePRN = 0
@@ -33,12 +35,13 @@ struct Bootloader {
 
     /// What the selected object holds: its length and CRC.
     var held: (count: Int, crc: UInt32) {
-        selected == .command ? (command.count, CRC32.checksum(command)) : (data.count, dataCRCs[data.count])
+        selected == .command ? (command.count, CRC32.checksum(command)) : (data.count, dataCRC)
     }
 
     /// The CRC of the first `count` bytes the selected object holds (all of them past the end).
     func heldCRC(upTo count: Int) -> UInt32 {
-        selected == .command ? CRC32.checksum(command.prefix(count)) : dataCRCs[min(max(count, 0), data.count)]
+        if selected == .command { return CRC32.checksum(command.prefix(count)) }
+        return count >= data.count ? dataCRC : CRC32.checksum(data.prefix(max(count, 0)))
     }
 
     mutating func handle(_ bytes: [UInt8]) -> [UInt8] {
@@ -62,7 +65,7 @@ struct Bootloader {
                 commandExecuted = false
             } else {
                 guard size > 0, size <= dataMax, commandExecuted else { return refuse(opcode, .insufficientResources) }
-                truncate(to: executed)
+                goBackToExecuted()
                 objectEnd = executed + Int(size)
             }
             return success(opcode)
@@ -81,6 +84,7 @@ struct Bootloader {
             }
             guard commandExecuted, data.count == objectEnd, objectEnd > executed else { return refuse(opcode, .operationNotPermitted) }
             executed = objectEnd
+            executedCRC = dataCRC
             if executed == firmware.count {
                 guard data == firmware else { return refuse(opcode, .invalidObject) }
                 validated = true
@@ -99,11 +103,9 @@ struct Bootloader {
             return nil
         }
         guard data.count + bytes.count <= objectEnd else { return refuse(.calculateChecksum, .invalidParameter) }
-        var crc = CRC32(continuing: dataCRCs[data.count])
-        for byte in bytes {
-            crc.update(CollectionOfOne(byte))
-            dataCRCs.append(crc.value)
-        }
+        var crc = CRC32(continuing: dataCRC)
+        crc.update(bytes)
+        dataCRC = crc.value
         data += bytes
         guard prn > 0 else { return nil }
         sincePRN += 1
@@ -116,15 +118,16 @@ struct Bootloader {
         prn = 0
         sincePRN = 0
         guard !keepsProgress else { return }
-        truncate(to: executed)
+        goBackToExecuted()
         objectEnd = executed
         if !commandExecuted { command = [] }
     }
 
-    mutating func truncate(to count: Int) {
-        guard count < data.count else { return }
-        data.removeSubrange(count...)
-        dataCRCs.removeSubrange((count + 1)...)
+    /// Drops the data past the last executed object.
+    mutating func goBackToExecuted() {
+        guard executed < data.count else { return }
+        data.removeSubrange(executed...)
+        dataCRC = executedCRC
     }
 
     func checksum() -> [UInt8] {

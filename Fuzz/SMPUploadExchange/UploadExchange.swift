@@ -8,6 +8,8 @@ private let budgets = [
     SMPPacketBudget(maxWriteSize: 244, deviceBufferSize: 1024, deviceReassembles: true),
     SMPPacketBudget(maxWriteSize: 495, deviceBufferSize: 2475, deviceReassembles: true),
 ]
+/// The longest image an input can choose (2,072 bytes), made once; a shorter one is its prefix.
+private let longestImage = exchangeBytes(count: 32 + 255 * 8, seed: 0x9E37_79B9_7F4A_7C15)
 
 /// The upload driver of SMPUploadExchange: the core, the device model, the virtual link between
 /// them and what the core was told. Its moves are in UploadExchange+Moves.swift, the checks of each
@@ -53,7 +55,7 @@ struct UploadExchange: Exchange {
         honestTail = link & 0x10 == 0
         var client = SMPClientCore.Configuration(version: link & 0x20 != 0 ? .v1 : .v2)
         client.dropsLeftoverReplies = link & 0x40 != 0
-        image = exchangeBytes(count: 32 + Int(size) * 8, seed: 0x9E37_79B9_7F4A_7C15)
+        image = Array(longestImage.prefix(32 + Int(size) * 8))
         guard let sha = try? SHA256.hash(image) else { fatalError("SHA-256 of the image failed") }
         job = ImageUploadJob(image: image, sha256: sha, imageNumber: options & 0x08 != 0 ? 1 : nil,
                              upgradeOnly: options & 0x10 != 0,
