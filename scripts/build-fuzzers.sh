@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of Fuzz/ (docs/faults.md, "Fuzzing"): BUILD/bin/fuzz-NAME.
 #
-#   scripts/build-fuzzers.sh [NAME...]     NAME: a file Fuzz/NAME.swift (default: all of them)
+#   scripts/build-fuzzers.sh [NAME...]     NAME: a target, Fuzz/NAME.swift or Fuzz/NAME/ (default: all of them)
 #
 # A SwiftPM executable target cannot host libFuzzer (../shared/reference/swift-on-linux.md), so the
 # package's modules are compiled here by swiftc itself, instrumented (-sanitize=fuzzer,address, whole
-# module), each into a static library and a .swiftmodule under BUILD/modules; a target is its
-# Fuzz/NAME.swift (one @_cdecl("LLVMFuzzerTestOneInput")) plus Fuzz/Support, linked against them.
+# module), each into a static library and a .swiftmodule under BUILD/modules. A target is one file,
+# Fuzz/NAME.swift, or a folder, Fuzz/NAME/, whose files are compiled together, its entry file
+# Fuzz/NAME/NAME.swift holding the @_cdecl("LLVMFuzzerTestOneInput") (scripts/fuzz-targets.sh). Its
+# files are compiled with Fuzz/Support and linked against the modules they import, and what those
+# import. Fuzz/Support is compiled into every target, so it imports no module of the package (checked
+# here, as every target would then have to link it): what several targets share and what needs the
+# package is generic over it (Support/Exchange.swift over the instant) or stays in each target.
 # Only the modules the targets import, and what those import, are built, two at a time as their
 # imports allow. A module is rebuilt only when its sources, a module it imports or the flags changed
 # (a stamp of their hashes), so a second run costs only the links that changed.
@@ -75,9 +80,9 @@ sources_of() {
     find "${SOURCES[$1]}" -name '*.swift' ! -path 'Sources/dfu/main.swift' | LC_ALL=C sort
 }
 
-# The modules a target file imports.
+# The package's modules the given files import.
 imports_of() {
-    sed -n -E 's/^(@testable +)?import +([A-Za-z]+).*/\2/p' "$1" | while read -r module; do
+    sed -n -E 's/^(@testable +)?import +([A-Za-z]+).*/\2/p' "$@" | while read -r module; do
         [[ -n "${SOURCES[$module]:-}" ]] && echo "$module"
     done | sort -u
 }
@@ -117,16 +122,26 @@ build_module() {
     echo "build-fuzzers: module $module (${#files[@]} files) built in $((SECONDS - start)) s"
 }
 
-if (($#)); then targets=("$@"); else
-    mapfile -t targets < <(find Fuzz -maxdepth 1 -name '*.swift' -printf '%f\n' | sed 's/\.swift$//' | LC_ALL=C sort)
-fi
+. scripts/fuzz-targets.sh
+if (($#)); then targets=("$@"); else mapfile -t targets < <(fuzz_targets); fi
+# Each target's files, as one line (no path holds a space).
+declare -A FILES=()
 for target in "${targets[@]}"; do
-    [[ -f "Fuzz/$target.swift" ]] || { echo "build-fuzzers: no Fuzz/$target.swift" >&2; exit 2; }
+    fuzz_entry "$target" > /dev/null || exit 2
+    FILES[$target]=$(fuzz_files "$target" | tr '\n' ' ')
 done
+
+# What every target shares (input helpers, the exchange targets' driving loop, the TEST-ONLY keys).
+mapfile -t SUPPORT < <(find Fuzz/Support -name '*.swift' | LC_ALL=C sort)
+mapfile -t support_imports < <(imports_of "${SUPPORT[@]}")
+if ((${#support_imports[@]})); then
+    echo "build-fuzzers: Fuzz/Support imports ${support_imports[*]}; it is compiled into every target, so it imports no module of the package (move that code into the targets that need it)" >&2
+    exit 2
+fi
 total_start=$SECONDS
 
 # The modules, each as soon as the modules it imports are built, JOBS at a time.
-mapfile -t wanted < <(for target in "${targets[@]}"; do imports_of "Fuzz/$target.swift"; done | sort -u)
+mapfile -t wanted < <(for target in "${targets[@]}"; do read -r -a files <<< "${FILES[$target]}"; imports_of "${files[@]}"; done | sort -u)
 mapfile -t needed < <(closure_of "${wanted[@]}" | sort -u)
 declare -A NEEDED=() DONE=() RUNNING=()
 for module in "${needed[@]}"; do NEEDED[$module]=1; done
@@ -147,23 +162,20 @@ while ((${#DONE[@]} < ${#NEEDED[@]})); do
     done
 done
 
-# What every target shares (input helpers, the TEST-ONLY keys); it imports no module of the package.
-mapfile -t SUPPORT < <(find Fuzz/Support -name '*.swift' | LC_ALL=C sort)
-
 for target in "${targets[@]}"; do
-    file="Fuzz/$target.swift"
-    mapfile -t imports < <(imports_of "$file")
+    read -r -a files <<< "${FILES[$target]}"
+    mapfile -t imports < <(imports_of "${files[@]}")
     mapfile -t linked < <(closure_of "${imports[@]}")
     libraries=()
     for module in "${linked[@]}"; do libraries+=("-l$module"); done
     binary="$BIN/fuzz-$target"
-    stamp=$( { echo "$FLAGS_HASH"; sha256sum "$file" "${SUPPORT[@]}"; for module in "${linked[@]}"; do cat "$MODULES/$module.stamp"; done; } \
+    stamp=$( { echo "$FLAGS_HASH"; sha256sum "${files[@]}" "${SUPPORT[@]}"; for module in "${linked[@]}"; do cat "$MODULES/$module.stamp"; done; } \
              | sha256sum | cut -c1-64)
     if [[ -x "$binary" && -f "$binary.stamp" && "$(cat "$binary.stamp")" == "$stamp" ]]; then continue; fi
     rm -f "$binary.stamp"
     # lld: ld.gold warns about every ASan helper it cannot export.
     "$SWIFTC" "${FLAGS[@]}" -module-name "Fuzz${target//[^A-Za-z0-9]/}" -use-ld=lld \
-        "$file" "${SUPPORT[@]}" -L "$MODULES" "${libraries[@]}" "${C_LIBRARIES[@]}" -o "$binary"
+        "${files[@]}" "${SUPPORT[@]}" -L "$MODULES" "${libraries[@]}" "${C_LIBRARIES[@]}" -o "$binary"
     echo "$stamp" > "$binary.stamp"
 done
 echo "build-fuzzers: ${#targets[@]} targets ($OPTIMIZATION) ready in $BUILD/bin in $((SECONDS - total_start)) s"

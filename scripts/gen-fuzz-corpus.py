@@ -2,12 +2,13 @@
 """Writes the seed corpus of the fuzz targets: Fuzz/corpus/<Target>/<name>, from the firmware samples
 and the test vectors (docs/faults.md, "Fuzzing"). Run from anywhere; rewrites the corpus whole.
 
-Each seed is in its target's input layout (Fuzz/<Target>.swift says which leading bytes choose options
-and how the rest is cut into chunks). Seeds are kept small (a few KiB at most): the MCUboot images
-are the samples with their body cut to 64 bytes, then hashed and signed again with the TEST-ONLY key
-(openssl), so the fuzzer starts from images that verify; the Nordic and nRF Connect SDK zips carry
-short firmware. Needs python3 and openssl only. ECDSA and RSA-PSS signatures are randomised by the
-signer, so a re-run rewrites those seeds with other (equally valid) signatures.
+Each seed is in its target's input layout (the target's file, Fuzz/<Target>.swift, or the entry file
+of its folder, Fuzz/<Target>/<Target>.swift, says which leading bytes choose options and how the rest
+is cut into chunks). Seeds are kept small (a few KiB at most): the MCUboot images are the samples
+with their body cut to 64 bytes, then hashed and signed again with the TEST-ONLY key (openssl), so
+the fuzzer starts from images that verify; the Nordic and nRF Connect SDK zips carry short firmware.
+Needs python3 and openssl only. ECDSA and RSA-PSS signatures are randomised by the signer, so a
+re-run rewrites those seeds with other (equally valid) signatures.
 """
 import hashlib
 import io
@@ -179,7 +180,7 @@ def nordic_seeds():
 # --- Whole exchanges --------------------------------------------------------------------------------
 
 def exchange_seeds():
-    """Fuzz/SMPUploadExchange.swift and Fuzz/NordicTransferExchange.swift: option bytes, then one
+    """Fuzz/SMPUploadExchange/ and Fuzz/NordicTransferExchange/: option bytes, then one
     move a byte (its parameters after it); 0 is the device's honest answer. After the input the
     device answers honestly unless the first byte says it falls silent."""
     honest = b"\x00"

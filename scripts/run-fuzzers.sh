@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets built by scripts/build-fuzzers.sh (docs/faults.md, "Fuzzing").
 #
-#   scripts/run-fuzzers.sh [SECONDS] [NAME...]     SECONDS per target (default 60); NAME: Fuzz/NAME.swift
+#   scripts/run-fuzzers.sh [SECONDS] [NAME...]     SECONDS per target (default 60); NAME: a target, Fuzz/NAME.swift or Fuzz/NAME/
 #
 # Each target starts from its seeds in Fuzz/corpus/NAME (read only) and from what earlier runs found
 # in .build/fuzz/corpus/NAME, where new inputs go. A crash, a leak, a hang (-timeout, 10 s) or an
@@ -22,10 +22,11 @@ seconds=${1:-60}
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -gt 0 ]] || { echo "run-fuzzers: SECONDS must be a whole number > 0, not '$seconds'" >&2; exit 2; }
 jobs=${FUZZ_JOBS:-1}
 
-if (($#)); then targets=("$@"); else
-    mapfile -t targets < <(find Fuzz -maxdepth 1 -name '*.swift' -printf '%f\n' | sed 's/\.swift$//' | LC_ALL=C sort)
-fi
+. scripts/fuzz-targets.sh
+if (($#)); then targets=("$@"); else mapfile -t targets < <(fuzz_targets); fi
+declare -A ENTRY=()
 for target in "${targets[@]}"; do
+    ENTRY[$target]=$(fuzz_entry "$target") || exit 2
     [[ -x "$BUILD/bin/fuzz-$target" ]] || { echo "run-fuzzers: no $BUILD/bin/fuzz-$target (run scripts/build-fuzzers.sh)" >&2; exit 2; }
 done
 
@@ -36,8 +37,8 @@ run_one() {
     rm -f "$artifacts"/*
     local seeds=() options=()
     [[ -d "Fuzz/corpus/$target" ]] && seeds=("Fuzz/corpus/$target")
-    # A target's own libFuzzer flags, from a line `// libFuzzer options: -max_len=1024` in its file.
-    read -r -a options <<< "$(sed -n 's|^// libFuzzer options: ||p' "Fuzz/$target.swift") ${FUZZ_FLAGS:-}"
+    # A target's own libFuzzer flags, from a line `// libFuzzer options: -max_len=1024` in its (entry) file.
+    read -r -a options <<< "$(sed -n 's|^// libFuzzer options: ||p' "${ENTRY[$target]}") ${FUZZ_FLAGS:-}"
     # Swift's backtracer would catch the signal before AddressSanitizer and libFuzzer see it.
     # No allocation stacks while fuzzing (a quarter of the runs' time went to recording them);
     # rerunning the kept input prints them. ASAN_OPTIONS set by the caller wins.
