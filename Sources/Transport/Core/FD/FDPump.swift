@@ -25,16 +25,21 @@ import Synchronization
 /// only EPOLLERR on a connected UDP socket, would never be seen.
 ///
 /// Concurrency: every mutable field sits in one `Mutex` (`FDPumpState`), so the class is `Sendable`
-/// without `@unchecked`. Syscalls and `deliver` run with the lock held; none blocks. Only `poll`
-/// blocks, outside the lock. The pump ends under the lock, and only the thread closes the
+/// without `@unchecked`. Syscalls run with the lock held; none blocks. Only `poll` blocks, outside
+/// the lock. Answers, events and close wake-ups are handed on after the lock is let go, by one
+/// thread at a time in the order they arose (`withState`): a task resumed, or a stream yielded to,
+/// under the lock could deadlock with that task's cancellation, whose handler (`send`'s) takes the
+/// lock while the runtime holds the task's own. The pump ends under the lock, and only the thread closes the
 /// descriptors, under the lock, after it has left `poll`; every other use first checks, under the
 /// lock, that the pump has not ended. So no call touches a closed descriptor, or one the process
 /// has since reused. The thread holds the pump until it ends: an owner must call `close()`.
 package final class FDPump: Sendable {
     private let state: Mutex<FDPumpState>
+    private let deliver: @Sendable (FDPumpEvent) -> Void
 
-    private init(state: FDPumpState) {
+    private init(state: FDPumpState, deliver: @escaping @Sendable (FDPumpEvent) -> Void) {
         self.state = Mutex(state)
+        self.deliver = deliver
     }
 
     /// Takes ownership of `descriptor` (non-blocking; closed by the pump, also when this throws) and
@@ -49,8 +54,8 @@ package final class FDPump: Sendable {
             throw error
         }
         // From here the pump owns the descriptors: its deinit closes them if no thread runs.
-        let pump = FDPump(state: FDPumpState(descriptor: descriptor, wakeChannel: wakeChannel, policy: policy,
-                                             deliver: deliver))
+        let pump = FDPump(state: FDPumpState(descriptor: descriptor, wakeChannel: wakeChannel, policy: policy),
+                          deliver: deliver)
         try SystemCall.startThread { pump.run() }
         return pump
     }
@@ -66,17 +71,49 @@ package final class FDPump: Sendable {
     /// Why the pump ended; nil while it is open.
     package var end: FDPumpEnd? { state.withLock { $0.end } }
 
+    /// Runs `body` under the lock, then hands on what is in the outbox, unless another thread is
+    /// handing it on already (it takes this too, in order).
+    private func withState<Value>(_ body: (inout FDPumpState) -> Value) -> Value {
+        let (value, handOn) = state.withLock { state in
+            let value = body(&state)
+            guard !state.outbox.isEmpty, !state.handingOn else { return (value, false) }
+            state.handingOn = true
+            return (value, true)
+        }
+        if handOn { handOnOutbox() }
+        return value
+    }
+
+    /// Empties the outbox outside the lock until nothing more has been left in it.
+    private func handOnOutbox() {
+        while true {
+            let batch = state.withLock { state in
+                let batch = state.takeOutbox()
+                if batch.isEmpty { state.handingOn = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            for item in batch {
+                switch item {
+                case .answer(let continuation, let result): continuation.resume(returning: result)
+                case .event(let event): deliver(event)
+                case .closed(let continuation): continuation.resume()
+                }
+            }
+        }
+    }
+
     /// Ends the pump: queued sends fail with `.ended(.closed)`, `deliver` gets `.ended(.closed)`, the
     /// thread wakes, closes the descriptors and exits. Calling it again does nothing.
     package func close() {
-        state.withLock { $0.finish(.closed) }
+        withState { $0.finish(.closed) }
     }
 
     /// `close()`, then waits until the thread has closed the descriptors (microseconds), so e.g. a
     /// port is free for others when this returns.
     package func closeAndWait() async {
         await withCheckedContinuation { continuation in
-            state.withLock { state in
+            withState { state in
                 state.finish(.closed)
                 state.waitForClose(continuation)
             }
@@ -90,7 +127,7 @@ package final class FDPump: Sendable {
     package func send(_ bytes: [UInt8], to destination: SocketAddress? = nil) async -> Result<Void, FDPumpSendFailure> {
         if Task.isCancelled { return .failure(.cancelled) }
         // Fast path: nothing queued and the kernel takes it now; no continuation needed.
-        let first: FastPath = state.withLock { state in
+        let first: FastPath = withState { state in
             if let end = state.end { return .answered(.failure(.ended(end))) }
             guard !state.wantsWritable else { return .queue }
             switch state.attempt(bytes[...], to: destination) {
@@ -105,18 +142,18 @@ package final class FDPump: Sendable {
             return result
         case .rest(let id):
             return await withCheckedContinuation { continuation in
-                state.withLock { $0.attach(id, continuation) }
+                withState { $0.attach(id, continuation) }
             }
         case .queue:
             break
         }
-        let id = state.withLock { $0.nextSendID() }
+        let id = withState { $0.nextSendID() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                state.withLock { $0.enqueue(id: id, bytes, to: destination, continuation: continuation) }
+                withState { $0.enqueue(id: id, bytes, to: destination, continuation: continuation) }
             }
         } onCancel: {
-            state.withLock { $0.cancelSend(id) }
+            withState { $0.cancelSend(id) }
         }
     }
 
@@ -134,7 +171,7 @@ package final class FDPump: Sendable {
     private func run() {
         while true {
             // Read under the lock; a send queued after this wakes the poll below through the channel.
-            let watch: (watch: PollWatch, wakeChannel: WakeChannel)? = state.withLock { state in
+            let watch: (watch: PollWatch, wakeChannel: WakeChannel)? = withState { state in
                 if state.end != nil {
                     state.closeDescriptors()
                     return nil
@@ -148,16 +185,16 @@ package final class FDPump: Sendable {
                 guard let first = seen.first else { continue }
                 readiness = first
             } catch {
-                state.withLock { $0.finish(.failed(error)) }
+                withState { $0.finish(.failed(error)) }
                 continue
             }
             if readiness.invalid {
                 let error = SystemCallError(call: "poll", code: SystemCallError.badDescriptor)
-                state.withLock { $0.finish(.failed(error)) }
+                withState { $0.finish(.failed(error)) }
                 continue
             }
-            if readiness.readable { state.withLock { $0.receiveAvailable(hungUp: readiness.hungUp) } }
-            if readiness.output { state.withLock { $0.drainPending() } }
+            if readiness.readable { withState { $0.receiveAvailable(hungUp: readiness.hungUp) } }
+            if readiness.output { withState { $0.drainPending() } }
         }
     }
 }

@@ -1,8 +1,18 @@
 /// Everything an `FDPump` changes, and the non-blocking syscalls that change it. Used only inside
 /// the pump's `Mutex`, so the descriptor ends, sends are answered and events are delivered in one
-/// order that every thread agrees on.
+/// order that every thread agrees on. What it hands on (a send's answer, an event, a close waiter's
+/// wake-up) goes into `outbox`, which the pump empties after it let go of the lock: resuming a
+/// task or yielding to a stream under the lock can deadlock against that task's cancellation,
+/// which holds the task's own lock while its handler asks for this one (`FDPump.send`'s).
 struct FDPumpState {
     typealias SendResult = Result<Void, FDPumpSendFailure>
+
+    /// One thing to hand on outside the lock, in the order it was left.
+    enum Outgoing {
+        case answer(CheckedContinuation<SendResult, Never>, SendResult)
+        case event(FDPumpEvent)
+        case closed(CheckedContinuation<Void, Never>)
+    }
 
     /// A send waiting for writability; they leave oldest first, in call order.
     struct PendingSend {
@@ -32,7 +42,10 @@ struct FDPumpState {
     let descriptor: Int32
     let wakeChannel: WakeChannel
     let policy: FDPumpPolicy
-    let deliver: @Sendable (FDPumpEvent) -> Void
+    /// What is to be handed on, oldest first; and whether a thread is handing it on now (one at a
+    /// time, so events keep their order).
+    private(set) var outbox: [Outgoing] = []
+    var handingOn = false
     /// Sockets are written with `send(MSG_NOSIGNAL)`, anything else (a tty, a pipe) with `write`.
     private let isSocket: Bool
     /// Nil while the pump is open.
@@ -46,12 +59,10 @@ struct FDPumpState {
     private var lastSendID: UInt64 = 0
     private var buffer: [UInt8]
 
-    init(descriptor: Int32, wakeChannel: WakeChannel, policy: FDPumpPolicy,
-         deliver: @escaping @Sendable (FDPumpEvent) -> Void) {
+    init(descriptor: Int32, wakeChannel: WakeChannel, policy: FDPumpPolicy) {
         self.descriptor = descriptor
         self.wakeChannel = wakeChannel
         self.policy = policy
-        self.deliver = deliver
         isSocket = SystemCall.isSocket(descriptor)
         buffer = [UInt8](repeating: 0, count: max(policy.receiveBufferSize, 1))
     }
@@ -66,6 +77,12 @@ struct FDPumpState {
         return pending.reduce(kernel) { $0 + $1.bytes.count }
     }
 
+    /// What is to be handed on now; the outbox is empty after.
+    mutating func takeOutbox() -> [Outgoing] {
+        defer { outbox = [] }
+        return outbox
+    }
+
     mutating func nextSendID() -> UInt64 {
         lastSendID += 1
         return lastSendID
@@ -75,14 +92,14 @@ struct FDPumpState {
     /// of it); otherwise queues the send and, if it is the first, wakes the thread to watch `POLLOUT`.
     mutating func enqueue(id: UInt64, _ bytes: [UInt8], to destination: SocketAddress?,
                           continuation: CheckedContinuation<SendResult, Never>) {
-        if let end { return continuation.resume(returning: .failure(.ended(end))) }
+        if let end { return outbox.append(.answer(continuation, .failure(.ended(end)))) }
         // Checked under the lock: a cancellation handler that ran before found nothing to cancel.
-        if Task.isCancelled { return continuation.resume(returning: .failure(.cancelled)) }
+        if Task.isCancelled { return outbox.append(.answer(continuation, .failure(.cancelled))) }
         var send = PendingSend(id: id, bytes: bytes[...], destination: destination, continuation: continuation)
         if pending.isEmpty {
             switch attempt(send.bytes, to: send.destination) {
-            case .sent: return continuation.resume(returning: .success(()))
-            case .failed(let failure): return continuation.resume(returning: .failure(failure))
+            case .sent: return outbox.append(.answer(continuation, .success(())))
+            case .failed(let failure): return outbox.append(.answer(continuation, .failure(failure)))
             case .sentPart(let rest):
                 send.bytes = rest
                 send.started = true
@@ -104,10 +121,10 @@ struct FDPumpState {
 
     /// Gives a send queued by `queueRest` its caller's continuation, or answers it if done already.
     mutating func attach(_ id: UInt64, _ continuation: CheckedContinuation<SendResult, Never>) {
-        if let result = earlyResults.removeValue(forKey: id) { return continuation.resume(returning: result) }
+        if let result = earlyResults.removeValue(forKey: id) { return outbox.append(.answer(continuation, result)) }
         guard let index = pending.firstIndex(where: { $0.id == id }) else {
             // Every queued send is answered into `earlyResults` when it leaves `pending`.
-            return continuation.resume(returning: .failure(.ended(end ?? .closed)))
+            return outbox.append(.answer(continuation, .failure(.ended(end ?? .closed))))
         }
         pending[index].continuation = continuation
     }
@@ -166,7 +183,7 @@ struct FDPumpState {
             case .done(let received) where received.count == 0 && (hungUp || policy.emptyReadIsEndOfStream):
                 return finish(.hangUp)
             case .done(let received):
-                deliver(.received(Array(buffer.prefix(received.count)), from: received.sender))
+                outbox.append(.event(.received(Array(buffer.prefix(received.count)), from: received.sender)))
             }
         }
     }
@@ -199,13 +216,13 @@ struct FDPumpState {
         let waiting = pending
         pending = []
         for send in waiting { answer(send, .failure(.ended(end))) }
-        deliver(.ended(end))
+        outbox.append(.event(.ended(end)))
         wakeChannel.wake()
     }
 
     /// Resumes at once if the descriptors are closed already, else when the thread closes them.
     mutating func waitForClose(_ continuation: CheckedContinuation<Void, Never>) {
-        if descriptorsClosed { return continuation.resume() }
+        if descriptorsClosed { return outbox.append(.closed(continuation)) }
         closeWaiters.append(continuation)
     }
 
@@ -214,14 +231,13 @@ struct FDPumpState {
         descriptorsClosed = true
         SystemCall.closeDescriptor(descriptor)
         wakeChannel.close()
-        let waiters = closeWaiters
+        outbox += closeWaiters.map(Outgoing.closed)
         closeWaiters = []
-        for waiter in waiters { waiter.resume() }
     }
 
     private mutating func answer(_ send: PendingSend, _ result: SendResult) {
         if let continuation = send.continuation {
-            continuation.resume(returning: result)
+            outbox.append(.answer(continuation, result))
         } else {
             earlyResults[send.id] = result
         }
