@@ -1,18 +1,22 @@
 import DeviceSim
 import Transport
 
-/// The virtual SMP device of one killed `dfu flash` run, served where a child process can reach it,
-/// with the image bytes it was sent counted into the run's `KillSchedule`: over UDP on 127.0.0.1
-/// behind a counting relay (`--device udp:…`), or behind the BlueZ stand-in on a private bus
-/// (`--device ADDRESS`, the bus named by `DBUS_SYSTEM_BUS_ADDRESS`).
-struct KilledDevice {
+/// The device model of one killed `dfu flash` run (`Snapshot` its state: an SMP `VirtualDevice`, a
+/// `NordicVirtualDevice`), served where a child process can reach it, with what it was sent counted
+/// into the run's `UploadCounter`.
+struct KilledDevice<Snapshot: Sendable> {
     /// `--device`'s value.
     let device: String
     /// What the children's environment needs beside their journal directory.
     let environment: [String: String]
-    let snapshot: @Sendable () async -> VirtualDevice
+    let snapshot: @Sendable () async -> Snapshot
     let stop: @Sendable () async -> Void
+}
 
+/// The virtual SMP device: over UDP on 127.0.0.1 behind a counting relay (`--device udp:…`), or
+/// behind the BlueZ stand-in on a private bus (`--device ADDRESS`, the bus named by
+/// `DBUS_SYSTEM_BUS_ADDRESS`).
+extension KilledDevice where Snapshot == VirtualDevice {
     static func serve(_ setup: SimSetup, over: ProcessDeath.Over, schedule: KillSchedule, counter: UploadCounter,
                       scenario: String) async throws(FaultsError) -> KilledDevice {
         switch over {

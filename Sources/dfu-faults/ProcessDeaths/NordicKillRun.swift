@@ -8,7 +8,7 @@ import Transport
 /// seed, its bootloader served on a pseudo-terminal as `dfu sim --serve serial:PATH --protocol
 /// nordic` serves it (SLIP, in DFU mode from the start, 1,000,000 baud, on the campaign's model
 /// clock), or (`bluez-nordic-kill-*`) its application behind the BlueZ stand-in, entered into its
-/// bootloader by buttonless DFU (`KilledNordicDevice`); the `dfu` binary flashing the package (`dfu
+/// bootloader by buttonless DFU (`KilledDevice+Nordic`); the `dfu` binary flashing the package (`dfu
 /// flash PKG --key KEY --device serial:PATH,baud=…|ADDRESS --json`, a journal directory of the
 /// run's own) and killed with SIGKILL once the bootloader has received the init packet and a share
 /// of the firmware drawn from the seed;
@@ -24,7 +24,7 @@ struct NordicKillRun {
     let scenario: Scenario
     let finish: ProcessDeath.Finish
     var also: ProcessDeath.Also = .nothing
-    /// Where the children reach the device (`KilledNordicDevice`).
+    /// Where the children reach the device (`KilledDevice`).
     var over: ProcessDeath.Over = .wire
     let run: Int
     let seed: UInt64
@@ -43,9 +43,9 @@ struct NordicKillRun {
         let lastExecute = UploadCounter.ExecuteTripwire(bytes: inputs.initPacketBytes + inputs.firmwareBytes) { schedule.lastExecute() }
         let counter = UploadCounter(executeTripwire: lastExecute, onAdd: { schedule.sent($0) })
         let home = try StateHome.make()
-        let served: KilledNordicDevice
+        let served: KilledDevice<NordicVirtualDevice>
         do throws(FaultsError) {
-            served = try await KilledNordicDevice.serve(setup, over: over, counter: counter, directory: home.path, scenario: scenario.name)
+            served = try await KilledDevice.serve(setup, over: over, counter: counter, directory: home.path, scenario: scenario.name)
         } catch {
             home.remove()
             throw error

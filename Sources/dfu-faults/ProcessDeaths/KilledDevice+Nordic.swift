@@ -2,23 +2,15 @@ import DFUCore
 import DeviceSim
 import Transport
 
-/// The virtual nRF52 of one killed Nordic `dfu flash` run, served where a child process can reach
-/// it, with what its bootloader was sent over the Packet path (the init packet, then the firmware)
-/// counted into the run's `UploadCounter`: its bootloader on a pseudo-terminal, in DFU mode from
-/// the start (`--device serial:PATH,baud=…`), or the application with its buttonless DFU service
-/// behind the BlueZ stand-in on a private bus, the bootloader it starts heard at the address + 1
-/// (`--device ADDRESS`, the bus named by `DBUS_SYSTEM_BUS_ADDRESS`).
-struct KilledNordicDevice {
-    /// `--device`'s value.
-    let device: String
-    /// What the children's environment needs beside their journal directory.
-    let environment: [String: String]
-    let snapshot: @Sendable () async -> NordicVirtualDevice
-    let stop: @Sendable () async -> Void
-
+/// The virtual nRF52, what its bootloader was sent over the Packet path counted (the init packet,
+/// then the firmware): its bootloader on a pseudo-terminal, in DFU mode from the start (`--device
+/// serial:PATH,baud=…`), or the application with its buttonless DFU service behind the BlueZ
+/// stand-in on a private bus, the bootloader it starts heard at the address + 1 (`--device
+/// ADDRESS`, the bus named by `DBUS_SYSTEM_BUS_ADDRESS`).
+extension KilledDevice where Snapshot == NordicVirtualDevice {
     /// `directory`: where the pseudo-terminal's link goes (the run's own).
     static func serve(_ setup: SimSetup, over: ProcessDeath.Over, counter: UploadCounter, directory: String,
-                      scenario: String) async throws(FaultsError) -> KilledNordicDevice {
+                      scenario: String) async throws(FaultsError) -> KilledDevice {
         switch over {
         case .wire: return try await serial(setup, counter: counter, path: directory + "/tty", scenario: scenario)
         case .bluez: return try await bluez(setup, counter: counter, scenario: scenario)
@@ -27,7 +19,7 @@ struct KilledNordicDevice {
 
     /// Counted as the bootloader receives its Write Objects.
     private static func serial(_ setup: SimSetup, counter: UploadCounter, path: String,
-                               scenario: String) async throws(FaultsError) -> KilledNordicDevice {
+                               scenario: String) async throws(FaultsError) -> KilledDevice {
         let configuration: NordicDeviceConfiguration
         do throws(SimOptionsError) {
             configuration = try setup.options.nordicDeviceConfiguration()
@@ -42,12 +34,12 @@ struct KilledNordicDevice {
         } catch {
             throw .setup("scenario \(scenario): cannot serve the device on a pseudo-terminal: \(error)")
         }
-        return KilledNordicDevice(device: "serial:\(path),baud=\(ServedDevice.serialBaud)", environment: [:],
+        return KilledDevice(device: "serial:\(path),baud=\(ServedDevice.serialBaud)", environment: [:],
                                   snapshot: { await server.snapshot }, stop: { await server.stop() })
     }
 
     /// Counted as the stand-in hands the bootloader the Packet writes dfu made through its socket.
-    private static func bluez(_ setup: SimSetup, counter: UploadCounter, scenario: String) async throws(FaultsError) -> KilledNordicDevice {
+    private static func bluez(_ setup: SimSetup, counter: UploadCounter, scenario: String) async throws(FaultsError) -> KilledDevice {
         let peripheral: VirtualNordicPeripheral
         do throws(SimOptionsError) {
             peripheral = try await VirtualNordicPeripheral.serve(setup.options, on: setup.connector)
@@ -59,7 +51,7 @@ struct KilledNordicDevice {
                        BlueZBus.device(peripheral.bootloaderIdentity, name: "DfuTarg", services: services, on: setup.connector)]
         for index in devices.indices { devices[index].connector = CountingConnector(inner: setup.connector, counter: counter) }
         let bus = try await BlueZBus.serve(devices, scenario: scenario)
-        return KilledNordicDevice(device: peripheral.applicationIdentity.rawValue,
+        return KilledDevice(device: peripheral.applicationIdentity.rawValue,
                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.busAddress],
                                   snapshot: { await peripheral.snapshot }, stop: { await bus.stop() })
     }
