@@ -111,6 +111,16 @@ import Testing
         #expect(record.faults.hasSuffix(", then SIGKILL@21.11% of an image in the rerun"), "\(record.faults)")
     }
 
+    /// Seed 1000 kills the Nordic batch, then its rerun once the bootloaders were sent 21.11 % of a
+    /// package more; the devices running their application go back into DFU mode before each run.
+    @Test func aNordicBatchKilledTwiceIsFinishedByItsThirdRun() async throws {
+        let record = try await run("nordic-batch-kill-twice", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, true, false])
+        #expect(record.faults.hasSuffix(", then SIGKILL@21.11% of an image in the rerun"), "\(record.faults)")
+    }
+
     @Test func aNordicBatchKilledMidwayIsFinishedByItsRerun() async throws {
         let record = try await run("nordic-batch-kill", seed: 1000)
         #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")

@@ -90,9 +90,13 @@ enum BatchKill {
         return nil
     }
 
-    /// `SIGKILL@43.21% of a device's image: 2 done, 1 mid-transfer, 1 activating, 2 not started`.
-    static func describe(share: Double, _ atKill: [BatchKillTrigger.Progress]?) -> String {
-        "SIGKILL@\(KillPoint.percent(share)) of a device's image" + (atKill.map { ": " + progressText($0) } ?? " (never fired)")
+    /// `SIGKILL@43.21% of a device's image: 2 done, 1 mid-transfer, 1 activating, 2 not started`; with
+    /// a rerun kill (its share, whether it fired) `, then SIGKILL@21.11% of an image in the rerun`.
+    static func describe(share: Double, _ atKill: [BatchKillTrigger.Progress]?,
+                         rerun: (share: Double, fired: Bool)? = nil) -> String {
+        let first = "SIGKILL@\(KillPoint.percent(share)) of a device's image" + (atKill.map { ": " + progressText($0) } ?? " (never fired)")
+        guard let rerun else { return first }
+        return first + ", then SIGKILL@\(KillPoint.percent(rerun.share)) of an image in the rerun" + (rerun.fired ? "" : " (not reached)")
     }
 
     static func progressText(_ atKill: [BatchKillTrigger.Progress]) -> String {

@@ -104,11 +104,8 @@ struct BatchKillRun {
         }
         let (outcome, violations) = BatchKill.judge(attempts, devices: devices, atKill: trigger.atKill, kills: killedAgain ? 2 : 1,
                                                     expectation: scenario.expectation)
-        var faults = BatchKill.describe(share: share, trigger.atKill)
-        if killedAgain {
-            faults += ", then SIGKILL@\(KillPoint.percent(rerunShare)) of an image in the rerun"
-                + (trigger.rerunKillFired ? "" : " (not reached)")
-        }
+        let faults = BatchKill.describe(share: share, trigger.atKill,
+                                        rerun: killedAgain ? (rerunShare, trigger.rerunKillFired) : nil)
         return RunRecord(run: run, seed: seed, device: "\(self.devices) × \(text)", faults: faults,
                          attempts: attempts, uploadedBytes: trigger.sent.reduce(0, +), imageBytes: self.devices * inputs.image.count,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds, wallSeconds: (wallEnd - wallStart).seconds,

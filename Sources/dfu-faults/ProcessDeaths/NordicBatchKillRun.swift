@@ -8,7 +8,8 @@ import Transport
 /// serves it (as `NordicKillRun`); `dfu batch PLAN --key KEY --parallel N --json` over them (the
 /// package, `serial:PATH,baud=…` devices) killed with SIGKILL once one device is done and another
 /// has been sent a share of its firmware drawn from the seed (`BatchKillTrigger`, the bytes
-/// counted as each bootloader receives them); then the same `dfu batch` again (`BatchKill`).
+/// counted as each bootloader receives them); then the same `dfu batch` again (`BatchKill`); in
+/// `nordic-batch-kill-twice` that rerun is killed too, and a third batch must finish.
 ///
 /// Before the rerun, every device that runs its application is put back in DFU mode (a power
 /// cycle with its DFU button held), as an operator must for a serial-only board: its application
@@ -18,6 +19,8 @@ struct NordicBatchKillRun {
     let scenario: Scenario
     let devices: Int
     let parallel: Int
+    /// The rerun is killed too, once the devices have been sent a second share of a package.
+    var killedAgain = false
     let run: Int
     let seed: UInt64
     let inputs: NordicInputs
@@ -34,8 +37,11 @@ struct NordicBatchKillRun {
         let share = NordicFaults.share(seed: seed, index: 0)
         let killSwitch = KillSwitch()
         let total = inputs.initPacketBytes + inputs.firmwareBytes
+        let rerunShare = NordicFaults.share(seed: seed, index: 1)
+        let rerunKill = killedAgain ? KillSwitch() : nil
         let trigger = BatchKillTrigger(devices: devices, threshold: inputs.initPacketBytes + Int(share * Double(inputs.firmwareBytes)),
-                                       imageBytes: total, killSwitch: killSwitch)
+                                       imageBytes: total, killSwitch: killSwitch,
+                                       rerunKill: rerunKill.map { ($0, Int(rerunShare * Double(total))) })
         let home = try StateHome.make()
         var servers: [NordicSerialServer] = []
         var clock: LinkClock?
@@ -64,7 +70,8 @@ struct NordicBatchKillRun {
         do throws(FaultsError) {
             attempts = try await BatchKill.run(devices: names, image: files.packagePath, key: files.nordicKeyPath, parallel: parallel,
                                                home: home, runner: ChildRunner(files: files, home: home, hangGuard: hangGuard),
-                                               trigger: trigger, killSwitch: killSwitch, expectation: scenario.expectation,
+                                               trigger: trigger, killSwitch: killSwitch, rerunKill: rerunKill,
+                                               expectation: scenario.expectation,
                                                beforeRerun: { await Self.backToDFUMode(servers, clock: clock) })
         } catch {
             failure = error
@@ -81,8 +88,10 @@ struct NordicBatchKillRun {
             (verdict: DeviceVerdict(nordic: final, newVersion: inputs.version, previousVersion: previous[index]),
              facts: DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previous[index]))
         }
-        let (outcome, violations) = BatchKill.judge(attempts, devices: judged, atKill: trigger.atKill, expectation: scenario.expectation)
-        return RunRecord(run: run, seed: seed, device: "\(devices) × \(text)", faults: BatchKill.describe(share: share, trigger.atKill),
+        let (outcome, violations) = BatchKill.judge(attempts, devices: judged, atKill: trigger.atKill, kills: killedAgain ? 2 : 1,
+                                                    expectation: scenario.expectation)
+        let faults = BatchKill.describe(share: share, trigger.atKill, rerun: killedAgain ? (rerunShare, trigger.rerunKillFired) : nil)
+        return RunRecord(run: run, seed: seed, device: "\(devices) × \(text)", faults: faults,
                          attempts: attempts, uploadedBytes: trigger.sent.reduce(0, +), imageBytes: devices * total,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds, wallSeconds: (wallEnd - wallStart).seconds,
                          outcome: outcome, violations: violations)

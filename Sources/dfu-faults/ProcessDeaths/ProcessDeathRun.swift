@@ -23,8 +23,8 @@ struct ProcessDeathRun {
                                           inputs: inputs, files: files, timeScale: timeScale, hangGuard: hangGuard).perform()
         case .batch(let devices, let parallel, let killedAgain):
             if scenario.nordic != nil {
-                return try await NordicBatchKillRun(scenario: scenario, devices: devices, parallel: parallel, run: run, seed: seed,
-                                                    inputs: try nordic(), files: files, timeScale: timeScale,
+                return try await NordicBatchKillRun(scenario: scenario, devices: devices, parallel: parallel, killedAgain: killedAgain,
+                                                    run: run, seed: seed, inputs: try nordic(), files: files, timeScale: timeScale,
                                                     hangGuard: hangGuard).perform()
             }
             return try await BatchKillRun(scenario: scenario, devices: devices, parallel: parallel, killedAgain: killedAgain, run: run,

@@ -42,6 +42,10 @@ extension Scenario {
         nordicProcess("nordic-batch-kill", "dfu batch of 5 Nordic serial bootloaders, --parallel 2, is killed once one device is "
                       + "done and another has been sent a random share of its firmware (the rest not started); the devices that "
                       + "run their application are put back in DFU mode; then the same dfu batch again", .batch(devices: 5, parallel: 2)),
+        nordicProcess("nordic-batch-kill-twice", "as nordic-batch-kill, then the same dfu batch is killed in its turn once the "
+                      + "bootloaders have been sent a random share of a package more; the devices put back in DFU mode again; "
+                      + "then the same dfu batch a third time", .batch(devices: 5, parallel: 2, killedAgain: true),
+                      fault: "SIGKILL@random+SIGKILL@random"),
     ]
 
     private static func process(_ name: String, _ summary: String, _ death: ProcessDeath,
