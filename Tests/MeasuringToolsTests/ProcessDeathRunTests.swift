@@ -74,6 +74,20 @@ import Testing
         #expect(record.resumes == 1, "the rerun started from the device's offset")
     }
 
+    /// Over BlueZ too the kill comes at a step of the activation, timed by what the stand-in hands
+    /// the device and by the device's own events: seed 1006 as the device writes the upload's last
+    /// byte, 1005 as it gets the mark for the test boot, 1007 as it begins its reset (the next
+    /// `dfu` finds it gone from the link and waits for it), then `dfu resume` finishes.
+    @Test(arguments: [(UInt64(1006), "SIGKILL@uploaded"), (1005, "SIGKILL@marking"), (1007, "SIGKILL@resetting")])
+    func aFlashKilledOverBlueZInItsActivationIsFinishedByResume(seed: UInt64, faults: String) async throws {
+        let record = try await run("bluez-kill-resume", seed: seed)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, false])
+        #expect(record.faults.hasPrefix(faults), "\(record.faults)")
+        #expect(record.extraBytes == 0, "nothing sent again")
+    }
+
     /// Seed 1001 kills as the host is about to write the last Execute over BlueZ: the bootloader
     /// activates the package, and `dfu resume` must find it done (finding 15).
     @Test func aNordicFlashKilledAtTheLastExecuteOverBlueZIsFinishedByResume() async throws {

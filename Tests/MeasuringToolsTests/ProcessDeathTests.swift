@@ -138,20 +138,23 @@ private typealias ExitStatus = ExitCodes.ExitStatus
         schedule.sent(1)
         #expect(schedule.hasFired(0))
         schedule.disarm()
-        schedule.observe(.uploadCompleted(length: 1000, image: nil))
+        schedule.observe(.uploadCompleted)
         #expect(!schedule.hasFired(1), "the killed run's last requests kill nobody")
         schedule.aim(1, at: DFUChild())
-        schedule.observe(.uploadCompleted(length: 1000, image: nil))
+        schedule.observe(.uploadCompleted)
         #expect(schedule.hasFired(1))
     }
 
     @Test func theMarkAndTheConfirmationAreTheImageStateWritesBeforeAndAfterAReset() throws {
         let state = try SMPHeader(decoding: [0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00])
         #expect(KillSchedule.isImageStateWrite(state))
-        #expect(KillSchedule.reaches(.marking, .received(size: 8, from: .loopbackV4(port: 1), header: state), afterReset: false))
-        #expect(!KillSchedule.reaches(.marking, .received(size: 8, from: .loopbackV4(port: 1), header: state), afterReset: true))
-        #expect(KillSchedule.reaches(.confirming, .received(size: 8, from: .loopbackV4(port: 1), header: state), afterReset: true))
-        #expect(!KillSchedule.reaches(.transfer(share: 0.5), .uploadCompleted(length: 1, image: nil), afterReset: false))
+        #expect(KillSchedule.reaches(.marking, .request(state), afterReset: false))
+        #expect(!KillSchedule.reaches(.marking, .request(state), afterReset: true))
+        #expect(KillSchedule.reaches(.confirming, .request(state), afterReset: true))
+        #expect(!KillSchedule.reaches(.transfer(share: 0.5), .uploadCompleted, afterReset: false))
+        #expect(DeviceStep(UDPServerEvent.received(size: 8, from: .loopbackV4(port: 1), header: state)) == .request(state),
+                "over UDP a datagram's header")
+        #expect(DeviceStep(UDPServerEvent.received(size: 8, from: .loopbackV4(port: 1), header: nil)) == nil)
     }
 
     // MARK: - The batch's kill

@@ -30,20 +30,28 @@ public actor VirtualPeripheral: MemoryPeripheral {
     private var outbox: [Outgoing] = []
     private var draining = false
     private var timer = DeadlineTimer()
+    private var uploads = UploadWatch()
+    private let observer: @Sendable (VirtualPeripheralEvent) -> Void
 
     /// `connector`, when given, is told to stop and restart advertising around reboots; without
-    /// one a reboot only drops the link.
-    public init(device: VirtualDevice, clock: LinkClock, connector: MemoryConnector? = nil) {
+    /// one a reboot only drops the link. `observer` hears of uploads completed and resets as the
+    /// device reaches them.
+    public init(device: VirtualDevice, clock: LinkClock, connector: MemoryConnector? = nil,
+                observer: @escaping @Sendable (VirtualPeripheralEvent) -> Void = { _ in }) {
         self.identity = device.identity
         self.device = device
         self.clock = clock
         self.connector = connector
+        self.observer = observer
     }
 
     /// Builds the device `options` describe and registers it with `connector` under its identity,
     /// with the link profile from `mtu`, `phy` and `interval`.
-    public static func serve(_ options: SimOptions, on connector: MemoryConnector) async throws(SimOptionsError) -> VirtualPeripheral {
-        let peripheral = VirtualPeripheral(device: try options.makeDevice(), clock: connector.clock, connector: connector)
+    public static func serve(_ options: SimOptions, on connector: MemoryConnector,
+                             observer: @escaping @Sendable (VirtualPeripheralEvent) -> Void = { _ in })
+        async throws(SimOptionsError) -> VirtualPeripheral {
+        let peripheral = VirtualPeripheral(device: try options.makeDevice(), clock: connector.clock, connector: connector,
+                                           observer: observer)
         await connector.register(peripheral, as: peripheral.identity, profile: try options.linkProfile())
         return peripheral
     }
@@ -94,16 +102,23 @@ public actor VirtualPeripheral: MemoryPeripheral {
         if let connector, actions.contains(where: { if case .rebooting = $0 { true } else { false } }) {
             await connector.setAdvertising(false, for: identity)
         }
+        _ = uploads.observe(device.server.uploadSession)
         for action in actions {
             switch action {
             case .notify(let bytes, let after, _):
+                if case .completed(let length)? = uploads.reply(bytes, session: device.server.uploadSession) {
+                    observer(.uploadCompleted(length: length))
+                }
                 if let session { enqueue(.notify(bytes, after: after, session: session)) }
             case .dropLink(let cause):
                 if let session { enqueue(.disconnect(session, flush: cause != .fault)) }
                 session = nil
             case .online:
                 await connector?.setAdvertising(true, for: identity)
-            case .rebooting, .dropped, .faultInjected:
+            case .rebooting(_, let report):
+                _ = uploads.reset()
+                observer(.rebooting(report))
+            case .dropped, .faultInjected:
                 break
             }
         }

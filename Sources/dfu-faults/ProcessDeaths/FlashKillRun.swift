@@ -13,8 +13,7 @@ import Transport
 ///
 /// What a death over BLE adds: bluetoothd (the stand-in) keeps the LE link a dead client opened,
 /// with its `AcquireWrite`/`AcquireNotify` sockets closed under it, so the next `dfu` meets a
-/// device that is still connected. Only shares of the transfer there: the activation's steps are
-/// killed over UDP, where the device's own events time them.
+/// device that is still connected, or one that reset while no `dfu` ran.
 struct FlashKillRun {
     let scenario: Scenario
     let finish: ProcessDeath.Finish
@@ -29,7 +28,7 @@ struct FlashKillRun {
     let hangGuard: Duration
 
     func perform() async throws(FaultsError) -> RunRecord {
-        let plan = FlashDeathPlan(also, seed: seed, transferOnly: over == .bluez)
+        let plan = FlashDeathPlan(also, seed: seed)
         let text = "sim:seed=\(seed)" + (plan.deviceFault.map { ",fault=\($0)" } ?? "") + ",timescale=\(timeScale)"
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
         let schedule = KillSchedule(plan.kills, totalBytes: inputs.image.count)

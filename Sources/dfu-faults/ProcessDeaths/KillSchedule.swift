@@ -78,12 +78,13 @@ final class KillSchedule: Sendable {
         target?.kill()
     }
 
-    /// One of the UDP server's events: fires an activation step's kill as the device reaches it.
-    func observe(_ event: UDPServerEvent) {
+    /// What the device has just been asked or done: fires an activation step's kill as the device
+    /// reaches it.
+    func observe(_ step: DeviceStep) {
         let target: DFUChild? = state.withLock { state in
             let afterReset = state.resetSeen
-            if case .rebooting = event { state.resetSeen = true }
-            guard let index = state.aimed, Self.reaches(points[index], event, afterReset: afterReset) else { return nil }
+            if step == .rebooting { state.resetSeen = true }
+            guard let index = state.aimed, Self.reaches(points[index], step, afterReset: afterReset) else { return nil }
             return Self.fire(&state)
         }
         target?.kill()
@@ -108,14 +109,14 @@ final class KillSchedule: Sendable {
         return state.target
     }
 
-    /// Whether `event` is the activation step `point` (never a transfer point).
-    static func reaches(_ point: KillPoint, _ event: UDPServerEvent, afterReset: Bool) -> Bool {
-        switch (point, event) {
+    /// Whether `step` is the activation step `point` (never a transfer point).
+    static func reaches(_ point: KillPoint, _ step: DeviceStep, afterReset: Bool) -> Bool {
+        switch (point, step) {
         case (.uploaded, .uploadCompleted), (.resetting, .rebooting):
             return true
-        case (.marking, .received(_, _, let header?)):
+        case (.marking, .request(let header)):
             return isImageStateWrite(header) && !afterReset
-        case (.confirming, .received(_, _, let header?)):
+        case (.confirming, .request(let header)):
             return isImageStateWrite(header) && afterReset
         default:
             return false

@@ -21,7 +21,7 @@ extension KilledDevice where Snapshot == VirtualDevice {
                       scenario: String) async throws(FaultsError) -> KilledDevice {
         switch over {
         case .wire: return try await udp(setup, schedule: schedule, counter: counter, scenario: scenario)
-        case .bluez: return try await bluez(setup, counter: counter, scenario: scenario)
+        case .bluez: return try await bluez(setup, schedule: schedule, counter: counter, scenario: scenario)
         }
     }
 
@@ -32,7 +32,7 @@ extension KilledDevice where Snapshot == VirtualDevice {
         let server: VirtualDeviceUDPServer
         do throws(UDPServeError) {
             server = try await VirtualDeviceUDPServer.serve(setup.options, at: "127.0.0.1:0", clock: setup.clock,
-                                                            observer: { schedule.observe($0) })
+                                                            observer: { event in DeviceStep(event).map { schedule.observe($0) } })
         } catch {
             throw .setup("scenario \(scenario): cannot serve the device over UDP: \(error)")
         }
@@ -51,16 +51,20 @@ extension KilledDevice where Snapshot == VirtualDevice {
     }
 
     /// As the `bluez` link serves it; counted as the stand-in hands the device what dfu wrote into
-    /// its socket. Only shares of the transfer are kill points here (no device events).
-    private static func bluez(_ setup: SimSetup, counter: UploadCounter, scenario: String) async throws(FaultsError) -> KilledDevice {
+    /// its socket. The activation's kill points are timed by the requests handed on there
+    /// (`CountingLink`) and by the peripheral's events (upload completed, reset).
+    private static func bluez(_ setup: SimSetup, schedule: KillSchedule, counter: UploadCounter,
+                              scenario: String) async throws(FaultsError) -> KilledDevice {
         let peripheral: VirtualPeripheral
         do throws(SimOptionsError) {
-            peripheral = try await VirtualPeripheral.serve(setup.options, on: setup.connector)
+            peripheral = try await VirtualPeripheral.serve(setup.options, on: setup.connector,
+                                                           observer: { schedule.observe(DeviceStep($0)) })
         } catch {
             throw SimSetup.serveFailed(scenario, error)
         }
         var device = BlueZBus.device(peripheral.identity, name: "dfu-faults", services: [DeviceGATT.smpService], on: setup.connector)
-        device.connector = CountingConnector(inner: setup.connector, counter: counter)
+        device.connector = CountingConnector(inner: setup.connector, counter: counter,
+                                             onRequest: { schedule.observe(.request($0)) })
         let bus = try await BlueZBus.serve([device], scenario: scenario)
         return KilledDevice(device: peripheral.identity.rawValue, environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.busAddress],
                             snapshot: { await peripheral.snapshot }, stop: { await bus.stop() })

@@ -26,8 +26,9 @@ extension Scenario {
                 + "run again carries the upload on and meets a device reset 15-35 % of the image later (reboot@N%): the session "
                 + "it carried on is lost (a quarter of --runs: the rerun waits out its 5 s chunk deadline in real time)",
                 .flash(.rerun, also: .deviceResetsInFinish), fault: "SIGKILL@random+reboot@random", costly: true),
-        process("bluez-kill-rerun", "dfu flash over BlueZ (the stand-in on a private bus) is killed at a random point of the transfer; "
-                + "bluetoothd keeps the dead client's link up; then the same dfu flash again", .flash(.rerun, over: .bluez)),
+        process("bluez-kill-rerun", "dfu flash over BlueZ (the stand-in on a private bus) is killed at a random point of the transfer, "
+                + "or as the device ends the upload, is marked, resets or is confirmed; bluetoothd keeps the dead client's link up "
+                + "(unless the device reset); then the same dfu flash again", .flash(.rerun, over: .bluez)),
         process("bluez-kill-resume", "as bluez-kill-rerun, then dfu resume", .flash(.resume, over: .bluez)),
         nordicProcess("nordic-kill-rerun", "dfu flash of the Nordic package over a serial line (SLIP, the nRF5 bootloader's serial DFU) "
                       + "is killed at a random point of the firmware; then the same dfu flash again", .flash(.rerun)),

@@ -1,0 +1,31 @@
+import DFUCore
+import DeviceSim
+
+/// What the device model has just been asked or done, as the activation's kill points need it,
+/// whichever link serves it: the UDP server's events, or over BLE the requests the stand-in hands
+/// the device (`CountingLink`) and the `VirtualPeripheral`'s own events. Each is reported before
+/// the device answers it.
+enum DeviceStep: Sendable, Equatable {
+    /// A request reached the device (its SMP header).
+    case request(SMPHeader)
+    /// The device wrote an upload's last byte.
+    case uploadCompleted
+    /// The device began a reset.
+    case rebooting
+
+    init?(_ event: UDPServerEvent) {
+        switch event {
+        case .received(_, _, let header?): self = .request(header)
+        case .uploadCompleted: self = .uploadCompleted
+        case .rebooting: self = .rebooting
+        default: return nil
+        }
+    }
+
+    init(_ event: VirtualPeripheralEvent) {
+        switch event {
+        case .uploadCompleted: self = .uploadCompleted
+        case .rebooting: self = .rebooting
+        }
+    }
+}
