@@ -98,6 +98,18 @@ import Testing
         #expect(record.extraBytes == 0, "nothing sent again")
     }
 
+    /// Seed 1000 kills at 92.30 % of the firmware with the bootloader at an address of its own
+    /// (`bl_address=random`): `dfu resume` can find it only by the name the killed run gave it,
+    /// which the journal kept, and carries on from the bootloader's offset.
+    @Test func aNordicFlashKilledWithItsBootloaderElsewhereIsFinishedByResume() async throws {
+        let record = try await run("bluez-nordic-elsewhere-kill-resume", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.device.contains("bl_address=random"))
+        #expect(record.faults == "SIGKILL@92.30% in transfer", "\(record.faults)")
+        #expect(record.resumes == 1 && record.extraBytes == 0, "carried on, nothing sent again")
+    }
+
     /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.
     @Test func aRerunKilledInItsTurnIsFinishedByTheNextRerun() async throws {
         let record = try await run("kill-rerun-twice", seed: 1000)

@@ -20,6 +20,8 @@ import Transport
 /// starts the new application, which reads nothing on the line, so no later run could reach it to
 /// confirm what a kill in the activation would have left (nothing: Nordic has no test boot). Over
 /// BLE the application can be reached, so the kill may also come as the last Execute goes out.
+/// `bluez-nordic-elsewhere-*`: the bootloader at an address of its own (`bl_address=random`), which
+/// the next `dfu` can find only by the name the killed one gave it (kept in the journal).
 struct NordicKillRun {
     let scenario: Scenario
     let finish: ProcessDeath.Finish
@@ -34,7 +36,9 @@ struct NordicKillRun {
     let hangGuard: Duration
 
     func perform() async throws(FaultsError) -> RunRecord {
-        let text = "sim:protocol=nordic,seed=\(seed),timescale=\(timeScale)"
+        // Over BLE the bootloader may advertise at an address of its own, found by the name dfu gave it.
+        let elsewhere = over == .bluez && scenario.nordic?.bootloaderElsewhere == true
+        let text = "sim:protocol=nordic,seed=\(seed)" + (elsewhere ? ",bl_address=random" : "") + ",timescale=\(timeScale)"
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
         let plan = FlashDeathPlan(also, seed: seed, transferOnly: over == .wire, nordicOverBLE: over == .bluez)
         let schedule = KillSchedule(plan.kills, totalBytes: inputs.initPacketBytes + inputs.firmwareBytes,

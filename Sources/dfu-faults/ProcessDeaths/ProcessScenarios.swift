@@ -40,6 +40,11 @@ extension Scenario {
                       + "application's buttonless DFU, then the bootloader at the address + 1) is killed at a random point of the "
                       + "firmware, the device left in its bootloader; then the same dfu flash again", .flash(.rerun, over: .bluez)),
         nordicProcess("bluez-nordic-kill-resume", "as bluez-nordic-kill-rerun, then dfu resume", .flash(.resume, over: .bluez)),
+        nordicProcess("bluez-nordic-elsewhere-kill-rerun", "as bluez-nordic-kill-rerun, but the bootloader advertises at an "
+                      + "address of its own (bl_address=random): the next dfu finds it only by the name the killed one gave it",
+                      .flash(.rerun, over: .bluez), faults: NordicFaults(bootloaderElsewhere: true)),
+        nordicProcess("bluez-nordic-elsewhere-kill-resume", "as bluez-nordic-elsewhere-kill-rerun, then dfu resume",
+                      .flash(.resume, over: .bluez), faults: NordicFaults(bootloaderElsewhere: true)),
         nordicProcess("nordic-batch-kill", "dfu batch of 5 Nordic serial bootloaders, --parallel 2, is killed once one device is "
                       + "done and another has been sent a random share of its firmware (the rest not started); the devices that "
                       + "run their application are put back in DFU mode; then the same dfu batch again", .batch(devices: 5, parallel: 2)),
@@ -61,9 +66,9 @@ extension Scenario {
     }
 
     private static func nordicProcess(_ name: String, _ summary: String, _ death: ProcessDeath,
-                                      fault: String = "SIGKILL@random") -> Scenario {
+                                      fault: String = "SIGKILL@random", faults: NordicFaults = NordicFaults()) -> Scenario {
         var scenario = process(name, summary, death, fault: fault)
-        scenario.nordic = NordicFaults()
+        scenario.nordic = faults
         return scenario
     }
 }
