@@ -90,14 +90,15 @@ import Testing
         #expect(both.map(\.name) == ["serial-silent"])
         let process = try FaultsOptions.parse(["--link", "process"]).selected(from: Scenario.catalogue)
         #expect(process.map(\.name) == ["kill-rerun", "kill-resume", "batch-kill", "batch-kill-twice", "kill-resume-twice",
-                                         "kill-rerun-twice", "kill-at-reboot", "kill-then-reboot", "bluez-kill-rerun",
-                                         "bluez-kill-resume", "nordic-kill-rerun", "nordic-kill-resume", "nordic-kill-resume-twice",
-                                         "bluez-nordic-kill-rerun", "bluez-nordic-kill-resume", "nordic-batch-kill",
-                                         "nordic-batch-kill-twice"])
+                                         "kill-rerun-twice", "kill-at-reboot", "kill-then-reboot", "kill-in-outage",
+                                         "bluez-kill-rerun", "bluez-kill-resume", "nordic-kill-rerun", "nordic-kill-resume",
+                                         "nordic-kill-resume-twice", "bluez-nordic-kill-rerun", "bluez-nordic-kill-resume",
+                                         "bluez-nordic-elsewhere-kill-rerun", "bluez-nordic-elsewhere-kill-resume",
+                                         "nordic-batch-kill", "nordic-batch-kill-twice"])
         #expect(process.allSatisfy { $0.processDeath != nil && $0.runs(given: 1) == 1 })
         #expect(process.filter { $0.runs(given: 20) != 10 }.map(\.name) == ["kill-then-reboot"], "costly: a quarter")
         #expect(process.first { $0.costly }.map { [$0.runs(given: 20), $0.runs(given: 4)] } == [5, 1])
-        #expect(process.filter { $0.nordic != nil }.map(\.protocolName) == Array(repeating: "Nordic", count: 7))
+        #expect(process.filter { $0.nordic != nil }.map(\.protocolName) == Array(repeating: "Nordic", count: 9))
     }
 
     @Test func serialChoosesTheSMPAndTheNordicScenariosOnTheLine() throws {

@@ -110,6 +110,18 @@ import Testing
         #expect(record.resumes == 1 && record.extraBytes == 0, "carried on, nothing sent again")
     }
 
+    /// Seed 1000: the device goes deaf both ways for 15.37 s of model time (0.77 s real) at 92.30 %
+    /// of the upload and `dfu flash` dies as it does; `dfu resume` starts while the device is still
+    /// out, is answered once it is back, and carries the upload on from the offset it kept.
+    @Test func aFlashKilledInAnOutageIsFinishedByResume() async throws {
+        let record = try await run("kill-in-outage", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, false])
+        #expect(record.faults.hasPrefix("outage@92.3%:15370ms+SIGKILL@outage"), "\(record.faults)")
+        #expect(record.resumes == 1, "the upload was carried on, not started over")
+    }
+
     /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.
     @Test func aRerunKilledInItsTurnIsFinishedByTheNextRerun() async throws {
         let record = try await run("kill-rerun-twice", seed: 1000)

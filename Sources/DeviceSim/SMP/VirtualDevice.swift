@@ -225,11 +225,11 @@ public struct VirtualDevice: Sendable {
                         batteryLevel = min(level, 100)
                     case .busy(_, let count):
                         server.answerUploadsBusy(count)
+                    // The deafness loses this chunk's reply too (`.respond` below); a pending
+                    // stall here would instead lose the first reply after the device hears again.
                     case .silent:
-                        replyFault = .stall(at: .bytes(0))
                         deafness = .untilResumePacket
                     case .outage(_, let duration):
-                        replyFault = .stall(at: .bytes(0))
                         deafness = .until(time.advanced(by: duration))
                     case .dropLink, .rebootAtRequest:
                         break // fired by the server, never at an upload point

@@ -12,12 +12,15 @@ enum DeviceStep: Sendable, Equatable {
     case uploadCompleted
     /// The device began a reset.
     case rebooting
+    /// An outage began: the device hears nothing and answers nothing for a while.
+    case outageBegan
 
     init?(_ event: UDPServerEvent) {
         switch event {
         case .received(_, _, let header?): self = .request(header)
         case .uploadCompleted: self = .uploadCompleted
         case .rebooting: self = .rebooting
+        case .faultInjected(.outage): self = .outageBegan
         default: return nil
         }
     }

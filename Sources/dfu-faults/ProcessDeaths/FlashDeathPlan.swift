@@ -10,6 +10,9 @@
 /// - `deviceResetsInFinish`: the kill in the transfer between 5 % and 60 %; the device resets
 ///   once it holds 15–35 % more of the image (`reboot@N%`), past anything the dying `dfu` sent
 ///   (its window is four 1,405-byte requests, 11.3 %), so in the command that finishes.
+/// - `outageAtKill`: the device stops hearing and answering at a random point of the transfer for
+///   `outageSeconds` of model time drawn from the seed (10–40 s: 0.5–2 s of real time at the
+///   campaign's 0.05, longer than the next `dfu` takes to start), and `dfu` is killed as it does.
 /// `transferOnly`: the Nordic serial bootloader, killed in the transfer only (see `NordicKillRun`);
 /// `nordicOverBLE`: a Nordic device over BlueZ, whose one kill may also come at the last Execute
 /// (`KillPoint.drawNordic`).
@@ -34,6 +37,15 @@ struct FlashDeathPlan: Equatable {
             let reset = kill + KillPoint.share(seed: seed, index: 1, within: 0.15 ... 0.35)
             kills = [.transfer(share: kill)]
             deviceFault = "reboot@" + KillPoint.percent(reset)
+        case .outageAtKill:
+            kills = [.outage]
+            deviceFault = "outage@random:\(Self.outageMilliseconds(seed: seed))ms"
         }
+    }
+
+    /// The outage's length in model time, whole milliseconds: 10–40 s, drawn from the seed's
+    /// second share.
+    static func outageMilliseconds(seed: UInt64) -> Int {
+        Int((KillPoint.share(seed: seed, index: 1, within: 10 ... 40) * 1000).rounded())
     }
 }

@@ -22,6 +22,8 @@ enum KillPoint: Sendable, Equatable {
     /// the new application: dfu dies before it reads the answer (over BLE, where the application
     /// can still be reached).
     case lastExecute
+    /// The device's outage began (`outage@…`): dfu dies waiting on a device that hears nothing.
+    case outage
 
     /// The activation steps, in the order an update reaches them.
     static let activationSteps: [KillPoint] = [.uploaded, .marking, .resetting, .confirming]
@@ -79,6 +81,7 @@ enum KillPoint: Sendable, Equatable {
         case .resetting: return "SIGKILL@resetting"
         case .confirming: return "SIGKILL@confirming"
         case .lastExecute: return "SIGKILL@last-execute"
+        case .outage: return "SIGKILL@outage"
         }
     }
 

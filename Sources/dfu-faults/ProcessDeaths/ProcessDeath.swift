@@ -21,6 +21,10 @@ enum ProcessDeath: Sendable, Equatable {
         /// The command that takes the update up meets a device reset later in the transfer
         /// (`reboot@N%`, past what the killed run sent): the session it carried on is lost.
         case deviceResetsInFinish
+        /// Nothing reaches the device or leaves it for a while from a random point of the transfer
+        /// (`outage@random:D`), and `dfu` is killed as the outage begins: the command that takes
+        /// the update up meets a device that does not answer yet, and must wait for it.
+        case outageAtKill
     }
 
     /// Where the children reach the device.

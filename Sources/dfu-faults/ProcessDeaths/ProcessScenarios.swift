@@ -26,6 +26,10 @@ extension Scenario {
                 + "run again carries the upload on and meets a device reset 15-35 % of the image later (reboot@N%): the session "
                 + "it carried on is lost (a quarter of --runs: the rerun waits out its 5 s chunk deadline in real time)",
                 .flash(.rerun, also: .deviceResetsInFinish), fault: "SIGKILL@random+reboot@random", costly: true),
+        process("kill-in-outage", "nothing reaches the device (over UDP) or leaves it for 10-40 s from a chunk at a random point "
+                + "(outage@random) and dfu flash is killed as the outage begins; then dfu resume, which meets the device still out "
+                + "and must wait for it: the device kept its session", .flash(.resume, also: .outageAtKill),
+                fault: "outage@random+SIGKILL@outage"),
         process("bluez-kill-rerun", "dfu flash over BlueZ (the stand-in on a private bus) is killed at a random point of the transfer, "
                 + "or as the device ends the upload, is marked, resets or is confirmed; bluetoothd keeps the dead client's link up "
                 + "(unless the device reset); then the same dfu flash again", .flash(.rerun, over: .bluez)),

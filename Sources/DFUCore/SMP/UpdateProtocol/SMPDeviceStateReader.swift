@@ -42,9 +42,19 @@ struct SMPDeviceStateReader {
     static let linkLossAllowance = 3
 
     /// Over a connectionless link, how long the first try of the first request waits before it is
-    /// sent again (each later try waits twice as long), so one lost datagram costs a second, not
-    /// the whole connect timeout.
+    /// sent again, so one lost datagram costs a second, not the whole connect timeout. Each later
+    /// try waits twice as long, up to `firstAnswerLongestWait`: a device that was out of reach (an
+    /// outage, a device still booting) is heard within that of its return, where an unbounded
+    /// doubling cost up to as long again as it was gone (out for 3 s: heard after 7).
     static let firstAnswerRetry: Duration = .seconds(1)
+    static let firstAnswerLongestWait: Duration = .seconds(2)
+
+    /// How long try `index` (from 0) of the first request waits for its answer.
+    static func firstAnswerWait(try index: Int) -> Duration {
+        var wait = firstAnswerRetry
+        for _ in 0..<max(0, index) where wait < firstAnswerLongestWait { wait *= 2 }
+        return min(wait, firstAnswerLongestWait)
+    }
 
     /// What the connect stage learned about sizing SMP for this device.
     struct Negotiated: Sendable {
@@ -163,14 +173,14 @@ struct SMPDeviceStateReader {
     /// only sign that a device is there.
     private func firstAnswer<R: SMPRequest>(to request: R, _ what: String) async throws(DFUError) -> Result<R.Response, SMPClientError> {
         let deadline = connection.firstAnswerDeadline
-        var wait = Self.firstAnswerRetry
+        var tries = 0
         while true {
-            let timeout = min(wait, requestTimeout, context.clock.remaining(until: deadline))
+            let timeout = min(Self.firstAnswerWait(try: tries), requestTimeout, context.clock.remaining(until: deadline))
             guard timeout > .zero else { break }
-            // Sent again here with a doubled wait: one attempt each.
+            // Sent again here with a longer wait: one attempt each.
             let answer = await self.request(request, timeout: timeout, attempts: 1)
             guard case .failure(.timeout) = answer else { return answer }
-            wait *= 2
+            tries += 1
         }
         throw DFUError.deviceUnreachable(
             "\(device) did not answer within the connect timeout (\(context.deadlines.connect)): "
