@@ -31,14 +31,9 @@ case "${1:-}" in
     -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --imgtool-only) imgtool_only=1 ;;
     *)
-        dfu="${1:-.build/debug/dfu}"
-        # A relative path is taken from the current directory, else from the repository root.
-        if [[ ! -e "$dfu" && "$dfu" != /* && -e "$repo/$dfu" ]]; then dfu="$repo/$dfu"; fi
-        if [[ ! -x "$dfu" || -d "$dfu" ]]; then
-            echo "imgtool-crosscheck: no executable dfu at '$dfu' (build it first: swift build)" >&2
-            exit 2
-        fi
-        dfu="$(cd "$(dirname "$dfu")" && pwd)/$(basename "$dfu")"
+        # shellcheck source=scripts/dfu-binary.sh
+        source "$repo/scripts/dfu-binary.sh"
+        resolve_dfu imgtool-crosscheck "${1:-}"
         ;;
 esac
 [[ $# -le 1 ]] || { echo "imgtool-crosscheck: too many arguments (try --help)" >&2; exit 2; }
@@ -50,15 +45,12 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/imgtool-crosscheck.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 # --- imgtool in a throw-away venv ------------------------------------------------------------------
-if ! python3 -m venv "$work/venv" > "$work/venv.log" 2>&1; then
-    echo "SKIP: imgtool-crosscheck: python3 venv unavailable ($(tail -n 1 "$work/venv.log"))"
-    exit 0
-fi
+# shellcheck source=scripts/pypi-venv.sh
+source "$repo/scripts/pypi-venv.sh"
+make_venv imgtool-crosscheck "$work/venv"
 if ! "$work/venv/bin/pip" install --disable-pip-version-check --quiet --timeout 20 --retries 1 \
         "imgtool==$IMGTOOL_VERSION" > "$work/pip.log" 2>&1; then
-    # The network reason if pip logged one (it retries quietly), else pip's error line.
-    err="$(grep -o -m 1 -E "(Failed to establish a new connection|Temporary failure in name resolution|Read timed out|Connection refused|No route to host)[^')]*" "$work/pip.log" \
-           || grep -m 1 -E '^(ERROR|error)' "$work/pip.log" || tail -n 1 "$work/pip.log")"
+    err="$(pip_failure "$work/pip.log")"
     echo "SKIP: imgtool-crosscheck: PyPI unreachable (${err:-pip install imgtool==$IMGTOOL_VERSION failed})"
     exit 0
 fi

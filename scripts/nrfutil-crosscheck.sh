@@ -36,13 +36,9 @@ case "${1:-}" in
     -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 [[ $# -le 1 ]] || { echo "nrfutil-crosscheck: too many arguments (try --help)" >&2; exit 2; }
-dfu="${1:-.build/debug/dfu}"
-if [[ ! -e "$dfu" && "$dfu" != /* && -e "$repo/$dfu" ]]; then dfu="$repo/$dfu"; fi
-if [[ ! -x "$dfu" || -d "$dfu" ]]; then
-    echo "nrfutil-crosscheck: no executable dfu at '$dfu' (build it first: swift build)" >&2
-    exit 2
-fi
-dfu="$(cd "$(dirname "$dfu")" && pwd)/$(basename "$dfu")"
+# shellcheck source=scripts/dfu-binary.sh
+source "$repo/scripts/dfu-binary.sh"
+resolve_dfu nrfutil-crosscheck "${1:-}"
 [[ -f "$samples/nordic-expected.tsv" ]] \
     || { echo "nrfutil-crosscheck: missing $samples/nordic-expected.tsv (run firmware-samples/nordic/generate.sh)" >&2; exit 2; }
 
@@ -56,15 +52,13 @@ cleanup() {
 trap cleanup EXIT
 
 # --- nrfutil's library in a throw-away venv ---------------------------------------------------------
-if ! python3 -m venv "$work/venv" > "$work/venv.log" 2>&1; then
-    echo "SKIP: nrfutil-crosscheck: python3 venv unavailable ($(tail -n 1 "$work/venv.log"))"
-    exit 0
-fi
+# shellcheck source=scripts/pypi-venv.sh
+source "$repo/scripts/pypi-venv.sh"
+make_venv nrfutil-crosscheck "$work/venv"
 pip=("$work/venv/bin/pip" install --disable-pip-version-check --quiet --timeout 20 --retries 1)
 if ! { "${pip[@]}" --no-deps --ignore-requires-python "nrfutil==$NRFUTIL_VERSION" \
        && "${pip[@]}" 'protobuf<4' ecdsa intelhex crcmod click pyyaml; } > "$work/pip.log" 2>&1; then
-    err="$(grep -o -m 1 -E "(Failed to establish a new connection|Temporary failure in name resolution|Read timed out|Connection refused|No route to host)[^')]*" "$work/pip.log" \
-           || grep -m 1 -E '^(ERROR|error)' "$work/pip.log" || tail -n 1 "$work/pip.log")"
+    err="$(pip_failure "$work/pip.log")"
     echo "SKIP: nrfutil-crosscheck: PyPI unreachable (${err:-pip install nrfutil==$NRFUTIL_VERSION failed})"
     exit 0
 fi

@@ -31,71 +31,16 @@
 # exit 2 if it could not run at all (no dfu binary, bad arguments, a sim that would not start).
 set -euo pipefail
 
-SMPCLIENT_VERSION=7.3.0
-SMPMGR_VERSION=0.19.1
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-samples="$repo/firmware-samples"
-image="$samples/images/blinky-ecdsa-p256-1.1.0.signed.bin"
-key="$samples/keys/TEST-ONLY-ecdsa-p256.pub.pem"
-helper_py="$repo/scripts/smpclient-crosscheck.py"
+scripts="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+helper_py="$scripts/smpclient-crosscheck.py"
 me=smpclient-serial-crosscheck
 
 case "${1:-}" in
     -h|--help) sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
-[[ $# -le 1 ]] || { echo "$me: too many arguments (try --help)" >&2; exit 2; }
-dfu="${1:-.build/debug/dfu}"
-# A relative path is taken from the current directory, else from the repository root.
-if [[ ! -e "$dfu" && "$dfu" != /* && -e "$repo/$dfu" ]]; then dfu="$repo/$dfu"; fi
-if [[ ! -x "$dfu" || -d "$dfu" ]]; then
-    echo "$me: no executable dfu at '$dfu' (build it first: swift build)" >&2
-    exit 2
-fi
-dfu="$(cd "$(dirname "$dfu")" && pwd)/$(basename "$dfu")"
-for f in "$image" "$key" "$helper_py" "$samples/expected.tsv"; do
-    [[ -f "$f" ]] || { echo "$me: missing $f" >&2; exit 2; }
-done
-image_size="$(wc -c < "$image" | tr -d ' ')"
-# imgtool's digest of the image: the hash the device must report for the slot holding it.
-image_hash="$(awk -F '\t' '$1 == "images/blinky-ecdsa-p256-1.1.0.signed.bin" && $3 == "OK" { print $5; exit }' \
-              "$samples/expected.tsv")"
-[[ -n "$image_hash" ]] || { echo "$me: no imgtool digest for the image in expected.tsv" >&2; exit 2; }
-
-work="$(mktemp -d "${TMPDIR:-/tmp}/$me.XXXXXX")"
-sim_pids=()
-# Stops every sim this script started that still runs (by its pid, nothing else), then the temp dir.
-cleanup() {
-    local pid
-    for pid in "${sim_pids[@]}"; do
-        if kill -0 "$pid" 2> /dev/null; then
-            kill -TERM "$pid" 2> /dev/null || true
-            wait "$pid" 2> /dev/null || true
-        fi
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-# --- smpclient and smpmgr in a throw-away venv -------------------------------------------------------
-if ! python3 -m venv "$work/venv" > "$work/venv.log" 2>&1; then
-    echo "SKIP: $me: python3 venv unavailable ($(tail -n 1 "$work/venv.log"))"
-    exit 0
-fi
-if ! "$work/venv/bin/pip" install --disable-pip-version-check --quiet --timeout 20 --retries 1 \
-        "smpclient==$SMPCLIENT_VERSION" "smpmgr==$SMPMGR_VERSION" > "$work/pip.log" 2>&1; then
-    # The network reason if pip logged one (it retries quietly), else pip's error line.
-    err="$(grep -o -m 1 -E "(Failed to establish a new connection|Temporary failure in name resolution|Read timed out|Connection refused|No route to host)[^')]*" "$work/pip.log" \
-           || grep -m 1 -E '^(ERROR|error)' "$work/pip.log" || tail -n 1 "$work/pip.log")"
-    echo "SKIP: $me: PyPI unreachable (${err:-pip install smpclient==$SMPCLIENT_VERSION smpmgr==$SMPMGR_VERSION failed})"
-    exit 0
-fi
-PY="$work/venv/bin/python"
-SMPMGR="$work/venv/bin/smpmgr"
-
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); printf 'PASS  %s\n' "$*"; }
-fail() { failed=$((failed + 1)); printf 'FAIL  %s\n' "$*"; }
+# The pinned clients, the image, the dfu binary, a temporary directory and the venv.
+# shellcheck source=scripts/smpclient-common.sh
+source "$scripts/smpclient-common.sh"
 
 # check NAME HELPER-ARGS...: one smpclient check; its last output line is the detail, kept in CHECK_OUT.
 check() {
