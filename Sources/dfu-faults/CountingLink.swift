@@ -59,11 +59,7 @@ final class CountingLink: ForwardingLink {
     }
 
     private func count(_ frame: SMPFrame?) {
-        guard let frame else { return }
-        let header = frame.header
-        guard header.group == .image, header.command == ImageMgmtCommand.upload.rawValue, header.op == .write,
-              let packet = try? SMPPacket(frame: frame),
-              let request = try? ImageUploadRequest(body: packet.body) else { return }
-        counter.add(request.data.count)
+        guard let frame, let packet = try? SMPPacket(frame: frame), let bytes = UploadData.bytes(in: packet) else { return }
+        counter.add(bytes)
     }
 }

@@ -91,7 +91,7 @@ import Testing
         let process = try FaultsOptions.parse(["--link", "process"]).selected(from: Scenario.catalogue)
         #expect(process.map(\.name) == ["kill-rerun", "kill-resume", "batch-kill", "batch-kill-twice", "kill-resume-twice",
                                          "kill-rerun-twice", "kill-at-reboot", "kill-then-reboot", "kill-in-outage",
-                                         "bluez-kill-rerun", "bluez-kill-resume", "nordic-kill-rerun", "nordic-kill-resume",
+                                         "serial-kill-rerun", "serial-kill-resume", "bluez-kill-rerun", "bluez-kill-resume", "nordic-kill-rerun", "nordic-kill-resume",
                                          "nordic-kill-resume-twice", "bluez-nordic-kill-rerun", "bluez-nordic-kill-resume",
                                          "bluez-nordic-elsewhere-kill-rerun", "bluez-nordic-elsewhere-kill-resume",
                                          "nordic-batch-kill", "nordic-batch-kill-twice"])

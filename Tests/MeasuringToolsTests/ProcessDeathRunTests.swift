@@ -122,6 +122,19 @@ import Testing
         #expect(record.resumes == 1, "the upload was carried on, not started over")
     }
 
+    /// Over a serial line (the device on a pseudo-terminal): seed 1000 kills at 92.30 % of what the
+    /// device read off the line, and `dfu resume` carries the upload on from its offset; seed 1007
+    /// as the device begins its reset (the line stays: a UART), and `dfu resume` finds it back.
+    @Test(arguments: [(UInt64(1000), "SIGKILL@92.30% in transfer"), (1007, "SIGKILL@resetting")])
+    func aFlashKilledOverASerialLineIsFinishedByResume(seed: UInt64, faults: String) async throws {
+        let record = try await run("serial-kill-resume", seed: seed)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, false])
+        #expect(record.faults.hasPrefix(faults), "\(record.faults)")
+        #expect(record.resumes == (seed == 1000 ? 1 : 0), "carried on from the device's offset after a kill in the transfer")
+    }
+
     /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.
     @Test func aRerunKilledInItsTurnIsFinishedByTheNextRerun() async throws {
         let record = try await run("kill-rerun-twice", seed: 1000)

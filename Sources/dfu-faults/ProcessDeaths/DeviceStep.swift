@@ -2,7 +2,7 @@ import DFUCore
 import DeviceSim
 
 /// What the device model has just been asked or done, as the activation's kill points need it,
-/// whichever link serves it: the UDP server's events, or over BLE the requests the stand-in hands
+/// whichever link serves it: the UDP or serial server's events, or over BLE the requests the stand-in hands
 /// the device (`CountingLink`) and the `VirtualPeripheral`'s own events. Each is reported before
 /// the device answers it.
 enum DeviceStep: Sendable, Equatable {
@@ -18,6 +18,16 @@ enum DeviceStep: Sendable, Equatable {
     init?(_ event: UDPServerEvent) {
         switch event {
         case .received(_, _, let header?): self = .request(header)
+        case .uploadCompleted: self = .uploadCompleted
+        case .rebooting: self = .rebooting
+        case .faultInjected(.outage): self = .outageBegan
+        default: return nil
+        }
+    }
+
+    init?(_ event: SerialServerEvent) {
+        switch event {
+        case .received(_, let header?): self = .request(header)
         case .uploadCompleted: self = .uploadCompleted
         case .rebooting: self = .rebooting
         case .faultInjected(.outage): self = .outageBegan

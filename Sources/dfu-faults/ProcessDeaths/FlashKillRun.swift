@@ -4,8 +4,9 @@ import Transport
 
 /// One run of `kill-rerun`, `kill-resume` or their variants: a fresh virtual device from the run's
 /// seed served over UDP on 127.0.0.1 (as `dfu sim --serve udp:` serves it, on the campaign's model
-/// clock) behind a counting relay, or behind the BlueZ stand-in (`bluez-kill-*`, `KilledDevice`);
-/// the `dfu` binary flashing it (`dfu flash IMAGE --key KEY --device udp:…|ADDRESS --json`, a
+/// clock) behind a counting relay, on a pseudo-terminal (`serial-kill-*`), or behind the BlueZ
+/// stand-in (`bluez-kill-*`, `KilledDevice`);
+/// the `dfu` binary flashing it (`dfu flash IMAGE --key KEY --device udp:…|serial:…|ADDRESS --json`, a
 /// journal directory of the run's own) and killed with SIGKILL at the run's `KillPoint`; then the
 /// update finished by the same command or by `dfu resume --json`, once more after an exit 6; then
 /// the device's own state. `also` adds a second kill (of the first
@@ -33,10 +34,13 @@ struct FlashKillRun {
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
         let schedule = KillSchedule(plan.kills, totalBytes: inputs.image.count)
         let counter = UploadCounter(onAdd: { schedule.sent($0) })
-        let served = try await KilledDevice.serve(setup, over: over, schedule: schedule, counter: counter, scenario: scenario.name)
-        let home: StateHome
-        do throws(FaultsError) { home = try StateHome.make() } catch {
-            await served.stop()
+        let home = try StateHome.make()
+        let served: KilledDevice<VirtualDevice>
+        do throws(FaultsError) {
+            served = try await KilledDevice.serve(setup, over: over, schedule: schedule, counter: counter, directory: home.path,
+                                                  scenario: scenario.name)
+        } catch {
+            home.remove()
             throw error
         }
         let before = await served.snapshot()

@@ -12,7 +12,7 @@ extension KilledDevice where Snapshot == NordicVirtualDevice {
     static func serve(_ setup: SimSetup, over: ProcessDeath.Over, counter: UploadCounter, directory: String,
                       scenario: String) async throws(FaultsError) -> KilledDevice {
         switch over {
-        case .wire: return try await serial(setup, counter: counter, path: directory + "/tty", scenario: scenario)
+        case .wire, .serial: return try await serial(setup, counter: counter, path: directory + "/tty", scenario: scenario)
         case .bluez: return try await bluez(setup, counter: counter, scenario: scenario)
         }
     }

@@ -1,3 +1,4 @@
+import DFUCore
 import DeviceSim
 import Transport
 
@@ -13,14 +14,16 @@ struct KilledDevice<Snapshot: Sendable> {
     let stop: @Sendable () async -> Void
 }
 
-/// The virtual SMP device: over UDP on 127.0.0.1 behind a counting relay (`--device udp:…`), or
-/// behind the BlueZ stand-in on a private bus (`--device ADDRESS`, the bus named by
-/// `DBUS_SYSTEM_BUS_ADDRESS`).
+/// The virtual SMP device: over UDP on 127.0.0.1 behind a counting relay (`--device udp:…`), on a
+/// pseudo-terminal (`--device serial:PATH,baud=…`), or behind the BlueZ stand-in on a private bus
+/// (`--device ADDRESS`, the bus named by `DBUS_SYSTEM_BUS_ADDRESS`).
 extension KilledDevice where Snapshot == VirtualDevice {
+    /// `directory`: where a pseudo-terminal's link goes (the run's own).
     static func serve(_ setup: SimSetup, over: ProcessDeath.Over, schedule: KillSchedule, counter: UploadCounter,
-                      scenario: String) async throws(FaultsError) -> KilledDevice {
+                      directory: String, scenario: String) async throws(FaultsError) -> KilledDevice {
         switch over {
         case .wire: return try await udp(setup, schedule: schedule, counter: counter, scenario: scenario)
+        case .serial: return try await serial(setup, schedule: schedule, counter: counter, path: directory + "/tty", scenario: scenario)
         case .bluez: return try await bluez(setup, schedule: schedule, counter: counter, scenario: scenario)
         }
     }
@@ -48,6 +51,31 @@ extension KilledDevice where Snapshot == VirtualDevice {
                                 await relay.stop()
                                 await server.stop()
                             })
+    }
+
+    /// As `dfu sim --serve serial:PATH` serves it (console framing, `ServedDevice.serialBaud`, a UART:
+    /// the port stays while the device resets), on the campaign's model clock; its events time the
+    /// activation's kill points, the upload requests counted as the server reads them.
+    private static func serial(_ setup: SimSetup, schedule: KillSchedule, counter: UploadCounter, path: String,
+                               scenario: String) async throws(FaultsError) -> KilledDevice {
+        do {
+            let device = try setup.options.makeDevice(framing: .datagram)
+            var serving = SerialServeOptions()
+            serving.baud = ServedDevice.serialBaud
+            let port = CountingSimSerialPort(try PseudoTerminalPort.open(linkedAt: path), framing: serving.framing,
+                                             counter: counter)
+            let server = VirtualDeviceSerialServer(
+                device: device, port: port, serving: serving, clock: setup.clock,
+                reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in
+                    throw SimSerialPortError("a UART does not vanish")
+                },
+                observer: { event in DeviceStep(event).map { schedule.observe($0) } })
+            await server.start()
+            return KilledDevice(device: "serial:\(path),baud=\(ServedDevice.serialBaud)", environment: [:],
+                                snapshot: { await server.snapshot }, stop: { await server.stop() })
+        } catch {
+            throw .setup("scenario \(scenario): cannot serve the device on a pseudo-terminal: \(error)")
+        }
     }
 
     /// As the `bluez` link serves it; counted as the stand-in hands the device what dfu wrote into

@@ -40,7 +40,7 @@ struct NordicKillRun {
         let elsewhere = over == .bluez && scenario.nordic?.bootloaderElsewhere == true
         let text = "sim:protocol=nordic,seed=\(seed)" + (elsewhere ? ",bl_address=random" : "") + ",timescale=\(timeScale)"
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
-        let plan = FlashDeathPlan(also, seed: seed, transferOnly: over == .wire, nordicOverBLE: over == .bluez)
+        let plan = FlashDeathPlan(also, seed: seed, transferOnly: over != .bluez, nordicOverBLE: over == .bluez)
         let schedule = KillSchedule(plan.kills, totalBytes: inputs.initPacketBytes + inputs.firmwareBytes,
                                     uncounted: inputs.initPacketBytes)
         // Every Packet byte counted, the next Execute is the last (over BLE, where its writes are seen).

@@ -31,6 +31,8 @@ enum ProcessDeath: Sendable, Equatable {
     enum Over: Sendable, Equatable {
         /// Without BlueZ: an SMP device over UDP, a Nordic bootloader over a serial line.
         case wire
+        /// An SMP device on a serial line (a pseudo-terminal), as `dfu sim --serve serial:` serves it.
+        case serial
         /// Behind the BlueZ stand-in on a private bus, by its address.
         case bluez
     }

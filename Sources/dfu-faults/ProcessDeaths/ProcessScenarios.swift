@@ -30,6 +30,10 @@ extension Scenario {
                 + "(outage@random) and dfu flash is killed as the outage begins; then dfu resume, which meets the device still out "
                 + "and must wait for it: the device kept its session", .flash(.resume, also: .outageAtKill),
                 fault: "outage@random+SIGKILL@outage"),
+        process("serial-kill-rerun", "dfu flash over a serial line (the device on a pseudo-terminal, console framing, 1,000,000 "
+                + "baud) is killed at a random point of the transfer, or as the device ends the upload, is marked, resets or is "
+                + "confirmed; then the same dfu flash again", .flash(.rerun, over: .serial)),
+        process("serial-kill-resume", "as serial-kill-rerun, then dfu resume", .flash(.resume, over: .serial)),
         process("bluez-kill-rerun", "dfu flash over BlueZ (the stand-in on a private bus) is killed at a random point of the transfer, "
                 + "or as the device ends the upload, is marked, resets or is confirmed; bluetoothd keeps the dead client's link up "
                 + "(unless the device reset); then the same dfu flash again", .flash(.rerun, over: .bluez)),
