@@ -91,10 +91,12 @@ import Testing
         let process = try FaultsOptions.parse(["--link", "process"]).selected(from: Scenario.catalogue)
         #expect(process.map(\.name) == ["kill-rerun", "kill-resume", "batch-kill", "batch-kill-twice", "kill-resume-twice",
                                          "kill-rerun-twice", "kill-at-reboot", "kill-then-reboot", "kill-in-outage",
-                                         "serial-kill-rerun", "serial-kill-resume", "bluez-kill-rerun", "bluez-kill-resume", "nordic-kill-rerun", "nordic-kill-resume",
-                                         "nordic-kill-resume-twice", "bluez-nordic-kill-rerun", "bluez-nordic-kill-resume",
-                                         "bluez-nordic-elsewhere-kill-rerun", "bluez-nordic-elsewhere-kill-resume",
-                                         "nordic-batch-kill", "nordic-batch-kill-twice"])
+                                         "serial-kill-rerun", "serial-kill-resume", "bluez-kill-rerun",
+                                         "bluez-kill-resume", "bluez-kill-at-drop", "nordic-kill-rerun",
+                                         "nordic-kill-resume", "nordic-kill-resume-twice", "bluez-nordic-kill-rerun",
+                                         "bluez-nordic-kill-resume", "bluez-nordic-elsewhere-kill-rerun",
+                                         "bluez-nordic-elsewhere-kill-resume", "nordic-batch-kill",
+                                         "nordic-batch-kill-twice"])
         #expect(process.allSatisfy { $0.processDeath != nil && $0.runs(given: 1) == 1 })
         #expect(process.filter { $0.runs(given: 20) != 10 }.map(\.name) == ["kill-then-reboot"], "costly: a quarter")
         #expect(process.first { $0.costly }.map { [$0.runs(given: 20), $0.runs(given: 4)] } == [5, 1])

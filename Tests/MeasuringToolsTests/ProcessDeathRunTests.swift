@@ -135,6 +135,17 @@ import Testing
         #expect(record.resumes == (seed == 1000 ? 1 : 0), "carried on from the device's offset after a kill in the transfer")
     }
 
+    /// Seed 1000: the device drops the BLE link at 92.30 % of the upload and `dfu flash` dies as it
+    /// does, before it reconnects; `dfu resume` connects again and carries the upload on.
+    @Test func aFlashKilledAsTheDeviceDropsTheLinkIsFinishedByResume() async throws {
+        let record = try await run("bluez-kill-at-drop", seed: 1000)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.attempts.map(\.killed) == [true, false])
+        #expect(record.faults.hasPrefix("disconnect@92.3%+SIGKILL@link-drop"), "\(record.faults)")
+        #expect(record.resumes == 1, "the upload was carried on, not started over")
+    }
+
     /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.
     @Test func aRerunKilledInItsTurnIsFinishedByTheNextRerun() async throws {
         let record = try await run("kill-rerun-twice", seed: 1000)

@@ -34,8 +34,8 @@ public actor VirtualPeripheral: MemoryPeripheral {
     private let observer: @Sendable (VirtualPeripheralEvent) -> Void
 
     /// `connector`, when given, is told to stop and restart advertising around reboots; without
-    /// one a reboot only drops the link. `observer` hears of uploads completed and resets as the
-    /// device reaches them.
+    /// one a reboot only drops the link. `observer` hears of uploads completed, resets and faults
+    /// as the device reaches them.
     public init(device: VirtualDevice, clock: LinkClock, connector: MemoryConnector? = nil,
                 observer: @escaping @Sendable (VirtualPeripheralEvent) -> Void = { _ in }) {
         self.identity = device.identity
@@ -118,7 +118,9 @@ public actor VirtualPeripheral: MemoryPeripheral {
             case .rebooting(_, let report):
                 _ = uploads.reset()
                 observer(.rebooting(report))
-            case .dropped, .faultInjected:
+            case .faultInjected(let fault):
+                observer(.faultInjected(fault))
+            case .dropped:
                 break
             }
         }

@@ -5,4 +5,6 @@ public enum VirtualPeripheralEvent: Sendable, Hashable {
     case uploadCompleted(length: Int)
     /// The device went down (reset command, reboot fault): what MCUboot did.
     case rebooting(BootReport)
+    /// One of its `fault=` faults fired (before the device acts on it: a link dropped after this).
+    case faultInjected(SimFault)
 }

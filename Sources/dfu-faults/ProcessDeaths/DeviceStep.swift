@@ -12,15 +12,15 @@ enum DeviceStep: Sendable, Equatable {
     case uploadCompleted
     /// The device began a reset.
     case rebooting
-    /// An outage began: the device hears nothing and answers nothing for a while.
-    case outageBegan
+    /// One of the device's `fault=` faults fired (an outage began, the device dropped the link).
+    case fault(SimFault)
 
     init?(_ event: UDPServerEvent) {
         switch event {
         case .received(_, _, let header?): self = .request(header)
         case .uploadCompleted: self = .uploadCompleted
         case .rebooting: self = .rebooting
-        case .faultInjected(.outage): self = .outageBegan
+        case .faultInjected(let fault): self = .fault(fault)
         default: return nil
         }
     }
@@ -30,7 +30,7 @@ enum DeviceStep: Sendable, Equatable {
         case .received(_, let header?): self = .request(header)
         case .uploadCompleted: self = .uploadCompleted
         case .rebooting: self = .rebooting
-        case .faultInjected(.outage): self = .outageBegan
+        case .faultInjected(let fault): self = .fault(fault)
         default: return nil
         }
     }
@@ -39,6 +39,7 @@ enum DeviceStep: Sendable, Equatable {
         switch event {
         case .uploadCompleted: self = .uploadCompleted
         case .rebooting: self = .rebooting
+        case .faultInjected(let fault): self = .fault(fault)
         }
     }
 }

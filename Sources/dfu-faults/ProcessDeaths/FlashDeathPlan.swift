@@ -13,6 +13,8 @@
 /// - `outageAtKill`: the device stops hearing and answering at a random point of the transfer for
 ///   `outageSeconds` of model time drawn from the seed (10–40 s: 0.5–2 s of real time at the
 ///   campaign's 0.05, longer than the next `dfu` takes to start), and `dfu` is killed as it does.
+/// - `linkDropAtKill`: the device drops the link at a random point (`disconnect@random`), and `dfu`
+///   is killed as it does.
 /// `transferOnly`: the Nordic serial bootloader, killed in the transfer only (see `NordicKillRun`);
 /// `nordicOverBLE`: a Nordic device over BlueZ, whose one kill may also come at the last Execute
 /// (`KillPoint.drawNordic`).
@@ -40,6 +42,9 @@ struct FlashDeathPlan: Equatable {
         case .outageAtKill:
             kills = [.outage]
             deviceFault = "outage@random:\(Self.outageMilliseconds(seed: seed))ms"
+        case .linkDropAtKill:
+            kills = [.linkDrop]
+            deviceFault = "disconnect@random"
         }
     }
 

@@ -24,6 +24,8 @@ enum KillPoint: Sendable, Equatable {
     case lastExecute
     /// The device's outage began (`outage@…`): dfu dies waiting on a device that hears nothing.
     case outage
+    /// The device dropped the link (`disconnect@…`): dfu dies as it learns of it, before it reconnects.
+    case linkDrop
 
     /// The activation steps, in the order an update reaches them.
     static let activationSteps: [KillPoint] = [.uploaded, .marking, .resetting, .confirming]
@@ -82,6 +84,7 @@ enum KillPoint: Sendable, Equatable {
         case .confirming: return "SIGKILL@confirming"
         case .lastExecute: return "SIGKILL@last-execute"
         case .outage: return "SIGKILL@outage"
+        case .linkDrop: return "SIGKILL@link-drop"
         }
     }
 

@@ -112,7 +112,7 @@ final class KillSchedule: Sendable {
     /// Whether `step` is the activation step `point` (never a transfer point).
     static func reaches(_ point: KillPoint, _ step: DeviceStep, afterReset: Bool) -> Bool {
         switch (point, step) {
-        case (.uploaded, .uploadCompleted), (.resetting, .rebooting), (.outage, .outageBegan):
+        case (.uploaded, .uploadCompleted), (.resetting, .rebooting), (.outage, .fault(.outage)), (.linkDrop, .fault(.disconnect)):
             return true
         case (.marking, .request(let header)):
             return isImageStateWrite(header) && !afterReset

@@ -25,6 +25,10 @@ enum ProcessDeath: Sendable, Equatable {
         /// (`outage@random:D`), and `dfu` is killed as the outage begins: the command that takes
         /// the update up meets a device that does not answer yet, and must wait for it.
         case outageAtKill
+        /// The device drops the link at a random point of the transfer (`disconnect@random`) and
+        /// `dfu` is killed as it does: the command that takes the update up meets a device no
+        /// longer connected, which kept its upload session.
+        case linkDropAtKill
     }
 
     /// Where the children reach the device.

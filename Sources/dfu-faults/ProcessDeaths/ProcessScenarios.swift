@@ -38,6 +38,10 @@ extension Scenario {
                 + "or as the device ends the upload, is marked, resets or is confirmed; bluetoothd keeps the dead client's link up "
                 + "(unless the device reset); then the same dfu flash again", .flash(.rerun, over: .bluez)),
         process("bluez-kill-resume", "as bluez-kill-rerun, then dfu resume", .flash(.resume, over: .bluez)),
+        process("bluez-kill-at-drop", "the device drops the link at a random point of the transfer (disconnect@random) and dfu "
+                + "flash over BlueZ is killed as it does, before it reconnects; then dfu resume, which connects again and "
+                + "carries the upload on (the device kept its session)", .flash(.resume, also: .linkDropAtKill, over: .bluez),
+                fault: "disconnect@random+SIGKILL@link-drop"),
         nordicProcess("nordic-kill-rerun", "dfu flash of the Nordic package over a serial line (SLIP, the nRF5 bootloader's serial DFU) "
                       + "is killed at a random point of the firmware; then the same dfu flash again", .flash(.rerun)),
         nordicProcess("nordic-kill-resume", "as nordic-kill-rerun, then dfu resume", .flash(.resume)),
