@@ -33,14 +33,22 @@ import Testing
         return try await run.perform()
     }
 
+    /// Runs scenario `name` at `seed` and expects what every run here must show: completed, every
+    /// invariant kept, and (when `kills` is given) that many `dfu` processes killed before the one
+    /// that finished. The record, for each test's own checks.
+    private func finished(_ name: String, seed: UInt64, kills: Int? = 1) async throws -> RunRecord {
+        let record = try await run(name, seed: seed)
+        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty, "\(record.violations)")
+        if let kills { #expect(record.attempts.map(\.killed) == Array(repeating: true, count: kills) + [false]) }
+        return record
+    }
+
     /// Seed 1000 kills at 92.30 % of the upload, seed 1007 as the device resets (`KillPoint`).
     @Test(arguments: [(UInt64(1000), "SIGKILL@92.30% in transfer"), (1007, "SIGKILL@resetting")])
     func aKilledFlashIsFinishedByResume(seed: UInt64, faults: String) async throws {
-        let record = try await run("kill-resume", seed: seed)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
+        let record = try await finished("kill-resume", seed: seed)
         #expect(record.faults.hasPrefix(faults), "\(record.faults)")
-        #expect(record.attempts.map(\.killed) == [true, false])
         if seed == 1000 {
             #expect(record.resumes == 1, "the resumed upload started from the device's offset")
             #expect(record.extraBytes >= 0 && record.extraBytes < record.imageBytes / 2, "\(record.extraBytes)")
@@ -48,28 +56,21 @@ import Testing
     }
 
     @Test func aKilledNordicFlashOverSerialIsFinishedByResume() async throws {
-        let record = try await run("nordic-kill-resume", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty && record.resumes == 1)
+        let record = try await finished("nordic-kill-resume", seed: 1000, kills: nil)
+        #expect(record.resumes == 1)
         #expect(record.faults == "SIGKILL@92.30% in transfer")
     }
 
     /// Seed 1001 kills `dfu flash` at 7.63 % of the upload and then `dfu resume` as the device resets.
     @Test func aResumeKilledInItsTurnIsFinishedByTheNextResume() async throws {
-        let record = try await run("kill-resume-twice", seed: 1001)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, true, false])
+        let record = try await finished("kill-resume-twice", seed: 1001, kills: 2)
         #expect(record.faults.hasPrefix("SIGKILL@7.63% in transfer, then SIGKILL@resetting"), "\(record.faults)")
     }
 
     /// Seed 1000 kills at 92.30 % of what the device received over BlueZ; bluetoothd keeps the
     /// dead client's link, and the rerun takes the upload up from the device's offset.
     @Test func aFlashKilledOverBlueZIsFinishedByTheSameCommand() async throws {
-        let record = try await run("bluez-kill-rerun", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, false])
+        let record = try await finished("bluez-kill-rerun", seed: 1000)
         #expect(record.faults == "SIGKILL@92.30% in transfer", "\(record.faults)")
         #expect(record.resumes == 1, "the rerun started from the device's offset")
     }
@@ -80,10 +81,7 @@ import Testing
     /// `dfu` finds it gone from the link and waits for it), then `dfu resume` finishes.
     @Test(arguments: [(UInt64(1006), "SIGKILL@uploaded"), (1005, "SIGKILL@marking"), (1007, "SIGKILL@resetting")])
     func aFlashKilledOverBlueZInItsActivationIsFinishedByResume(seed: UInt64, faults: String) async throws {
-        let record = try await run("bluez-kill-resume", seed: seed)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, false])
+        let record = try await finished("bluez-kill-resume", seed: seed)
         #expect(record.faults.hasPrefix(faults), "\(record.faults)")
         #expect(record.extraBytes == 0, "nothing sent again")
     }
@@ -91,9 +89,7 @@ import Testing
     /// Seed 1001 kills as the host is about to write the last Execute over BlueZ: the bootloader
     /// activates the package, and `dfu resume` must find it done (finding 15).
     @Test func aNordicFlashKilledAtTheLastExecuteOverBlueZIsFinishedByResume() async throws {
-        let record = try await run("bluez-nordic-kill-resume", seed: 1001)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
+        let record = try await finished("bluez-nordic-kill-resume", seed: 1001, kills: nil)
         #expect(record.faults == "SIGKILL@last-execute in transfer", "\(record.faults)")
         #expect(record.extraBytes == 0, "nothing sent again")
     }
@@ -102,9 +98,7 @@ import Testing
     /// (`bl_address=random`): `dfu resume` can find it only by the name the killed run gave it,
     /// which the journal kept, and carries on from the bootloader's offset.
     @Test func aNordicFlashKilledWithItsBootloaderElsewhereIsFinishedByResume() async throws {
-        let record = try await run("bluez-nordic-elsewhere-kill-resume", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
+        let record = try await finished("bluez-nordic-elsewhere-kill-resume", seed: 1000, kills: nil)
         #expect(record.device.contains("bl_address=random"))
         #expect(record.faults == "SIGKILL@92.30% in transfer", "\(record.faults)")
         #expect(record.resumes == 1 && record.extraBytes == 0, "carried on, nothing sent again")
@@ -114,10 +108,7 @@ import Testing
     /// of the upload and `dfu flash` dies as it does; `dfu resume` starts while the device is still
     /// out, is answered once it is back, and carries the upload on from the offset it kept.
     @Test func aFlashKilledInAnOutageIsFinishedByResume() async throws {
-        let record = try await run("kill-in-outage", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, false])
+        let record = try await finished("kill-in-outage", seed: 1000)
         #expect(record.faults.hasPrefix("outage@92.3%:15370ms+SIGKILL@outage"), "\(record.faults)")
         #expect(record.resumes == 1, "the upload was carried on, not started over")
     }
@@ -127,10 +118,7 @@ import Testing
     /// as the device begins its reset (the line stays: a UART), and `dfu resume` finds it back.
     @Test(arguments: [(UInt64(1000), "SIGKILL@92.30% in transfer"), (1007, "SIGKILL@resetting")])
     func aFlashKilledOverASerialLineIsFinishedByResume(seed: UInt64, faults: String) async throws {
-        let record = try await run("serial-kill-resume", seed: seed)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, false])
+        let record = try await finished("serial-kill-resume", seed: seed)
         #expect(record.faults.hasPrefix(faults), "\(record.faults)")
         #expect(record.resumes == (seed == 1000 ? 1 : 0), "carried on from the device's offset after a kill in the transfer")
     }
@@ -138,55 +126,40 @@ import Testing
     /// Seed 1000: the device drops the BLE link at 92.30 % of the upload and `dfu flash` dies as it
     /// does, before it reconnects; `dfu resume` connects again and carries the upload on.
     @Test func aFlashKilledAsTheDeviceDropsTheLinkIsFinishedByResume() async throws {
-        let record = try await run("bluez-kill-at-drop", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, false])
+        let record = try await finished("bluez-kill-at-drop", seed: 1000)
         #expect(record.faults.hasPrefix("disconnect@92.3%+SIGKILL@link-drop"), "\(record.faults)")
         #expect(record.resumes == 1, "the upload was carried on, not started over")
     }
 
     /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.
     @Test func aRerunKilledInItsTurnIsFinishedByTheNextRerun() async throws {
-        let record = try await run("kill-rerun-twice", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, true, false])
+        let record = try await finished("kill-rerun-twice", seed: 1000, kills: 2)
         #expect(record.faults.hasPrefix("SIGKILL@77.75% in transfer, then SIGKILL@"), "\(record.faults)")
     }
 
     /// The device resets at 92.30 % of the upload and `dfu flash` dies with it: the session is lost.
     @Test func aKillAsTheDeviceResetsIsFinishedByResumeFromTheStart() async throws {
-        let record = try await run("kill-at-reboot", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty && record.resumes == 0)
+        let record = try await finished("kill-at-reboot", seed: 1000, kills: nil)
+        #expect(record.resumes == 0)
         #expect(record.faults == "reboot@92.3%+SIGKILL@resetting in transfer")
     }
 
     /// Seed 1000 kills the batch at 92.30 % of a device's image, then its rerun once the devices
     /// were sent 21.11 % of an image more; the third batch finishes every device.
     @Test func aBatchKilledTwiceIsFinishedByItsThirdRun() async throws {
-        let record = try await run("batch-kill-twice", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, true, false])
+        let record = try await finished("batch-kill-twice", seed: 1000, kills: 2)
         #expect(record.faults.hasSuffix(", then SIGKILL@21.11% of an image in the rerun"), "\(record.faults)")
     }
 
     /// Seed 1000 kills the Nordic batch, then its rerun once the bootloaders were sent 21.11 % of a
     /// package more; the devices running their application go back into DFU mode before each run.
     @Test func aNordicBatchKilledTwiceIsFinishedByItsThirdRun() async throws {
-        let record = try await run("nordic-batch-kill-twice", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
-        #expect(record.attempts.map(\.killed) == [true, true, false])
+        let record = try await finished("nordic-batch-kill-twice", seed: 1000, kills: 2)
         #expect(record.faults.hasSuffix(", then SIGKILL@21.11% of an image in the rerun"), "\(record.faults)")
     }
 
     @Test func aNordicBatchKilledMidwayIsFinishedByItsRerun() async throws {
-        let record = try await run("nordic-batch-kill", seed: 1000)
-        #expect(record.outcome == .completed, "\(record.outcome) \(record.attempts.map(\.message))")
-        #expect(record.violations.isEmpty)
+        let record = try await finished("nordic-batch-kill", seed: 1000, kills: nil)
         // Where the other devices were depends on the host's pace (usually 2 done, 2 mid-transfer, 1
         // waiting); a completed run had some done, some mid-transfer and some waiting.
         #expect(record.faults.hasPrefix("SIGKILL@92.30% of a device's image: "), "\(record.faults)")
