@@ -131,6 +131,15 @@ import Testing
         #expect(record.resumes == 1, "the upload was carried on, not started over")
     }
 
+    /// A serial-only nRF52 whose `dfu` died as the bootloader got the last Execute runs the new
+    /// application, which reads nothing on the line; put back in DFU mode, the same command sends
+    /// the package again and finishes (nothing on the line says the application is already it).
+    @Test func aNordicFlashKilledAtTheLastExecuteOverSerialIsFinishedInDFUMode() async throws {
+        let record = try await finished("nordic-kill-at-activation", seed: 1000)
+        #expect(record.faults == "SIGKILL@last-execute in transfer", "\(record.faults)")
+        #expect(record.extraBytes == record.imageBytes, "the package sent again, whole")
+    }
+
     /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.
     @Test func aRerunKilledInItsTurnIsFinishedByTheNextRerun() async throws {
         let record = try await finished("kill-rerun-twice", seed: 1000, kills: 2)

@@ -21,8 +21,9 @@ struct ChildRunner {
     /// points killing one in turn, and the one after the last kill run to its end (once more after
     /// an exit 6). The attempts in order, and what stopped the campaign's own part, if anything
     /// (the run is then not judged). A command that ends before its kill point ends the run there.
-    func killThenFinish(_ flash: [String], schedule: KillSchedule, finish: ProcessDeath.Finish,
-                        expectation: Expectation) async -> (attempts: [AttemptRecord], failure: FaultsError?) {
+    /// `afterKill`: what is done to the device after each kill, before the next command.
+    func killThenFinish(_ flash: [String], schedule: KillSchedule, finish: ProcessDeath.Finish, expectation: Expectation,
+                        afterKill: () async -> Void = {}) async -> (attempts: [AttemptRecord], failure: FaultsError?) {
         var attempts: [AttemptRecord] = []
         let again = finish == .rerun ? flash : ["resume", "--json"]
         do throws(FaultsError) {
@@ -36,6 +37,7 @@ struct ChildRunner {
                 schedule.disarm()
                 attempts.append(record)
                 guard record.killed else { return (attempts, nil) }
+                await afterKill()
             }
             attempts += try await self.finish(again, after: attempts.count, expectation: expectation)
             return (attempts, nil)

@@ -15,6 +15,7 @@
 ///   campaign's 0.05, longer than the next `dfu` takes to start), and `dfu` is killed as it does.
 /// - `linkDropAtKill`: the device drops the link at a random point (`disconnect@random`), and `dfu`
 ///   is killed as it does.
+/// - `killedAtLastExecute`: one kill, as the Nordic bootloader gets the last Execute.
 /// `transferOnly`: the Nordic serial bootloader, killed in the transfer only (see `NordicKillRun`);
 /// `nordicOverBLE`: a Nordic device over BlueZ, whose one kill may also come at the last Execute
 /// (`KillPoint.drawNordic`).
@@ -45,6 +46,9 @@ struct FlashDeathPlan: Equatable {
         case .linkDropAtKill:
             kills = [.linkDrop]
             deviceFault = "disconnect@random"
+        case .killedAtLastExecute:
+            kills = [.lastExecute]
+            deviceFault = nil
         }
     }
 

@@ -8,18 +8,20 @@ import Transport
 /// stand-in on a private bus, the bootloader it starts heard at the address + 1 (`--device
 /// ADDRESS`, the bus named by `DBUS_SYSTEM_BUS_ADDRESS`).
 extension KilledDevice where Snapshot == NordicVirtualDevice {
-    /// `directory`: where the pseudo-terminal's link goes (the run's own).
+    /// `directory`: where the pseudo-terminal's link goes (the run's own). `execute`: told of each
+    /// Execute the serial bootloader gets, before it acts on it (over BLE the counter sees them).
     static func serve(_ setup: SimSetup, over: ProcessDeath.Over, counter: UploadCounter, directory: String,
-                      scenario: String) async throws(FaultsError) -> KilledDevice {
+                      scenario: String, execute: @escaping @Sendable () -> Void = {}) async throws(FaultsError) -> KilledDevice {
         switch over {
-        case .wire, .serial: return try await serial(setup, counter: counter, path: directory + "/tty", scenario: scenario)
+        case .wire, .serial:
+            return try await serial(setup, counter: counter, path: directory + "/tty", scenario: scenario, execute: execute)
         case .bluez: return try await bluez(setup, counter: counter, scenario: scenario)
         }
     }
 
     /// Counted as the bootloader receives its Write Objects.
-    private static func serial(_ setup: SimSetup, counter: UploadCounter, path: String,
-                               scenario: String) async throws(FaultsError) -> KilledDevice {
+    private static func serial(_ setup: SimSetup, counter: UploadCounter, path: String, scenario: String,
+                               execute: @escaping @Sendable () -> Void) async throws(FaultsError) -> KilledDevice {
         let configuration: NordicDeviceConfiguration
         do throws(SimOptionsError) {
             configuration = try setup.options.nordicDeviceConfiguration()
@@ -29,13 +31,19 @@ extension KilledDevice where Snapshot == NordicVirtualDevice {
         let server: NordicSerialServer
         do throws(SimSerialPortError) {
             server = try await NordicPTYServer.start(configuration, at: path, clock: setup.clock, observer: { event in
-                if case .received(.writeObject(let data)) = event { counter.add(data.count) }
+                switch event {
+                case .received(.writeObject(let data)): counter.add(data.count)
+                case .received(.controlPoint(.execute)): execute()
+                default: break
+                }
             })
         } catch {
             throw .setup("scenario \(scenario): cannot serve the device on a pseudo-terminal: \(error)")
         }
+        let clock = setup.clock
         return KilledDevice(device: "serial:\(path),baud=\(ServedDevice.serialBaud)", environment: [:],
-                                  snapshot: { await server.snapshot }, stop: { await server.stop() })
+                            snapshot: { await server.snapshot }, stop: { await server.stop() },
+                            toDFUMode: { await NordicDFUMode.enter([server], clock: clock) })
     }
 
     /// Counted as the stand-in hands the bootloader the Packet writes dfu made through its socket.

@@ -72,7 +72,7 @@ struct NordicBatchKillRun {
                                                home: home, runner: ChildRunner(files: files, home: home, hangGuard: hangGuard),
                                                trigger: trigger, killSwitch: killSwitch, rerunKill: rerunKill,
                                                expectation: scenario.expectation,
-                                               beforeRerun: { await Self.backToDFUMode(servers, clock: clock) })
+                                               beforeRerun: { await NordicDFUMode.enter(servers, clock: clock) })
         } catch {
             failure = error
         }
@@ -117,17 +117,6 @@ struct NordicBatchKillRun {
             })
         } catch {
             throw .setup("scenario \(scenario.name): cannot serve device \(index + 1) on a pseudo-terminal: \(error)")
-        }
-    }
-
-    /// Every device that runs its application (once it has finished starting), power-cycled into
-    /// its bootloader, and waited for until it is there.
-    static func backToDFUMode(_ servers: [NordicSerialServer], clock: LinkClock) async {
-        for server in servers {
-            let device = await NordicBootWait.settled(clock: clock) { await server.snapshot }
-            guard case .application = device.mode else { continue }
-            await server.powerCycle(enterBootloader: true)
-            _ = await NordicBootWait.settled(clock: clock) { await server.snapshot }
         }
     }
 }

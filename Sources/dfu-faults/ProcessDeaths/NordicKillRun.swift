@@ -49,7 +49,8 @@ struct NordicKillRun {
         let home = try StateHome.make()
         let served: KilledDevice<NordicVirtualDevice>
         do throws(FaultsError) {
-            served = try await KilledDevice.serve(setup, over: over, counter: counter, directory: home.path, scenario: scenario.name)
+            served = try await KilledDevice.serve(setup, over: over, counter: counter, directory: home.path, scenario: scenario.name,
+                                                  execute: { if counter.total >= lastExecute.bytes { schedule.lastExecute() } })
         } catch {
             home.remove()
             throw error
@@ -60,7 +61,8 @@ struct NordicKillRun {
         let modelStart = setup.clock.now
         let wallStart = ContinuousClock.now
         let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard, environment: served.environment)
-            .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation)
+            .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation,
+                            afterKill: { if also == .killedAtLastExecute { await served.toDFUMode() } })
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
         let final = await NordicBootWait.settled(clock: setup.clock, served.snapshot)

@@ -29,6 +29,11 @@ enum ProcessDeath: Sendable, Equatable {
         /// `dfu` is killed as it does: the command that takes the update up meets a device no
         /// longer connected, which kept its upload session.
         case linkDropAtKill
+        /// Nordic over a serial line: `dfu` is killed as the bootloader gets the last Execute,
+        /// which it acts on by starting the new application; the board is then put back in DFU
+        /// mode (`NordicDFUMode`), as an operator must for a serial-only nRF52, before the command
+        /// that finishes.
+        case killedAtLastExecute
     }
 
     /// Where the children reach the device.

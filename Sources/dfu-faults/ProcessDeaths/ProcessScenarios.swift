@@ -48,6 +48,10 @@ extension Scenario {
         nordicProcess("nordic-kill-resume-twice", "dfu flash of the Nordic package over a serial line is killed at a random point "
                       + "of the firmware (5-80 %), then dfu resume at a random share of what is left; then dfu resume again",
                       .flash(.resume, also: .finisherKilled), fault: "SIGKILL@random+SIGKILL@random"),
+        nordicProcess("nordic-kill-at-activation", "dfu flash of the Nordic package over a serial line is killed as the "
+                      + "bootloader gets the last Execute, which starts the new application; the board is put back in DFU mode "
+                      + "(a power cycle with its DFU button held), as a serial-only nRF52 needs; then the same dfu flash again",
+                      .flash(.rerun, also: .killedAtLastExecute), fault: "SIGKILL@last-execute"),
         nordicProcess("bluez-nordic-kill-rerun", "dfu flash of the Nordic package over BlueZ (the stand-in on a private bus; the "
                       + "application's buttonless DFU, then the bootloader at the address + 1) is killed at a random point of the "
                       + "firmware, the device left in its bootloader; then the same dfu flash again", .flash(.rerun, over: .bluez)),
