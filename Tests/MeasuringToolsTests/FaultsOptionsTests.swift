@@ -91,7 +91,7 @@ import Testing
         let process = try FaultsOptions.parse(["--link", "process"]).selected(from: Scenario.catalogue)
         #expect(process.map(\.name) == ["kill-rerun", "kill-resume", "batch-kill", "batch-kill-twice", "kill-resume-twice",
                                          "kill-rerun-twice", "kill-at-reboot", "kill-then-reboot", "kill-in-outage",
-                                         "serial-kill-rerun", "serial-kill-resume", "bluez-kill-rerun",
+                                         "serial-kill-rerun", "serial-kill-resume", "serial-usb-kill-at-drop", "bluez-kill-rerun",
                                          "bluez-kill-resume", "bluez-kill-at-drop", "nordic-kill-rerun",
                                          "nordic-kill-resume", "nordic-kill-resume-twice", "nordic-kill-at-activation",
                                          "bluez-nordic-kill-rerun",

@@ -123,6 +123,16 @@ import Testing
         #expect(record.resumes == (seed == 1000 ? 1 : 0), "carried on from the device's offset after a kill in the transfer")
     }
 
+    /// Seed 1000: the device on a USB serial port drops the line at 92.30 % of the upload (the port
+    /// vanishes and comes back) and `dfu flash` dies as it does; `dfu resume` opens the port again
+    /// and carries the upload on (or, when the requests the dead run left on the line finished the
+    /// upload before it opened the port, finds nothing left to send: the host's pace decides).
+    @Test func aFlashKilledAsAUSBPortVanishesIsFinishedByResume() async throws {
+        let record = try await finished("serial-usb-kill-at-drop", seed: 1000)
+        #expect(record.faults.hasPrefix("disconnect@92.3%+SIGKILL@link-drop"), "\(record.faults)")
+        #expect(record.extraBytes < record.imageBytes / 4, "not started over: \(record.extraBytes) bytes sent again")
+    }
+
     /// Seed 1000: the device drops the BLE link at 92.30 % of the upload and `dfu flash` dies as it
     /// does, before it reconnects; `dfu resume` connects again and carries the upload on.
     @Test func aFlashKilledAsTheDeviceDropsTheLinkIsFinishedByResume() async throws {

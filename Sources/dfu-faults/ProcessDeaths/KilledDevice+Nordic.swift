@@ -13,7 +13,7 @@ extension KilledDevice where Snapshot == NordicVirtualDevice {
     static func serve(_ setup: SimSetup, over: ProcessDeath.Over, counter: UploadCounter, directory: String,
                       scenario: String, execute: @escaping @Sendable () -> Void = {}) async throws(FaultsError) -> KilledDevice {
         switch over {
-        case .wire, .serial:
+        case .wire, .serial, .usbSerial:
             return try await serial(setup, counter: counter, path: directory + "/tty", scenario: scenario, execute: execute)
         case .bluez: return try await bluez(setup, counter: counter, scenario: scenario)
         }

@@ -25,7 +25,9 @@ extension KilledDevice where Snapshot == VirtualDevice {
                       directory: String, scenario: String) async throws(FaultsError) -> KilledDevice {
         switch over {
         case .wire: return try await udp(setup, schedule: schedule, counter: counter, scenario: scenario)
-        case .serial: return try await serial(setup, schedule: schedule, counter: counter, path: directory + "/tty", scenario: scenario)
+        case .serial, .usbSerial:
+            return try await serial(setup, schedule: schedule, counter: counter, path: directory + "/tty", usb: over == .usbSerial,
+                                    scenario: scenario)
         case .bluez: return try await bluez(setup, schedule: schedule, counter: counter, scenario: scenario)
         }
     }
@@ -55,21 +57,23 @@ extension KilledDevice where Snapshot == VirtualDevice {
                             })
     }
 
-    /// As `dfu sim --serve serial:PATH` serves it (console framing, `ServedDevice.serialBaud`, a UART:
-    /// the port stays while the device resets), on the campaign's model clock; its events time the
+    /// As `dfu sim --serve serial:PATH` serves it (console framing, `ServedDevice.serialBaud`; a UART,
+    /// whose port stays while the device resets, or with `usb` a USB CDC ACM port, which vanishes
+    /// and comes back at the same path), on the campaign's model clock; its events time the
     /// activation's kill points, the upload requests counted as the server reads them.
-    private static func serial(_ setup: SimSetup, schedule: KillSchedule, counter: UploadCounter, path: String,
+    private static func serial(_ setup: SimSetup, schedule: KillSchedule, counter: UploadCounter, path: String, usb: Bool,
                                scenario: String) async throws(FaultsError) -> KilledDevice {
         do {
             let device = try setup.options.makeDevice(framing: .datagram)
             var serving = SerialServeOptions()
             serving.baud = ServedDevice.serialBaud
-            let port = CountingSimSerialPort(try PseudoTerminalPort.open(linkedAt: path), framing: serving.framing,
-                                             counter: counter)
+            serving.vanishesOnReset = usb
+            let framing = serving.framing
+            let port = CountingSimSerialPort(try PseudoTerminalPort.open(linkedAt: path), framing: framing, counter: counter)
             let server = VirtualDeviceSerialServer(
                 device: device, port: port, serving: serving, clock: setup.clock,
                 reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in
-                    throw SimSerialPortError("a UART does not vanish")
+                    CountingSimSerialPort(try PseudoTerminalPort.open(linkedAt: path), framing: framing, counter: counter)
                 },
                 observer: { event in DeviceStep(event).map { schedule.observe($0) } })
             await server.start()

@@ -42,6 +42,8 @@ enum ProcessDeath: Sendable, Equatable {
         case wire
         /// An SMP device on a serial line (a pseudo-terminal), as `dfu sim --serve serial:` serves it.
         case serial
+        /// The same on a USB CDC ACM port: the port vanishes while the device resets or drops the line.
+        case usbSerial
         /// Behind the BlueZ stand-in on a private bus, by its address.
         case bluez
     }

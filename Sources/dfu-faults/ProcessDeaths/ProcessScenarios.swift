@@ -34,6 +34,10 @@ extension Scenario {
                 + "baud) is killed at a random point of the transfer, or as the device ends the upload, is marked, resets or is "
                 + "confirmed; then the same dfu flash again", .flash(.rerun, over: .serial)),
         process("serial-kill-resume", "as serial-kill-rerun, then dfu resume", .flash(.resume, over: .serial)),
+        process("serial-usb-kill-at-drop", "the device on a USB serial port drops the line at a random point of the transfer "
+                + "(disconnect@random: the port vanishes and comes back) and dfu flash is killed as it does; then dfu resume, "
+                + "which opens the port again and carries the upload on", .flash(.resume, also: .linkDropAtKill, over: .usbSerial),
+                fault: "disconnect@random+SIGKILL@link-drop"),
         process("bluez-kill-rerun", "dfu flash over BlueZ (the stand-in on a private bus) is killed at a random point of the transfer, "
                 + "or as the device ends the upload, is marked, resets or is confirmed; bluetoothd keeps the dead client's link up "
                 + "(unless the device reset); then the same dfu flash again", .flash(.rerun, over: .bluez)),
