@@ -1,10 +1,10 @@
 import DFUCore
 import DeviceSim
 
-/// What the device model has just been asked or done, as the activation's kill points need it,
-/// whichever link serves it: the UDP or serial server's events, or over BLE the requests the stand-in hands
-/// the device (`CountingLink`) and the `VirtualPeripheral`'s own events. Each is reported before
-/// the device answers it.
+/// What the device model has just been asked or done, as the kill points after the transfer need
+/// it, whichever link serves it: the UDP or serial server's events, or over BLE the requests the
+/// stand-in hands the device (`CountingLink`) and the `VirtualPeripheral`'s own events. Each is
+/// reported before the device answers it.
 enum DeviceStep: Sendable, Equatable {
     /// A request reached the device (its SMP header).
     case request(SMPHeader)
