@@ -118,15 +118,17 @@ demo: build
 # end-to-end tests (DFUCLITests) wait for dfu child processes synchronously, each holding one of
 # the cooperative pool's threads (one per core), so beside the timing-sensitive tests they starved
 # them; their BlueZ suites (async, timing-sensitive) run apart from the rest of them. The fault
-# campaign's process-death runs (ProcessDeathRunTests: dfu children, private buses, ptys) are
-# end-to-end runs too, and go with them: beside the engine's tests they starved those.
+# campaign's process-death runs (ProcessDeathRunTests) serve their device models in this process
+# (the cooperative pool) while dfu children and private buses start: beside the engine's tests
+# they starved those, beside the other end-to-end tests they starve, so they run on their own.
 test: deps
 	@mkdir -p $(LOGS)
 	$(SWIFT) build 2>&1 | tee $(LOGS)/build.log
 	$(SWIFT) build --build-tests 2>&1 | tee -a $(LOGS)/build.log
 	$(SWIFT) test --skip-build --skip 'DFUCLITests' --skip 'ProcessDeathRunTests' 2>&1 | tee $(LOGS)/test.log
 	$(SWIFT) test --skip-build --filter 'DFUCLITests\.BlueZ' 2>&1 | tee $(LOGS)/test-cli-bluez.log
-	$(SWIFT) test --skip-build --filter 'DFUCLITests|ProcessDeathRunTests' --skip 'DFUCLITests\.BlueZ' 2>&1 | tee $(LOGS)/test-cli.log
+	$(SWIFT) test --skip-build --filter 'ProcessDeathRunTests' 2>&1 | tee $(LOGS)/test-process-deaths.log
+	$(SWIFT) test --skip-build --filter 'DFUCLITests' --skip 'DFUCLITests\.BlueZ' 2>&1 | tee $(LOGS)/test-cli.log
 	@if [[ -f $(CROSSCHECK) ]]; then \
 	    bash $(CROSSCHECK) $(DFU) 2>&1 | tee $(LOGS)/crosscheck.log; \
 	else \
@@ -138,8 +140,8 @@ test: deps
 	.build/debug/dfu-faults --runs $(TEST_FAULTS_RUNS) 2>&1 | tee $(LOGS)/faults.log
 	FUZZ_OPTIMIZATION=-Onone bash scripts/build-fuzzers.sh 2>&1 | tee $(LOGS)/fuzz.log
 	FUZZ_OPTIMIZATION=-Onone bash scripts/run-fuzzers.sh $(TEST_FUZZ_SECONDS) 2>&1 | tee -a $(LOGS)/fuzz.log
-	@swift_testing="$$(for log in test test-cli-bluez test-cli; do { grep -E 'Test run with [0-9]+ tests?' $(LOGS)/$$log.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//'; done | paste -sd ';' | sed 's/;/; /g')"; \
-	xctest="$$({ grep -hE 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log $(LOGS)/test-cli-bluez.log $(LOGS)/test-cli.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
+	@swift_testing="$$(for log in test test-cli-bluez test-process-deaths test-cli; do { grep -E 'Test run with [0-9]+ tests?' $(LOGS)/$$log.log || true; } | tail -n 1 | sed -e 's/^[^T]*//' -e 's/\.$$//'; done | paste -sd ';' | sed 's/;/; /g')"; \
+	xctest="$$({ grep -hE 'Executed [1-9][0-9]* tests?' $(LOGS)/test.log $(LOGS)/test-cli-bluez.log $(LOGS)/test-process-deaths.log $(LOGS)/test-cli.log || true; } | tail -n 1 | sed 's/^[[:space:]]*/; XCTest: /')"; \
 	crosscheck="$$({ grep -E '^(SKIP: )?imgtool-crosscheck' $(LOGS)/crosscheck.log || true; } | tail -n 1)"; \
 	smpclient="$$({ grep -E '^(SKIP: )?smpclient-crosscheck: ' $(LOGS)/smpclient-crosscheck.log || true; } | tail -n 1)"; \
 	smpserial="$$({ grep -E '^(SKIP: )?smpclient-serial-crosscheck: ' $(LOGS)/smpclient-serial-crosscheck.log || true; } | tail -n 1)"; \
