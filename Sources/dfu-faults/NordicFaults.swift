@@ -17,8 +17,8 @@ struct NordicFaults: Sendable {
     /// The bootloader advertises at an address of its own, unrelated to the application's
     /// (`bl_address=random`): found by the name dfu gave it.
     var bootloaderElsewhere = false
-    /// The answer to one Calculate Checksum of a data object, drawn at random, damaged
-    /// (`cp_fault=KIND@checksum:N`).
+    /// The answer to one Calculate Checksum of a data object, drawn at random, damaged, lost or
+    /// sent twice (`cp_fault=KIND@checksum:N`).
     var checksumAnswer: NordicNotificationFault.Kind?
     /// The device loses power as the final Execute (the one that activates) arrives.
     var powerCycleAtActivation = false

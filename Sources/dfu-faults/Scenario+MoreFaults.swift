@@ -21,14 +21,19 @@ extension Scenario {
                  fault: "battery@random:10", otherBootloaderKey: false, expectation: .failsThenRerunCompletes(.preconditionNotMet)),
     ]
 
-    /// The Nordic counterparts: a Control Point answer corrupted or cut short, the device losing
-    /// power as the activating Execute arrives, and the bootloader at an address unrelated to the
-    /// application's.
+    /// The Nordic counterparts: a Control Point answer corrupted, cut short, lost or sent twice, the
+    /// device losing power as the activating Execute arrives, and the bootloader at an address
+    /// unrelated to the application's. (Nothing is reordered: the bootloader answers one request at
+    /// a time, in order, over a link that keeps the order.)
     static let nordicMoreCatalogue: [Scenario] = [
         nordicMore("nordic-corrupt", "the answer to one data object's Calculate Checksum at a random point arrives with its last (CRC) byte inverted",
                    NordicFaults(checksumAnswer: .corrupt), .completes),
         nordicMore("nordic-truncate", "the answer to one data object's Calculate Checksum at a random point arrives without its last byte",
                    NordicFaults(checksumAnswer: .truncate), .interruptedThenRerunCompletes(.deviceRejected)),
+        nordicMore("nordic-stall", "the answer to one data object's Calculate Checksum at a random point is never sent; the bootloader carries on",
+                   NordicFaults(checksumAnswer: .drop), .interruptedThenRerunCompletes(.transferInterrupted)),
+        nordicMore("nordic-duplicate", "the answer to one data object's Calculate Checksum at a random point is sent twice",
+                   NordicFaults(checksumAnswer: .duplicate), .interruptedThenRerunCompletes(.deviceRejected)),
         nordicMore("nordic-power-cycle-at-activation", "the device loses power as the final Execute (the one that activates the firmware) arrives",
                    NordicFaults(powerCycleAtActivation: true), .interruptedThenRerunCompletes(.transferInterrupted)),
         nordicMore("nordic-bootloader-elsewhere", "the bootloader advertises at an address of its own, unrelated to the application's (bl_address=random)",

@@ -77,12 +77,12 @@ import Testing
                                      "udp-reboot-at-mark", "udp-reboot-after-mark", "udp-reboot-at-reset", "udp-silent",
                                      "udp-outage"])
         let memory = try FaultsOptions.parse(["--link", "memory"]).selected(from: Scenario.catalogue)
-        #expect(memory.count == 28 && memory.allSatisfy { $0.link == .memory })
+        #expect(memory.count == 30 && memory.allSatisfy { $0.link == .memory })
         #expect(!memory.contains { $0.name == "udp-battery-falls" || $0.name == "serial-battery-falls" })
         let bluez = try FaultsOptions.parse(["--link", "bluez"]).selected(from: Scenario.catalogue)
         #expect(bluez.map(\.name) == (Scenario.smpCatalogue + Scenario.smpMoreCatalogue).map { "bluez-" + $0.name }
             + ["bluez-new-address"] + (Scenario.nordicCatalogue + Scenario.nordicMoreCatalogue).map { "bluez-" + $0.name })
-        #expect(bluez.filter { $0.nordic != nil }.count == 10 && bluez.allSatisfy { $0.runs(given: 20) == 10 })
+        #expect(bluez.filter { $0.nordic != nil }.count == 12 && bluez.allSatisfy { $0.runs(given: 20) == 10 })
         #expect(!bluez.contains { $0.name == "bluez-silent" || $0.name == "bluez-outage" })
         #expect(bluez.filter(\.movesAfterReboot).map(\.name) == ["bluez-new-address"])
         let both = try FaultsOptions.parse(["--link", "serial", "--scenario", "serial-silent", "--scenario", "reboot"])
@@ -110,6 +110,7 @@ import Testing
         #expect(nordic.map(\.name) == ["serial-nordic-none", "serial-nordic-power-cycle", "serial-nordic-usb-power-cycle",
                                         "serial-nordic-usb-disconnect",
                                         "serial-nordic-drop-packets", "serial-nordic-corrupt", "serial-nordic-truncate",
+                                        "serial-nordic-stall", "serial-nordic-duplicate",
                                         "serial-nordic-power-cycle-at-activation",
                                         "serial-nordic-usb-power-cycle-at-activation", "serial-nordic-wrong-key"])
         #expect(serial.count == 15 + nordic.count && serial.allSatisfy { $0.link == .serial && $0.runs(given: 20) == 10 })

@@ -48,4 +48,14 @@ import Testing
         #expect(record.device.contains(",drop=packet:"))
         #expect(record.resumes == 1)
     }
+
+    /// A response frame lost on the UART: dfu waits out its request deadline (exit 6), and the
+    /// rerun carries on from what the bootloader kept in RAM (no connection ended), nothing resent.
+    @Test func aLostChecksumAnswerIsExitSixThenTheRerunResumes() async throws {
+        let record = try await run("serial-nordic-stall")
+        #expect(record.outcome == .completedAfterFailure(.transferInterrupted), "\(record.attempts.map(\.message))")
+        #expect(record.violations.isEmpty)
+        #expect(record.device.contains(",cp_fault=drop@checksum:"))
+        #expect(record.extraBytes == 0 && record.resumes == 1)
+    }
 }

@@ -1,10 +1,11 @@
 /// A Control Point notification the simulated bootloader damages on purpose (`sim:cp_fault=`): the
 /// Nth answer to one request, counted over the device's life (resets included), arrives with its
-/// last byte inverted (`corrupt`) or without it (`truncate`). Each fires once. A packet receipt
-/// is a checksum answer on the wire (`60 03 01 …`) and counts as one.
+/// last byte inverted (`corrupt`), without it (`truncate`), not at all (`drop`: a bootloader whose
+/// notification queue was full, or a response frame lost on a UART) or twice (`duplicate`). Each
+/// fires once. A packet receipt is a checksum answer on the wire (`60 03 01 …`) and counts as one.
 public struct NordicNotificationFault: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case corrupt, truncate
+        case corrupt, truncate, drop, duplicate
     }
 
     /// The requests whose answers can be damaged, by their names in the option.
@@ -40,17 +41,19 @@ public struct NordicNotificationFault: Sendable, Hashable, CustomStringConvertib
         return "\(kind.rawValue)@\(name):\(ordinal)"
     }
 
-    /// The notification as this fault sends it.
-    func apply(to bytes: [UInt8]) -> [UInt8] {
-        guard let last = bytes.indices.last else { return bytes }
+    /// The notifications this fault sends for `bytes`: none, one or two.
+    func apply(to bytes: [UInt8]) -> [[UInt8]] {
+        guard let last = bytes.indices.last else { return [bytes] }
         var damaged = bytes
         switch kind {
         case .corrupt: damaged[last] ^= 0xFF
         case .truncate: damaged.removeLast()
+        case .drop: return []
+        case .duplicate: return [bytes, bytes]
         }
-        return damaged
+        return [damaged]
     }
 
-    static let expected = "corrupt@REQUEST:N or truncate@REQUEST:N (REQUEST: "
+    static let expected = "KIND@REQUEST:N (KIND: " + Kind.allCases.map(\.rawValue).joined(separator: ", ") + "; REQUEST: "
         + requests.map(\.name).joined(separator: ", ") + "; N from 1), joined with '+' (e.g. corrupt@checksum:5)"
 }

@@ -238,7 +238,7 @@ public struct NordicVirtualDevice: Sendable {
             case .refuseWrite(let error):
                 actions.append(.refuseWrite(error))
             case .notify(let bytes):
-                actions.append(.notify(NordicDeviceGATT.controlPoint, damaged(bytes)))
+                actions += damaged(bytes).map { .notify(NordicDeviceGATT.controlPoint, $0) }
             case .dropped:
                 actions.append(.bootloader(action))
             case .dropLink:
@@ -261,14 +261,15 @@ public struct NordicVirtualDevice: Sendable {
         }
     }
 
-    /// A Control Point answer as a `cp_fault=` fault due at it sends it (else as it is).
-    private mutating func damaged(_ answer: [UInt8]) -> [UInt8] {
-        guard answer.count >= 2, answer[0] == NordicBootloader.responseCode else { return answer }
+    /// A Control Point answer as a `cp_fault=` fault due at it sends it (else as it is): none,
+    /// one or two notifications.
+    private mutating func damaged(_ answer: [UInt8]) -> [[UInt8]] {
+        guard answer.count >= 2, answer[0] == NordicBootloader.responseCode else { return [answer] }
         let opcode = answer[1]
         answers[opcode, default: 0] += 1
         let count = answers[opcode, default: 0]
         guard let index = pendingNotificationFaults.firstIndex(where: { $0.opcode == opcode && $0.ordinal == count }) else {
-            return answer
+            return [answer]
         }
         return pendingNotificationFaults.remove(at: index).apply(to: answer)
     }

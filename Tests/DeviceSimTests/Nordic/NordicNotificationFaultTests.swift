@@ -3,8 +3,8 @@ import DeviceSim
 import Testing
 import Transport
 
-/// `sim:cp_fault=`: the Nth answer to one Control Point request, sent with its last byte inverted
-/// or without it; once, and the bootloader itself unchanged.
+/// `sim:cp_fault=`: the Nth answer to one Control Point request, sent with its last byte inverted,
+/// without it, not at all or twice; once, and the bootloader itself unchanged.
 @Suite struct NordicNotificationFaultTests {
     private func select(_ options: String) throws -> [[UInt8]] {
         var device = try SimOptions.parse("sim:protocol=nordic,inactivity=off" + (options.isEmpty ? "" : "," + options))
@@ -43,11 +43,17 @@ import Transport
         #expect(damaged[2].count == plain[2].count && damaged[2] != plain[2])
     }
 
+    @Test func dropSendsNothingAndDuplicateSendsTwice() throws {
+        let plain = try select("")
+        let faulty = try select("cp_fault=drop@select:1+duplicate@select:3")
+        #expect(faulty == [plain[1], plain[2], plain[2]])
+    }
+
     @Test func optionsParseAndPrintBack() throws {
-        let options = try SimOptions.parse("sim:protocol=nordic,cp_fault=corrupt@checksum:5+truncate@execute:2")
+        let options = try SimOptions.parse("sim:protocol=nordic,cp_fault=corrupt@checksum:5+truncate@execute:2+drop@create:1+duplicate@prn:3")
         #expect(try options.nordicDeviceConfiguration().notificationFaults.map(\.description)
-                == ["corrupt@checksum:5", "truncate@execute:2"])
-        #expect(options.canonicalText.contains("cp_fault=corrupt@checksum:5+truncate@execute:2"))
+                == ["corrupt@checksum:5", "truncate@execute:2", "drop@create:1", "duplicate@prn:3"])
+        #expect(options.canonicalText.contains("cp_fault=corrupt@checksum:5+truncate@execute:2+drop@create:1+duplicate@prn:3"))
     }
 
     @Test(arguments: ["corrupt@checksum", "corrupt@checksum:0", "flip@checksum:1", "corrupt@reset:1", "truncate@create:x"])
