@@ -62,7 +62,8 @@ struct NordicSerialScenarioRun {
             throw SimSetup.serveFailed(scenario.name, error)
         }
 
-        let served = try await NordicServedSerial.serve(configuration, usb: faults.usb, clock: clock, scenario: scenario.name)
+        let served = try await NordicServedSerial.serve(configuration, usb: faults.usb, baud: scenario.serialBaud, clock: clock,
+                                                        scenario: scenario.name)
         let server = served.server
         let cuts = NordicPowerCuts(faults, seed: seed, inputs: inputs) { await server.powerCycle() }
         drawn += cuts.drawn

@@ -23,6 +23,8 @@ struct Scenario: Sendable {
     /// Set for a process-death scenario (`link` is then `.process`): the `dfu` binary runs as a
     /// child process and is killed (`ProcessDeaths/`).
     var processDeath: ProcessDeath? = nil
+    /// The line's speed for a serial row, where it is not the campaign's (`serialBaud`).
+    var baud: Int? = nil
     /// A run costs several seconds of real time whatever the time scale (a `dfu` child waits out
     /// a deadline it measures in real time): a quarter of `--runs`, at least one.
     var costly = false
@@ -39,6 +41,9 @@ struct Scenario: Sendable {
         case .udp, .serial, .bluez, .process: return max(1, runs / 2)
         }
     }
+
+    /// The baud rate of a serial row's line (the device's model and dfu's port settings).
+    var serialBaud: Int { baud ?? ServedDevice.serialBaud }
 
     /// For `--list`: what is injected (`reboot@random+new address@reset`), or `none`.
     var faultText: String {
@@ -63,7 +68,7 @@ struct Scenario: Sendable {
     /// Every scenario, in the order they run: the SMP ones, then the Nordic ones, then those that
     /// kill the `dfu` process.
     static let catalogue = smpCatalogue + smpMoreCatalogue + linkCatalogue + bluezCatalogue + nordicCatalogue
-        + nordicMoreCatalogue + nordicSerialCatalogue + processCatalogue
+        + nordicMoreCatalogue + nordicSerialCatalogue + slowLineCatalogue + processCatalogue
 
     /// The SMP scenarios, in the order they run. `@random` points lie between 5 % and 95 % of the
     /// image and are drawn from the run's seed (`FaultSpec`); two random faults land apart.

@@ -38,7 +38,8 @@ struct ScenarioRun {
         let setup = try SimSetup(text, scenario: scenario.name, timeScale: timeScale)
         let (options, clock) = (setup.options, setup.clock)
         let served = try await ServedDevice.serve(options, on: scenario.link, memory: setup.connector, clock: clock,
-                                                  scenario: scenario.name, movesAfterReboot: scenario.movesAfterReboot)
+                                                  scenario: scenario.name, movesAfterReboot: scenario.movesAfterReboot,
+                                                  baud: scenario.serialBaud)
         let before = await served.snapshot()
         let flashRate = before.server.bootloader.secondary.timing.writeBytesPerSecond
         let counter = UploadCounter()

@@ -11,7 +11,8 @@ import UDPTransport
 /// `dfu sim --serve serial:`), the client being what `dfu flash --device udp:…|serial:…` uses, or
 /// the BlueZ stand-in on a private bus (`BlueZServedDevice.swift`).
 struct ServedDevice {
-    /// The serial line's speed: fast, so that a run's real-time share stays small.
+    /// The serial line's speed: fast, so that a run's real-time share stays small (the
+    /// `-115200` rows run at dfu's default instead, `Scenario.slowLineCatalogue`).
     static let serialBaud = 1_000_000
 
     let connector: any Connector
@@ -26,8 +27,9 @@ struct ServedDevice {
 
     /// `memory`: the connector a memory-link device is served on (`SimSetup`'s).
     /// `movesAfterReboot`: over BlueZ, the device comes back from its first reset under another address.
+    /// `baud`: the serial line's speed.
     static func serve(_ options: SimOptions, on link: FaultLink, memory connector: MemoryConnector, clock: LinkClock,
-                      scenario: String, movesAfterReboot: Bool = false) async throws(FaultsError) -> ServedDevice {
+                      scenario: String, movesAfterReboot: Bool = false, baud: Int = serialBaud) async throws(FaultsError) -> ServedDevice {
         switch link {
         case .memory:
             let peripheral: VirtualPeripheral
@@ -49,7 +51,7 @@ struct ServedDevice {
             return ServedDevice(connector: UDPConnector(presenting: .smp), peer: PeerIdentity("udp:\(server.localAddress)"),
                                 snapshot: { await server.snapshot }, stop: { await server.stop() })
         case .serial:
-            return try await serial(options, clock: clock, scenario: scenario)
+            return try await serial(options, clock: clock, scenario: scenario, baud: baud)
         case .bluez:
             return try await bluez(options, memory: connector, scenario: scenario, movesAfterReboot: movesAfterReboot)
         case .process:
@@ -57,20 +59,21 @@ struct ServedDevice {
         }
     }
 
-    private static func serial(_ options: SimOptions, clock: LinkClock, scenario: String) async throws(FaultsError) -> ServedDevice {
+    private static func serial(_ options: SimOptions, clock: LinkClock, scenario: String,
+                               baud: Int) async throws(FaultsError) -> ServedDevice {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dfu-faults-\(UUID().uuidString)")
         let path = folder.appendingPathComponent("tty").path
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let device = try options.makeDevice(framing: .datagram)
             var serving = SerialServeOptions()
-            serving.baud = serialBaud
+            serving.baud = baud
             let port = try PseudoTerminalPort.open(linkedAt: path)
             let server = VirtualDeviceSerialServer(
                 device: device, port: port, serving: serving, clock: clock,
                 reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in try PseudoTerminalPort.open(linkedAt: path) })
             await server.start()
-            let bytes = SerialConnector(presenting: .smp, settings: try SerialPortSettings(baud: serialBaud))
+            let bytes = SerialConnector(presenting: .smp, settings: try SerialPortSettings(baud: baud))
             let connector = SMPSerialConnector(wrapping: bytes, byteCharacteristic: SMPGATT.characteristic, framing: serving.framing)
             return ServedDevice(connector: connector, peer: PeerIdentity("serial:" + path),
                                 snapshot: { await server.snapshot },

@@ -23,10 +23,12 @@ enum TableReport {
             + "extra bytes: image bytes sent beyond one copy")
         if summaries.contains(where: { ($0.scenario.link == .udp || $0.scenario.link == .serial) && $0.scenario.nordic == nil }) {
             lines.append("udp-*: a real UDP socket to the virtual device on 127.0.0.1; serial-*: a pseudo-terminal at "
-                + "\(ServedDevice.serialBaud) baud, console framing; both on the same model clock as the memory link")
+                + "\(ServedDevice.serialBaud) baud (-\(Scenario.slowLineBaud): \(Scenario.slowLineBaud)), console framing; "
+                + "both on the same model clock as the memory link")
         }
         if summaries.contains(where: { $0.scenario.link == .serial && $0.scenario.nordic != nil }) {
-            lines.append("serial-nordic-*: the nRF52's bootloader on a pseudo-terminal at \(ServedDevice.serialBaud) baud, SLIP "
+            lines.append("serial-nordic-*: the nRF52's bootloader on a pseudo-terminal at \(ServedDevice.serialBaud) baud "
+                + "(-\(Scenario.slowLineBaud): \(Scenario.slowLineBaud)), SLIP "
                 + "(a UART, MTU 131; -usb-: USB CDC ACM, MTU 2051), dfu's Nordic serial connector; same model clock")
         }
         if summaries.contains(where: { $0.scenario.link == .bluez }) {

@@ -112,8 +112,13 @@ import Testing
                                         "serial-nordic-drop-packets", "serial-nordic-corrupt", "serial-nordic-truncate",
                                         "serial-nordic-stall", "serial-nordic-duplicate",
                                         "serial-nordic-power-cycle-at-activation",
-                                        "serial-nordic-usb-power-cycle-at-activation", "serial-nordic-wrong-key"])
-        #expect(serial.count == 15 + nordic.count && serial.allSatisfy { $0.link == .serial && $0.runs(given: 20) == 10 })
+                                        "serial-nordic-usb-power-cycle-at-activation", "serial-nordic-wrong-key",
+                                        "serial-nordic-none-115200", "serial-nordic-drop-packets-115200",
+                                        "serial-nordic-stall-115200"])
+        #expect(serial.count == 18 + nordic.count && serial.allSatisfy { $0.link == .serial && $0.runs(given: 20) == 10 })
+        #expect(serial.filter { $0.baud != nil }.map(\.name) == ["serial-none-115200", "serial-stall-115200", "serial-silent-115200"]
+            + nordic.suffix(3).map(\.name))
+        #expect(serial.allSatisfy { $0.serialBaud == ($0.name.hasSuffix("-115200") ? 115_200 : 1_000_000) })
         #expect(nordic.filter { $0.nordic?.usb == true }.map(\.name).allSatisfy { $0.hasPrefix("serial-nordic-usb-") })
         #expect(nordic.allSatisfy { $0.protocolName == "Nordic" && $0.runs(given: 4) == 2 })
     }

@@ -58,4 +58,16 @@ import Testing
         #expect(record.device.contains(",cp_fault=drop@checksum:"))
         #expect(record.extraBytes == 0 && record.resumes == 1)
     }
+
+    /// At dfu's default rate the firmware alone takes 49,152 × 10 / 115,200 ≈ 4.3 s of line time
+    /// (at the campaign's 1,000,000 baud under half a second): the line is paced at the row's rate,
+    /// and dfu's deadlines allow for it.
+    @Test func atDfusDefaultBaudTheLineIsNineTimesSlowerAndTheUpdateCompletes() async throws {
+        let slow = try await run("serial-nordic-none-115200")
+        #expect(slow.outcome == .completed, "\(slow.attempts.map(\.message))")
+        #expect(slow.violations.isEmpty && slow.extraBytes == 0)
+        #expect(slow.modelSeconds > 4.3)
+        let fast = try await run("serial-nordic-none")
+        #expect(fast.modelSeconds < slow.modelSeconds - 3)
+    }
 }
