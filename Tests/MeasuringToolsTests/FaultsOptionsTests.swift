@@ -94,14 +94,14 @@ import Testing
                                          "serial-kill-rerun", "serial-kill-resume", "serial-usb-kill-at-drop", "bluez-kill-rerun",
                                          "bluez-kill-resume", "bluez-kill-at-drop", "nordic-kill-rerun",
                                          "nordic-kill-resume", "nordic-kill-resume-twice", "nordic-kill-at-activation",
-                                         "bluez-nordic-kill-rerun",
+                                         "nordic-kill-at-power-cut", "bluez-nordic-kill-rerun",
                                          "bluez-nordic-kill-resume", "bluez-nordic-elsewhere-kill-rerun",
-                                         "bluez-nordic-elsewhere-kill-resume", "nordic-batch-kill",
+                                         "bluez-nordic-elsewhere-kill-resume", "bluez-nordic-kill-at-power-cut", "nordic-batch-kill",
                                          "nordic-batch-kill-twice"])
         #expect(process.allSatisfy { $0.processDeath != nil && $0.runs(given: 1) == 1 })
         #expect(process.filter { $0.runs(given: 20) != 10 }.map(\.name) == ["kill-then-reboot"], "costly: a quarter")
         #expect(process.first { $0.costly }.map { [$0.runs(given: 20), $0.runs(given: 4)] } == [5, 1])
-        #expect(process.filter { $0.nordic != nil }.map(\.protocolName) == Array(repeating: "Nordic", count: 10))
+        #expect(process.filter { $0.nordic != nil }.map(\.protocolName) == Array(repeating: "Nordic", count: 12))
     }
 
     @Test func serialChoosesTheSMPAndTheNordicScenariosOnTheLine() throws {

@@ -146,8 +146,18 @@ import Testing
     /// the package again and finishes (nothing on the line says the application is already it).
     @Test func aNordicFlashKilledAtTheLastExecuteOverSerialIsFinishedInDFUMode() async throws {
         let record = try await finished("nordic-kill-at-activation", seed: 1000)
-        #expect(record.faults == "SIGKILL@last-execute in transfer", "\(record.faults)")
+        #expect(record.faults == "SIGKILL@last-execute in transfer+dfu-mode-by-hand", "\(record.faults)")
         #expect(record.extraBytes == record.imageBytes, "the package sent again, whole")
+    }
+
+    /// Seed 1000: one power cut at 92.30 % of the firmware takes down `dfu` and the device, which
+    /// starts its old application. Over a serial line the board is put back in DFU mode and the
+    /// same command finishes; over BlueZ `dfu resume` enters the bootloader by buttonless DFU again.
+    @Test(arguments: ["nordic-kill-at-power-cut", "bluez-nordic-kill-at-power-cut"])
+    func aNordicFlashKilledByAPowerCutThatTookTheDeviceDownIsFinished(scenario: String) async throws {
+        let record = try await finished(scenario, seed: 1000)
+        let byHand = scenario.hasPrefix("bluez-") ? "" : "+dfu-mode-by-hand"
+        #expect(record.faults == "SIGKILL@92.30% in transfer+power-cut" + byHand, "\(record.faults)")
     }
 
     /// Seed 1000 kills at 77.75 % of the upload, then the rerun at 21.11 % of what is left.

@@ -16,6 +16,8 @@
 /// - `linkDropAtKill`: the device drops the link at a random point (`disconnect@random`), and `dfu`
 ///   is killed as it does.
 /// - `killedAtLastExecute`: one kill, as the Nordic bootloader gets the last Execute.
+/// - `powerCutAtKill`: one kill in the transfer, between 5 % and 95 %; the device's power cut
+///   with it (by the run, not a `fault=`).
 /// `transferOnly`: the Nordic serial bootloader, killed in the transfer only (see `NordicKillRun`);
 /// `nordicOverBLE`: a Nordic device over BlueZ, whose one kill may also come at the last Execute
 /// (`KillPoint.drawNordic`).
@@ -48,6 +50,9 @@ struct FlashDeathPlan: Equatable {
             deviceFault = "disconnect@random"
         case .killedAtLastExecute:
             kills = [.lastExecute]
+            deviceFault = nil
+        case .powerCutAtKill:
+            kills = [.transfer(share: KillPoint.share(seed: seed, index: 0, within: 0.05 ... 0.95))]
             deviceFault = nil
         }
     }

@@ -43,7 +43,8 @@ extension KilledDevice where Snapshot == NordicVirtualDevice {
         let clock = setup.clock
         return KilledDevice(device: "serial:\(path),baud=\(ServedDevice.serialBaud)", environment: [:],
                             snapshot: { await server.snapshot }, stop: { await server.stop() },
-                            toDFUMode: { await NordicDFUMode.enter([server], clock: clock) })
+                            toDFUMode: { await NordicDFUMode.enter([server], clock: clock) },
+                            powerCut: { await server.powerCycle() })
     }
 
     /// Counted as the stand-in hands the bootloader the Packet writes dfu made through its socket.
@@ -61,6 +62,7 @@ extension KilledDevice where Snapshot == NordicVirtualDevice {
         let bus = try await BlueZBus.serve(devices, scenario: scenario)
         return KilledDevice(device: peripheral.applicationIdentity.rawValue,
                                   environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.busAddress],
-                                  snapshot: { await peripheral.snapshot }, stop: { await bus.stop() })
+                                  snapshot: { await peripheral.snapshot }, stop: { await bus.stop() },
+                                  powerCut: { await peripheral.powerCycle() })
     }
 }

@@ -14,6 +14,8 @@ struct KilledDevice<Snapshot: Sendable> {
     let stop: @Sendable () async -> Void
     /// Puts a serial-only Nordic board that runs its application back in DFU mode; nothing elsewhere.
     var toDFUMode: @Sendable () async -> Void = {}
+    /// Cuts a Nordic device's power and restores it: it starts its application. Nothing elsewhere.
+    var powerCut: @Sendable () async -> Void = {}
 }
 
 /// The virtual SMP device: over UDP on 127.0.0.1 behind a counting relay (`--device udp:…`), on a

@@ -14,7 +14,8 @@ import Transport
 /// of the firmware drawn from the seed;
 /// then the update finished by the same command or by `dfu resume --json`; then the device's state.
 /// With `also` = `finisherKilled` the first `dfu resume` is killed too, at a share of the firmware
-/// left (`FlashDeathPlan`), and a second one finishes.
+/// left (`FlashDeathPlan`), and a second one finishes; with `powerCutAtKill` the device's power is
+/// cut as `dfu` dies (a serial-only board then put back in DFU mode).
 ///
 /// Over the serial line only shares of the transfer: once the last Execute is in, this bootloader
 /// starts the new application, which reads nothing on the line, so no later run could reach it to
@@ -62,7 +63,10 @@ struct NordicKillRun {
         let wallStart = ContinuousClock.now
         let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard, environment: served.environment)
             .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation,
-                            afterKill: { if also == .killedAtLastExecute { await served.toDFUMode() } })
+                            afterKill: {
+                                if also == .powerCutAtKill { await served.powerCut() }
+                                if also == .killedAtLastExecute || also == .powerCutAtKill { await served.toDFUMode() }
+                            })
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
         let final = await NordicBootWait.settled(clock: setup.clock, served.snapshot)
@@ -74,7 +78,11 @@ struct NordicKillRun {
         let facts = DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
         let outcome = ProcessDeathVerdict.judge(attempts, kills: plan.kills.count, expectation: scenario.expectation, device: device)
         let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
-        return RunRecord(run: run, seed: seed, device: text, faults: ProcessDeathVerdict.kills(plan.kills, attempts),
+        // What the run did to the device beside the kill, as the serial fault rows name it.
+        let handled = [also == .powerCutAtKill ? "power-cut" : nil,
+                       (also == .powerCutAtKill && over != .bluez) || also == .killedAtLastExecute ? "dfu-mode-by-hand" : nil]
+        let faults = ([ProcessDeathVerdict.kills(plan.kills, attempts)] + handled.compactMap { $0 }).joined(separator: "+")
+        return RunRecord(run: run, seed: seed, device: text, faults: faults,
                          attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds,
                          wallSeconds: (wallEnd - wallStart).seconds, outcome: outcome, violations: violations)

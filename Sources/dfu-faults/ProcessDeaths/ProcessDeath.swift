@@ -34,6 +34,11 @@ enum ProcessDeath: Sendable, Equatable {
         /// mode (`NordicDFUMode`), as an operator must for a serial-only nRF52, before the command
         /// that finishes.
         case killedAtLastExecute
+        /// Nordic: the device loses power at the moment `dfu` is killed, at a random point of the
+        /// firmware (one power cut takes both down, as on a bench with one supply): the bootloader's
+        /// RAM progress is gone and the board starts its old application; a serial-only board is
+        /// then put back in DFU mode (`NordicDFUMode`) before the command that finishes.
+        case powerCutAtKill
     }
 
     /// Where the children reach the device.

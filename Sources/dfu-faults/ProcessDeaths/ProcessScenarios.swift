@@ -56,6 +56,10 @@ extension Scenario {
                       + "bootloader gets the last Execute, which starts the new application; the board is put back in DFU mode "
                       + "(a power cycle with its DFU button held), as a serial-only nRF52 needs; then the same dfu flash again",
                       .flash(.rerun, also: .killedAtLastExecute), fault: "SIGKILL@last-execute"),
+        nordicProcess("nordic-kill-at-power-cut", "dfu flash of the Nordic package over a serial line is killed at a random "
+                      + "point of the firmware by a power cut that takes the device down too: it starts its old application and "
+                      + "is put back in DFU mode; then the same dfu flash again",
+                      .flash(.rerun, also: .powerCutAtKill), fault: "SIGKILL@random+power-cut"),
         nordicProcess("bluez-nordic-kill-rerun", "dfu flash of the Nordic package over BlueZ (the stand-in on a private bus; the "
                       + "application's buttonless DFU, then the bootloader at the address + 1) is killed at a random point of the "
                       + "firmware, the device left in its bootloader; then the same dfu flash again", .flash(.rerun, over: .bluez)),
@@ -65,6 +69,10 @@ extension Scenario {
                       .flash(.rerun, over: .bluez), faults: NordicFaults(bootloaderElsewhere: true)),
         nordicProcess("bluez-nordic-elsewhere-kill-resume", "as bluez-nordic-elsewhere-kill-rerun, then dfu resume",
                       .flash(.resume, over: .bluez), faults: NordicFaults(bootloaderElsewhere: true)),
+        nordicProcess("bluez-nordic-kill-at-power-cut", "dfu flash of the Nordic package over BlueZ is killed at a random point "
+                      + "of the firmware by a power cut that takes the device down too: it starts its old application, whose "
+                      + "buttonless DFU the next dfu uses again; then dfu resume",
+                      .flash(.resume, also: .powerCutAtKill, over: .bluez), fault: "SIGKILL@random+power-cut"),
         nordicProcess("nordic-batch-kill", "dfu batch of 5 Nordic serial bootloaders, --parallel 2, is killed once one device is "
                       + "done and another has been sent a random share of its firmware (the rest not started); the devices that "
                       + "run their application are put back in DFU mode; then the same dfu batch again", .batch(devices: 5, parallel: 2)),
