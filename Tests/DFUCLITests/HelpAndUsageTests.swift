@@ -750,7 +750,8 @@ import Testing
               --protocol <smp|nordic>
                                       Update protocol: smp (a Zephyr device, over UDP or
                                       BLE) or nordic (an nRF5 SDK device: buttonless app and
-                                      secure bootloader, BLE only). (default: smp)
+                                      secure bootloader, over BLE or its bootloader on a
+                                      serial line). (default: smp)
               --version <M.m.r[+b]>   Version the device runs at start. (default: 1.0.0)
               --battery <PERCENT>     Battery level, 0-100, as the Battery Service reports
                                       it. BLE only: over UDP it only changes the derived

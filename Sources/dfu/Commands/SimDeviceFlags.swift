@@ -5,7 +5,7 @@ import DeviceSim
 /// with the same name (`--buf-size` for `buf_size`), and each goes through `SimOptions.set`, so both
 /// spellings are checked by the same code. Values stay text here; `SimOptions` parses them.
 struct SimDeviceFlags: ParsableArguments {
-    @Option(name: "protocol", valueName: "smp|nordic", help: "Update protocol: smp (a Zephyr device, over UDP or BLE) or nordic (an nRF5 SDK device: buttonless app and secure bootloader, BLE only). (default: smp)")
+    @Option(name: "protocol", valueName: "smp|nordic", help: "Update protocol: smp (a Zephyr device, over UDP or BLE) or nordic (an nRF5 SDK device: buttonless app and secure bootloader, over BLE or its bootloader on a serial line). (default: smp)")
     var simProtocol: String?
 
     @Option(valueName: "M.m.r[+b]", help: "Version the device runs at start. (default: 1.0.0)")
