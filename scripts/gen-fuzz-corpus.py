@@ -15,6 +15,7 @@ import io
 import json
 import lzma
 import os
+import shlex
 import shutil
 import struct
 import subprocess
@@ -511,6 +512,32 @@ def text_seeds():
          b'serial:/dev/ttyACM0,img.bin,10,\n')
 
 
+def command_line_seeds():
+    """CommandLine: the `$ dfu …` examples of the README and docs/, words joined by NUL, and a few
+    shapes the examples lack (help, `--opt=value`, `--`, a bundle of short flags)."""
+    lines = set()
+    for path in [os.path.join(ROOT, "README.md")] + sorted(
+            os.path.join(ROOT, "docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md")):
+        for line in open(path, encoding="utf-8"):
+            line = line.rstrip("\n")
+            if not line.startswith("$ dfu ") or line.endswith("\\"):
+                continue
+            try:
+                words = shlex.split(line[len("$ dfu "):], comments=True)
+            except ValueError:
+                continue
+            for stop in ("|", ">", "2>", "&&", ";"):
+                if stop in words:
+                    words = words[:words.index(stop)]
+            if words:
+                lines.add("\0".join(words))
+    lines.update(["flash\0--help", "image\0list\0-h", "help\0flash", "scan\0-v\0--json",
+                  "flash\0app.bin\0--device=sim\0--key=k.pem\0-v\0--\0--odd-name.bin",
+                  "batch\0plan.csv\0--parallel\0999\0--min-battery\0101"])
+    for i, line in enumerate(sorted(lines)):
+        seed("CommandLine", f"line-{i:02d}", line)
+
+
 # --- D-Bus messages ---------------------------------------------------------------------------------
 
 ALIGN = {"y": 1, "b": 4, "n": 2, "q": 2, "i": 4, "u": 4, "x": 8, "t": 8, "d": 8, "s": 4, "o": 4, "g": 1,
@@ -647,6 +674,7 @@ def main():
         compressed_seeds(work)
         package_seeds(shrunk)
         text_seeds()
+        command_line_seeds()
         dbus_seeds()
     finally:
         shutil.rmtree(work)
