@@ -748,14 +748,14 @@ import Testing
 
             VIRTUAL DEVICE OPTIONS (the sim:KEY=VALUE keys as flags):
               --protocol <smp|nordic>
-                                      Update protocol: smp (a Zephyr device, over UDP or
-                                      BLE) or nordic (an nRF5 SDK device: buttonless app and
-                                      secure bootloader, over BLE or its bootloader on a
-                                      serial line). (default: smp)
+                                      Update protocol: smp (a Zephyr device, over UDP, BLE
+                                      or a serial line) or nordic (an nRF5 SDK device:
+                                      buttonless app and secure bootloader, over BLE or its
+                                      bootloader on a serial line). (default: smp)
               --version <M.m.r[+b]>   Version the device runs at start. (default: 1.0.0)
               --battery <PERCENT>     Battery level, 0-100, as the Battery Service reports
-                                      it. BLE only: over UDP it only changes the derived
-                                      identity. (default: 80)
+                                      it. BLE only: over UDP or a serial line it only
+                                      changes the derived identity. (default: 80)
               --key <PUB.pem>         The bootloader's public key: an image signed with
                                       another key is refused at boot. (default: the sample
                                       test key)
@@ -765,8 +765,8 @@ import Testing
                                       refused at boot.
               --id <ID>               Device identity, as an address would be. (default:
                                       derived from the other options)
-              --mtu <BYTES>           ATT MTU, 23-517. BLE only: over UDP it only changes
-                                      the derived identity. (default: 498)
+              --mtu <BYTES>           ATT MTU, 23-517. BLE only: over UDP or a serial line
+                                      it only changes the derived identity. (default: 498)
               --phy <1M|2M>           Radio PHY. BLE only, as --mtu. (default: 2M)
               --interval <MS>         Connection interval, 7.5-4000 ms in steps of 1.25. BLE
                                       only, as --mtu. (default: 7.5)
@@ -777,7 +777,8 @@ import Testing
               --slot-size <SIZE>      Slot size: bytes, 0x hex or K/M, whole 4 KiB pages,
                                       64K-16M. (default: 0x60000)
               --reassembly <on|off>   Whether packets may span BLE writes. BLE only: UDP is
-                                      one packet per datagram. (default: on)
+                                      one packet per datagram, a serial line one per frame.
+                                      (default: on)
               --swap <move|scratch|overwrite>
                                       How MCUboot installs an update: swap using move, swap
                                       using scratch, or overwrite-only (no revert; the only

@@ -5,13 +5,13 @@ import DeviceSim
 /// with the same name (`--buf-size` for `buf_size`), and each goes through `SimOptions.set`, so both
 /// spellings are checked by the same code. Values stay text here; `SimOptions` parses them.
 struct SimDeviceFlags: ParsableArguments {
-    @Option(name: "protocol", valueName: "smp|nordic", help: "Update protocol: smp (a Zephyr device, over UDP or BLE) or nordic (an nRF5 SDK device: buttonless app and secure bootloader, over BLE or its bootloader on a serial line). (default: smp)")
+    @Option(name: "protocol", valueName: "smp|nordic", help: "Update protocol: smp (a Zephyr device, over UDP, BLE or a serial line) or nordic (an nRF5 SDK device: buttonless app and secure bootloader, over BLE or its bootloader on a serial line). (default: smp)")
     var simProtocol: String?
 
     @Option(valueName: "M.m.r[+b]", help: "Version the device runs at start. (default: 1.0.0)")
     var version: String?
 
-    @Option(valueName: "PERCENT", help: "Battery level, 0-100, as the Battery Service reports it. BLE only: over UDP it only changes the derived identity. (default: 80)")
+    @Option(valueName: "PERCENT", help: "Battery level, 0-100, as the Battery Service reports it. BLE only: over UDP or a serial line it only changes the derived identity. (default: 80)")
     var battery: String?
 
     @Option(valueName: "PUB.pem", help: "The bootloader's public key: an image signed with another key is refused at boot. (default: the sample test key)")
@@ -23,7 +23,7 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "ID", help: "Device identity, as an address would be. (default: derived from the other options)")
     var id: String?
 
-    @Option(valueName: "BYTES", help: "ATT MTU, 23-517. BLE only: over UDP it only changes the derived identity. (default: 498)")
+    @Option(valueName: "BYTES", help: "ATT MTU, 23-517. BLE only: over UDP or a serial line it only changes the derived identity. (default: 498)")
     var mtu: String?
 
     @Option(valueName: "1M|2M", help: "Radio PHY. BLE only, as --mtu. (default: 2M)")
@@ -41,7 +41,7 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "SIZE", help: "Slot size: bytes, 0x hex or K/M, whole 4 KiB pages, 64K-16M. (default: 0x60000)")
     var slotSize: String?
 
-    @Option(valueName: "on|off", help: "Whether packets may span BLE writes. BLE only: UDP is one packet per datagram. (default: on)")
+    @Option(valueName: "on|off", help: "Whether packets may span BLE writes. BLE only: UDP is one packet per datagram, a serial line one per frame. (default: on)")
     var reassembly: String?
 
     @Option(valueName: "move|scratch|overwrite", help: "How MCUboot installs an update: swap using move, swap using scratch, or overwrite-only (no revert; the only mode that decompresses compressed images). (default: move)")
