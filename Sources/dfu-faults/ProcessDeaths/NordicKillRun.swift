@@ -36,6 +36,12 @@ struct NordicKillRun {
     let timeScale: Double
     let hangGuard: Duration
 
+    /// A serial-only board left running its application (the last Execute went in, or its power
+    /// was cut) is put back in DFU mode before the command that finishes, as its operator must.
+    private var dfuModeByHand: Bool {
+        over != .bluez && (also == .killedAtLastExecute || also == .powerCutAtKill)
+    }
+
     func perform() async throws(FaultsError) -> RunRecord {
         // Over BLE the bootloader may advertise at an address of its own, found by the name dfu gave it.
         let elsewhere = over == .bluez && scenario.nordic?.bootloaderElsewhere == true
@@ -65,7 +71,7 @@ struct NordicKillRun {
             .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation,
                             afterKill: {
                                 if also == .powerCutAtKill { await served.powerCut() }
-                                if also == .killedAtLastExecute || also == .powerCutAtKill { await served.toDFUMode() }
+                                if dfuModeByHand { await served.toDFUMode() }
                             })
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
@@ -78,10 +84,10 @@ struct NordicKillRun {
         let facts = DeviceFacts(nordic: final, newVersion: inputs.version, previousVersion: previousVersion)
         let outcome = ProcessDeathVerdict.judge(attempts, kills: plan.kills.count, expectation: scenario.expectation, device: device)
         let violations = InvariantCheck.violations(attempts, device: facts, documented: scenario.expectation.documentedFailures)
-        // What the run did to the device beside the kill, as the serial fault rows name it.
-        let handled = [also == .powerCutAtKill ? "power-cut" : nil,
-                       (also == .powerCutAtKill && over != .bluez) || also == .killedAtLastExecute ? "dfu-mode-by-hand" : nil]
-        let faults = ([ProcessDeathVerdict.kills(plan.kills, attempts)] + handled.compactMap { $0 }).joined(separator: "+")
+        // What the run did to the device beside the kill, named as the serial fault rows name it.
+        var faults = ProcessDeathVerdict.kills(plan.kills, attempts)
+        if also == .powerCutAtKill { faults += "+power-cut" }
+        if dfuModeByHand { faults += "+dfu-mode-by-hand" }
         return RunRecord(run: run, seed: seed, device: text, faults: faults,
                          attempts: attempts, uploadedBytes: counter.total, imageBytes: inputs.initPacketBytes + inputs.firmwareBytes,
                          modelSeconds: modelStart.duration(to: modelEnd).seconds,
