@@ -145,8 +145,8 @@ _dfu() {
         esac
         ;;
     sim)
-        options='--serve --name --bootloader-adapter --readvertise --security --passkey --full-addresses -v --verbose --protocol --version --battery --key --enc-key --id --mtu --phy --interval --buf-size --buf-count --slot-size --reassembly --swap --images --bootloader --reset-ms --seed --fault --chip --sdk --hw --sd --inactivity --prn-drop --set-name --drop --bl-version --buttonless -h --help'
-        valued=' --serve --name --bootloader-adapter --readvertise --security --passkey --protocol --version --battery --key --enc-key --id --mtu --phy --interval --buf-size --buf-count --slot-size --reassembly --swap --images --bootloader --reset-ms --seed --fault --chip --sdk --hw --sd --inactivity --prn-drop --set-name --drop --bl-version --buttonless '
+        options='--serve --name --bootloader-adapter --readvertise --security --passkey --full-addresses -v --verbose --protocol --version --battery --key --enc-key --id --mtu --phy --interval --buf-size --buf-count --slot-size --reassembly --swap --images --bootloader --reset-ms --seed --fault --chip --sdk --hw --sd --inactivity --prn-drop --set-name --drop --bl-version --buttonless --cp-fault -h --help'
+        valued=' --serve --name --bootloader-adapter --readvertise --security --passkey --protocol --version --battery --key --enc-key --id --mtu --phy --interval --buf-size --buf-count --slot-size --reassembly --swap --images --bootloader --reset-ms --seed --fault --chip --sdk --hw --sd --inactivity --prn-drop --set-name --drop --bl-version --buttonless --cp-fault '
         case $prev in
         --protocol) _dfu_reply 'smp nordic'; return 0 ;;
         --key) _dfu_files; return 0 ;;
@@ -159,7 +159,7 @@ _dfu() {
         --sdk) _dfu_reply '15 16 17'; return 0 ;;
         --set-name) _dfu_reply 'on off resets'; return 0 ;;
         --buttonless) _dfu_reply 'plain bonds bonds-unpaired'; return 0 ;;
-        --serve|--name|--bootloader-adapter|--readvertise|--security|--passkey|--version|--battery|--id|--mtu|--interval|--buf-size|--buf-count|--slot-size|--bootloader|--reset-ms|--seed|--fault|--hw|--sd|--inactivity|--prn-drop|--drop|--bl-version) return 0 ;;
+        --serve|--name|--bootloader-adapter|--readvertise|--security|--passkey|--version|--battery|--id|--mtu|--interval|--buf-size|--buf-count|--slot-size|--bootloader|--reset-ms|--seed|--fault|--hw|--sd|--inactivity|--prn-drop|--drop|--bl-version|--cp-fault) return 0 ;;
         esac
         ;;
     help)

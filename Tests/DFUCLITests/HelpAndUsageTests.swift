@@ -846,6 +846,13 @@ import Testing
                                       the address + 1), bonds (for bonded centrals; the
                                       bootloader keeps the address) or bonds-unpaired
                                       (answers 'not bonded'). (default: plain)
+              --cp-fault <KIND@REQUEST:N+…>
+                                      nordic: Control Point answers the bootloader damages,
+                                      each once: KIND corrupt (last byte inverted), truncate
+                                      (last byte missing), drop (never sent) or duplicate
+                                      (sent twice); REQUEST create, prn, checksum (a packet
+                                      receipt counts), execute or select; N the Nth answer
+                                      to it, e.g. corrupt@checksum:5; '+' joins several.
 
             The device is the one '--device sim:KEY=VALUE,…' builds (a Zephyr application
             with MCUmgr on MCUboot, two slots). Its slots, upload session and boots last as
@@ -898,11 +905,11 @@ import Testing
             1; an adapter cannot change its address, so here it keeps it (dfu looks at
             both), or it takes another adapter's (--bootloader-adapter), where only its name
             finds it. --chip, --sdk, --hw, --sd, --inactivity, --prn-drop and --drop shape
-            the bootloader; --key is its public key. On serial:PATH[,baud=N][,usb] it is the
-            bootloader's serial DFU (SLIP frames, as 'nrfutil dfu serial' speaks it), in DFU
-            mode from the start: MTU 131 as over a UART, or 2051 with usb, whose port also
-            vanishes while the device resets; after the update the new application runs and
-            reads nothing on the line.
+            the bootloader, --cp-fault damages its answers; --key is its public key. On
+            serial:PATH[,baud=N][,usb] it is the bootloader's serial DFU (SLIP frames, as
+            'nrfutil dfu serial' speaks it), in DFU mode from the start: MTU 131 as over a
+            UART, or 2051 with usb, whose port also vanishes while the device resets; after
+            the update the new application runs and reads nothing on the line.
 
             Either way it then prints one line per connection, upload, reset, boot and
             injected fault (--verbose adds every packet in and out on stderr).

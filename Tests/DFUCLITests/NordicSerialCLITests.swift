@@ -45,6 +45,20 @@ import Testing
         #expect(ended.stdoutLines.contains("dfu sim: up again (boot 1), running application 0.0.3 (fw_version 3)"), "\(ended.stdoutLines)")
     }
 
+    /// `--cp-fault`: the bootloader sends one Calculate Checksum answer twice; the copy answers a
+    /// request dfu no longer waits for, a protocol violation (exit 7), nothing activated.
+    @Test func aRepeatedAnswerFromTheSimsBootloaderIsExitSeven() throws {
+        let path = Self.portPath()
+        let sim = try Self.sim(path, serve: ",baud=1000000", flags: ["--cp-fault", "duplicate@checksum:3"])
+        let run = try DFURun.run(["flash", Self.package, "--device", "serial:\(path),baud=1000000", "--key", Self.key], timeout: 30)
+        #expect(run.exitCode == 7, "\(run.output)")
+        #expect(run.stderr.contains("the bootloader answered Calculate Checksum while Execute was outstanding"), "\(run.stderr)")
+        let ended = Self.stop(sim)
+        #expect(ended.exitCode == 0)
+        #expect(ended.stdoutLines.contains("dfu sim: fault injected: cp_fault=duplicate@checksum:3"), "\(ended.stdoutLines)")
+        #expect(!ended.stdoutLines.contains { $0.contains("application activated") }, "\(ended.stdoutLines)")
+    }
+
     @Test func jsonLinesEndWithTheActivatedFirmware() throws {
         let path = Self.portPath()
         let sim = try Self.sim(path, serve: ",baud=1000000")

@@ -127,7 +127,7 @@ public actor VirtualNordicPeripheral: MemoryPeripheral {
                 await connector?.setAdvertising(false, for: identity)
             case .online(let identity, let name):
                 await connector?.setAdvertising(true, for: identity, name: name)
-            case .refuseWrite, .bootloader:
+            case .refuseWrite, .bootloader, .answerDamaged:
                 break
             }
         }

@@ -14,6 +14,7 @@ import Transport
 /// - `.offline(identity)`: stop advertising as `identity` (before the link drops).
 /// - `.online(identity, name:)`: advertise as `identity` (from the `.tick` that ends a boot).
 /// - `.bootloader(action)`: the bootloader's own actions, for diagnostics (drops, resets).
+/// - `.answerDamaged(fault)`: a `cp_fault=` fault fired; the answer follows as it made it (or not).
 public struct NordicVirtualDevice: Sendable {
     public enum Event: Sendable, Hashable {
         case connected
@@ -32,6 +33,7 @@ public struct NordicVirtualDevice: Sendable {
         case offline(PeerIdentity)
         case online(PeerIdentity, name: String?)
         case bootloader(NordicBootloader.Action)
+        case answerDamaged(NordicNotificationFault)
     }
 
     public enum Mode: Sendable {
@@ -238,7 +240,9 @@ public struct NordicVirtualDevice: Sendable {
             case .refuseWrite(let error):
                 actions.append(.refuseWrite(error))
             case .notify(let bytes):
-                actions += damaged(bytes).map { .notify(NordicDeviceGATT.controlPoint, $0) }
+                let (fault, sent) = damaged(bytes)
+                if let fault { actions.append(.answerDamaged(fault)) }
+                actions += sent.map { .notify(NordicDeviceGATT.controlPoint, $0) }
             case .dropped:
                 actions.append(.bootloader(action))
             case .dropLink:
@@ -262,16 +266,17 @@ public struct NordicVirtualDevice: Sendable {
     }
 
     /// A Control Point answer as a `cp_fault=` fault due at it sends it (else as it is): none,
-    /// one or two notifications.
-    private mutating func damaged(_ answer: [UInt8]) -> [[UInt8]] {
-        guard answer.count >= 2, answer[0] == NordicBootloader.responseCode else { return [answer] }
+    /// one or two notifications, and the fault that fired.
+    private mutating func damaged(_ answer: [UInt8]) -> (fault: NordicNotificationFault?, notifications: [[UInt8]]) {
+        guard answer.count >= 2, answer[0] == NordicBootloader.responseCode else { return (nil, [answer]) }
         let opcode = answer[1]
         answers[opcode, default: 0] += 1
         let count = answers[opcode, default: 0]
         guard let index = pendingNotificationFaults.firstIndex(where: { $0.opcode == opcode && $0.ordinal == count }) else {
-            return [answer]
+            return (nil, [answer])
         }
-        return pendingNotificationFaults.remove(at: index).apply(to: answer)
+        let fault = pendingNotificationFaults.remove(at: index)
+        return (fault, fault.apply(to: answer))
     }
 
     /// The device resets: it stops advertising, the link drops (after what was queued, when

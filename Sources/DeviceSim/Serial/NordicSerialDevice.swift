@@ -182,6 +182,8 @@ public struct NordicSerialDevice: Sendable {
                 outputs.append(.resetting(cause))
             case .bootloader(.notify), .bootloader(.refuseWrite):
                 continue // also reported as the device's own `.notify` and `.refuseWrite`
+            case .answerDamaged(let fault):
+                outputs.append(.event(.faultInjected(fault)))
             }
         }
         return outputs

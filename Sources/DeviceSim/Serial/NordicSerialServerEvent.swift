@@ -20,11 +20,13 @@ public enum NordicSerialServerEvent: Sendable, Equatable, CustomStringConvertibl
     case portVanished
     case portBack
     case portFailed(String)
+    /// A `cp_fault=` fault fired on the answer that follows (`--cp-fault`).
+    case faultInjected(NordicNotificationFault)
 
     /// Whether `dfu sim` prints it without `--verbose`.
     public var isLifecycle: Bool {
         switch self {
-        case .linkDropped, .resetting, .powerCycled, .online, .portVanished, .portBack, .portFailed: return true
+        case .linkDropped, .resetting, .powerCycled, .online, .portVanished, .portBack, .portFailed, .faultInjected: return true
         case .received, .receivedUnreadable, .replied, .inputDropped, .ignored, .packetDropped: return false
         }
     }
@@ -45,6 +47,7 @@ public enum NordicSerialServerEvent: Sendable, Equatable, CustomStringConvertibl
         case .portVanished: return "port vanished (the USB device resets)"
         case .portBack: return "port back"
         case .portFailed(let reason): return "cannot open the port again: \(reason)"
+        case .faultInjected(let fault): return "fault injected: cp_fault=\(fault)"
         }
     }
 

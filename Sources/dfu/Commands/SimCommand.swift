@@ -58,7 +58,8 @@ struct SimCommand: DFUCommand {
         application comes back. On real hardware the bootloader takes the address + 1; an \
         adapter cannot change its address, so here it keeps it (dfu looks at both), or it takes \
         another adapter's (--bootloader-adapter), where only its name finds it. --chip, --sdk, \
-        --hw, --sd, --inactivity, --prn-drop and --drop shape the bootloader; --key is its public key. \
+        --hw, --sd, --inactivity, --prn-drop and --drop shape the bootloader, --cp-fault damages its \
+        answers; --key is its public key. \
         On serial:PATH[,baud=N][,usb] it is the bootloader's serial DFU (SLIP frames, as 'nrfutil dfu \
         serial' speaks it), in DFU mode from the start: MTU 131 as over a UART, or 2051 with usb, \
         whose port also vanishes while the device resets; after the update the new application runs \

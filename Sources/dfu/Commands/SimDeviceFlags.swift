@@ -92,6 +92,9 @@ struct SimDeviceFlags: ParsableArguments {
     @Option(valueName: "plain|bonds|bonds-unpaired", help: "nordic: the buttonless service: plain (bootloader at the address + 1), bonds (for bonded centrals; the bootloader keeps the address) or bonds-unpaired (answers 'not bonded'). (default: plain)")
     var buttonless: String?
 
+    @Option(valueName: "KIND@REQUEST:N+…", help: "nordic: Control Point answers the bootloader damages, each once: KIND corrupt (last byte inverted), truncate (last byte missing), drop (never sent) or duplicate (sent twice); REQUEST create, prn, checksum (a packet receipt counts), execute or select; N the Nth answer to it, e.g. corrupt@checksum:5; '+' joins several.")
+    var cpFault: String?
+
     init() {}
 
     /// Each flag, the `sim:` key it sets and its values (`--fault` may have several), in
@@ -108,6 +111,7 @@ struct SimDeviceFlags: ParsableArguments {
             ("chip", "chip", chip.list), ("sdk", "sdk", sdk.list), ("hw", "hw", hw.list), ("sd", "sd", sd.list),
             ("bl-version", "bl_version", blVersion.list), ("prn-drop", "prn_drop", prnDrop.list), ("drop", "drop", drop.list),
             ("inactivity", "inactivity", inactivity.list), ("buttonless", "buttonless", buttonless.list), ("set-name", "set_name", setName.list),
+            ("cp-fault", "cp_fault", cpFault.list),
         ]
     }
 

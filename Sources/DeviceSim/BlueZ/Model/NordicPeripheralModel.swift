@@ -111,6 +111,8 @@ public struct NordicPeripheralModel: PeripheralModel {
             return [.report(.lifecycle("the bootloader resets: \(Self.describe(cause))"))]
         case .bootloader(.notify), .bootloader(.refuseWrite):
             return []
+        case .answerDamaged(let fault):
+            return [.report(.lifecycle("fault injected: cp_fault=\(fault)"))]
         }
     }
 
