@@ -7,7 +7,8 @@
 # in .build/fuzz/corpus/NAME, where new inputs go. A crash, a leak, a hang (-timeout, 10 s) or an
 # input that needs more than 2 GiB (-rss_limit_mb) stops the target and leaves its input in
 # .build/fuzz/artifacts/NAME/; the full log is .build/fuzz/logs/NAME.log. Prints one line per
-# target (executions, libFuzzer's coverage: `cov` edges and `ft` features, crashes), then exactly
+# target (executions, the seconds it ran, libFuzzer's coverage: `cov` edges and `ft` features,
+# crashes), then exactly
 #   fuzz: T targets, E executions, C crashes
 # and exits 1 if C > 0 (2 if it could not run). FUZZ_JOBS=2 runs two targets at a time.
 # FUZZ_OPTIMIZATION and FUZZ_BUILD as for scripts/build-fuzzers.sh. FUZZ_FLAGS: more libFuzzer flags
@@ -42,6 +43,7 @@ run_one() {
     # Swift's backtracer would catch the signal before AddressSanitizer and libFuzzer see it.
     # No allocation stacks while fuzzing (a quarter of the runs' time went to recording them);
     # rerunning the kept input prints them. ASAN_OPTIONS set by the caller wins.
+    local started=$EPOCHSECONDS
     ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0} SWIFT_BACKTRACE=enable=no "$BUILD/bin/fuzz-$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$artifacts/" "${options[@]}" "$corpus" "${seeds[@]}" > "$log" 2>&1 || true
     local executions cov ft crashes
@@ -53,7 +55,8 @@ run_one() {
     cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+' || true)
     ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+' || true)
     crashes=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-    echo "${executions:-0} ${cov:-0} ${ft:-0} $crashes" > "$BUILD/logs/$target.result"
+    # The time it ran, which is less than SECONDS when -runs= or a crash stopped it.
+    echo "${executions:-0} ${cov:-0} ${ft:-0} $crashes $((EPOCHSECONDS - started))" > "$BUILD/logs/$target.result"
 }
 
 running=0
@@ -67,10 +70,10 @@ wait
 total_executions=0
 total_crashes=0
 for target in "${targets[@]}"; do
-    read -r executions cov ft crashes < "$BUILD/logs/$target.result"
+    read -r executions cov ft crashes ran < "$BUILD/logs/$target.result"
     stopped=""
     ((crashes == 0)) || stopped=" (stopped at the first)"
-    printf 'fuzz: %-20s %12s executions in %s s, cov %s, ft %s, %s crashes%s\n' "$target" "$executions" "$seconds" "$cov" "$ft" \
+    printf 'fuzz: %-20s %12s executions in %s s, cov %s, ft %s, %s crashes%s\n' "$target" "$executions" "$ran" "$cov" "$ft" \
         "$crashes" "$stopped"
     if ((crashes > 0)); then
         for artifact in "$BUILD/artifacts/$target"/*; do
