@@ -152,7 +152,8 @@ test: deps
 
 # The fuzz targets of Fuzz/ (docs/faults.md, "Fuzzing"): the package's modules compiled by swiftc
 # with libFuzzer and AddressSanitizer (a SwiftPM target cannot host libFuzzer), then each target for
-# SECONDS from its seeds (Fuzz/corpus/) and what earlier runs found (.build/fuzz/corpus/). One line
+# SECONDS from its seeds (Fuzz/corpus/), what earlier sessions' runs found and kept (Fuzz/grown/,
+# scripts/keep-fuzz-corpus.sh) and what earlier runs here found (.build/fuzz/corpus/). One line
 # per target (executions, coverage, crashes), then `fuzz: T targets, E executions, C crashes`; exits
 # non-zero on a crash, whose input stays in .build/fuzz/artifacts/. The first build takes a few
 # minutes (-O); later ones rebuild only changed modules. FUZZ_JOBS=2 runs two targets at a time;

@@ -5,13 +5,14 @@
 # too) are compiled together into fuzz-NAME. A folder's entry file, Fuzz/NAME/NAME.swift, holds what a
 # one-file target holds: the opening comment (what the input is, what is checked), the
 # `// libFuzzer options:` line and the @_cdecl("LLVMFuzzerTestOneInput"). Fuzz/Support (compiled into
-# every target) and Fuzz/corpus (the seeds) are no targets, nor is a folder without its entry file.
+# every target), Fuzz/corpus (the seeds) and Fuzz/grown (what long runs found,
+# scripts/keep-fuzz-corpus.sh) are no targets, nor is a folder without its entry file.
 
 # Every target's name, sorted.
 fuzz_targets() {
     {
         find Fuzz -mindepth 1 -maxdepth 1 -type f -name '*.swift' -printf '%f\n' | sed 's/\.swift$//'
-        find Fuzz -mindepth 1 -maxdepth 1 -type d ! -name Support ! -name corpus -printf '%f\n' | while read -r name; do
+        find Fuzz -mindepth 1 -maxdepth 1 -type d ! -name Support ! -name corpus ! -name grown -printf '%f\n' | while read -r name; do
             [[ -f "Fuzz/$name/$name.swift" ]] && echo "$name"
         done
     } | LC_ALL=C sort -u
@@ -21,7 +22,7 @@ fuzz_targets() {
 # is both a file and a folder.
 fuzz_entry() {
     local name=$1 file="Fuzz/$1.swift" folder="Fuzz/$1/$1.swift"
-    if [[ "$name" == Support || "$name" == corpus || "$name" == */* ]]; then
+    if [[ "$name" == Support || "$name" == corpus || "$name" == grown || "$name" == */* ]]; then
         echo "fuzz: '$name' is no target" >&2; return 1
     fi
     if [[ -f "$file" && -f "$folder" ]]; then

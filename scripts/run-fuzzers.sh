@@ -3,8 +3,9 @@
 #
 #   scripts/run-fuzzers.sh [SECONDS] [NAME...]     SECONDS per target (default 60); NAME: a target, Fuzz/NAME.swift or Fuzz/NAME/
 #
-# Each target starts from its seeds in Fuzz/corpus/NAME (read only) and from what earlier runs found
-# in .build/fuzz/corpus/NAME, where new inputs go. A crash, a leak, a hang (-timeout, 10 s) or an
+# Each target starts from its seeds in Fuzz/corpus/NAME, from what earlier sessions' runs found and
+# scripts/keep-fuzz-corpus.sh kept in Fuzz/grown/NAME (both read only), and from what earlier runs
+# on this machine found in .build/fuzz/corpus/NAME, where new inputs go. A crash, a leak, a hang (-timeout, 10 s) or an
 # input that needs more than 2 GiB (-rss_limit_mb) stops the target and leaves its input in
 # .build/fuzz/artifacts/NAME/; the full log is .build/fuzz/logs/NAME.log. Prints one line per
 # target (executions, the seconds it ran, libFuzzer's coverage: `cov` edges and `ft` features,
@@ -37,7 +38,8 @@ run_one() {
     mkdir -p "$corpus" "$artifacts" "$BUILD/logs"
     rm -f "$artifacts"/*
     local seeds=() options=()
-    [[ -d "Fuzz/corpus/$target" ]] && seeds=("Fuzz/corpus/$target")
+    [[ -d "Fuzz/corpus/$target" ]] && seeds+=("Fuzz/corpus/$target")
+    [[ -d "Fuzz/grown/$target" ]] && seeds+=("Fuzz/grown/$target")
     # A target's own libFuzzer flags, from a line `// libFuzzer options: -max_len=1024` in its (entry) file.
     read -r -a options <<< "$(sed -n 's|^// libFuzzer options: ||p' "${ENTRY[$target]}") ${FUZZ_FLAGS:-}"
     # Swift's backtracer would catch the signal before AddressSanitizer and libFuzzer see it.
