@@ -117,7 +117,9 @@ demo: build
 # step's full output stays above it and in $(LOGS). swift test runs three times on one build: the
 # end-to-end tests (DFUCLITests) wait for dfu child processes synchronously, each holding one of
 # the cooperative pool's threads (one per core), so beside the timing-sensitive tests they starved
-# them; their BlueZ suites (async, timing-sensitive) run apart from the rest of them. The fault
+# them; their BlueZ suites (async, timing-sensitive) run apart from the rest of them. Within the
+# batch a test can still wait minutes for a thread on a loaded machine, which their time limit
+# (`.endToEnd`, 5 minutes) allows for. The fault
 # campaign's process-death runs (ProcessDeathRunTests) serve their device models in this process
 # (the cooperative pool) while dfu children and private buses start: beside the engine's tests
 # they starved those, beside the other end-to-end tests they starve, so they run on their own.

@@ -7,7 +7,7 @@ import Testing
 /// there with exit 7 and the device on an unconfirmed image; it now reads the image list, finds the
 /// image running and confirms it (docs/faults.md, finding 7). The memory link's cases are
 /// `EngineActivationResetTests`.
-@Suite(.timeLimit(.minutes(2))) struct ActivationResetCLITests {
+@Suite(.endToEnd) struct ActivationResetCLITests {
     @Test func aDeviceThatRestartsAsItTakesTheMarkOverUDPIsConfirmed() throws {
         let sim = try LiveDFUProcess(sim: ["--serve", "udp:127.0.0.1:0", "--fault", "reboot@request:state-write"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")

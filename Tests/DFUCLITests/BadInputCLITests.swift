@@ -13,7 +13,7 @@ import Musl
 /// user would, with the bad input made here in a temporary folder, and checks the exit code, the
 /// words, and what reached the device. "Nothing was sent" is read from `dfu sim --serve udp:
 /// --verbose`, which logs every packet it hears.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct BadInputCLITests {
+@Suite(.serialized, .endToEnd) struct BadInputCLITests {
     static let image = FlashCLITests.image
     static let key = FlashCLITests.key
 

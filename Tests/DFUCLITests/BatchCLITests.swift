@@ -3,7 +3,7 @@ import Testing
 
 /// `dfu batch` as a factory station runs it: a plan of virtual devices, some failing on purpose,
 /// one report line each, an exit status for all, and a re-run that flashes only what failed.
-@Suite(.timeLimit(.minutes(3))) struct BatchCLITests {
+@Suite(.endToEnd) struct BatchCLITests {
     static let root = DFUBinary.repositoryRoot.path
     static let key = root + "/" + FlashCLITests.key
     static let otherKey = root + "/firmware-samples/keys/TEST-ONLY-other-ecdsa-p256.pub.pem"

@@ -4,7 +4,7 @@ import Testing
 /// `dfu batch` run again over devices an earlier run finished: the journal says what dfu did, the
 /// device says what it runs. A device is skipped only when it was asked and runs the image; one
 /// that was reflashed is flashed again; one that cannot be asked is not a success.
-@Suite(.timeLimit(.minutes(3))) struct BatchDoneCheckCLITests {
+@Suite(.endToEnd) struct BatchDoneCheckCLITests {
     /// A device over UDP keeps its flash between batches (`dfu sim --serve`), so it can be done,
     /// then replaced by a fresh one at the same endpoint (a unit reworked and reflashed), then gone.
     @Test func aDeviceDoneBeforeIsSkippedOnlyAfterItWasAskedAndRunsTheImage() throws {

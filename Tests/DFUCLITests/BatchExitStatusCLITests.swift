@@ -4,7 +4,7 @@ import Testing
 
 /// `dfu batch`'s one exit status: the most severe of the devices' codes in one documented order,
 /// and 2 only when nothing was started. A `sim:` device's files are the plan's, like its image.
-@Suite(.timeLimit(.minutes(3))) struct BatchExitStatusCLITests {
+@Suite(.endToEnd) struct BatchExitStatusCLITests {
     /// A plan in a folder of its own with a key beside it: `key=keys/other.pub.pem` inside a
     /// `sim:` device is read from there, so that device's bootloader refuses the image at boot (8)
     /// while the other is updated; the batch ends 8, not 2.

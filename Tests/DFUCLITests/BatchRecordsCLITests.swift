@@ -3,7 +3,7 @@ import Testing
 
 /// What a batch's records carry: every device in full (the terminal alone shortens addresses),
 /// and the plan's own extra columns (a serial number, notes) echoed in each device's line.
-@Suite(.timeLimit(.minutes(3))) struct BatchRecordsCLITests {
+@Suite(.endToEnd) struct BatchRecordsCLITests {
     /// Two addresses that end alike: told apart in --json and --report, shortened on the terminal.
     @Test func recordsNameEveryDeviceInFullAndTheTerminalShortens() throws {
         let state = try DFUTestEnvironment.freshStateHome()

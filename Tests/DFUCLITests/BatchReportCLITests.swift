@@ -3,7 +3,7 @@ import Testing
 
 /// `dfu batch --report FILE`: never the plan, never a file that is not a dfu report unless
 /// `--force`, and replaced whole (a new file renamed over it), never emptied in place.
-@Suite(.timeLimit(.minutes(3))) struct BatchReportCLITests {
+@Suite(.endToEnd) struct BatchReportCLITests {
     static let planText = "device,image\n\"sim:id=r1,timescale=0\",\(BatchCLITests.root)/\(FlashCLITests.image)\n"
 
     private static func batch(_ plan: String, _ extra: [String], state: String) throws -> DFURun {

@@ -3,7 +3,7 @@ import Testing
 
 /// What `dfu batch` prints for people: one line per device, its result in a column wide enough
 /// for every result, so the device names line up whatever happened.
-@Suite(.timeLimit(.minutes(2))) struct BatchTerminalCLITests {
+@Suite(.endToEnd) struct BatchTerminalCLITests {
     /// One device done, one stopped mid-update by Ctrl-C, one never started: `INTERRUPTED` fits
     /// its column like `OK`.
     @Test func everyResultFitsItsColumn() throws {

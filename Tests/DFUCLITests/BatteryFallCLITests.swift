@@ -5,7 +5,7 @@ import Testing
 /// (`sim:fault=battery@50%:12`): dfu reads the battery again before activating and stops there,
 /// exit 4, the image uploaded and not activated (MCUboot's swap is the step a brown-out must not
 /// cut). That a second run, once the device is charged, only activates is `EngineBatteryFallTests`.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct BatteryFallCLITests {
+@Suite(.serialized, .endToEnd) struct BatteryFallCLITests {
     static let fault = "fault=battery@50%:12"
 
     @Test func aBatteryThatFallsDuringTheUploadStopsBeforeActivating() throws {

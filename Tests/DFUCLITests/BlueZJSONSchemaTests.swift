@@ -7,7 +7,7 @@ import Testing
 /// checks every other command. A suite of the `BlueZ` group, so it runs in the BlueZ batch of
 /// `make test`: among the heavy CLI suites the stand-in (in the test process) was starved and the
 /// scan sometimes ended before both devices were reported.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct BlueZJSONSchemaTests {
+@Suite(.serialized, .endToEnd) struct BlueZJSONSchemaTests {
     /// An SMP device and a Nordic one behind the BlueZ stand-in: `device` lines, then the result.
     @Test(.enabled(if: PrivateDBusDaemon.daemonPath != nil, "dbus-daemon is not installed (make deps)"))
     func scanWithDevicesMatchesTheSchema() async throws {

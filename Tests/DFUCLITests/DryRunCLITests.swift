@@ -3,7 +3,7 @@ import Testing
 
 /// `--dry-run` on `flash` and `batch`: every check, the real run's exit status up to the transfer,
 /// and not one byte of the image on the device (its own record, read back with `dfu info`).
-@Suite(.timeLimit(.minutes(2))) struct DryRunCLITests {
+@Suite(.endToEnd) struct DryRunCLITests {
     @Test func aDryRunLeavesTheDeviceAsItWasAndKeepsNoJournal() throws {
         let state = try DFUTestEnvironment.freshStateHome()
         defer { try? FileManager.default.removeItem(atPath: state) }

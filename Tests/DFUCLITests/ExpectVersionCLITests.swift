@@ -5,7 +5,7 @@ import Testing
 /// an MCUboot image is held to it before anything is connected (the device reports the image's
 /// own version once it runs it), every protocol to what the device reports after the reboot
 /// (exit 8), and where nothing reboots into the new image it cannot be checked, so it is refused.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ExpectVersionCLITests {
+@Suite(.serialized, .endToEnd) struct ExpectVersionCLITests {
     @Test func anImageOfAnotherVersionIsRefusedBeforeAnythingIsConnected() throws {
         let run = try FlashCLITests.flash(["--expect-version", "9.9.9"])
         #expect(run.exitCode == 2, "\(run.output)")

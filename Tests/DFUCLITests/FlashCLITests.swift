@@ -8,7 +8,7 @@ import Glibc
 /// (`timescale=0`) so a whole update takes a fraction of a second, and against a UDP port where
 /// nothing listens. One test at a time: each starts a process, and the machine's cores are shared
 /// with timing-sensitive tests.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct FlashCLITests {
+@Suite(.serialized, .endToEnd) struct FlashCLITests {
     static let image = "firmware-samples/images/blinky-ecdsa-p256-1.1.0.signed.bin"
     static let key = "firmware-samples/keys/TEST-ONLY-ecdsa-p256.pub.pem"
     static let otherKey = "firmware-samples/keys/TEST-ONLY-other-ecdsa-p256.pub.pem"

@@ -5,7 +5,7 @@ import Testing
 /// a compressed image is confirmed by its DECOMP_SHA on an overwrite-only MCUboot, an encrypted one
 /// by its SHA256 TLV on a device that holds the decryption key; without what the image needs, the
 /// device boots its old image and dfu exits 8 saying what to check.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct FlashCompressedEncryptedCLITests {
+@Suite(.serialized, .endToEnd) struct FlashCompressedEncryptedCLITests {
     static let keys = "firmware-samples/keys"
     static let lzma2 = "firmware-samples/images/blinky-lzma2-ed25519-1.1.0.signed.bin"
     /// DECOMP_SHA of the compressed samples: the SHA256 TLV of the same body signed uncompressed.

@@ -4,7 +4,7 @@ import Testing
 /// `dfu flash` against what newer MCUboot/Zephyr devices do: several image indexes (an nRF5340's
 /// network core), a device that answers busy, the device's own version check. The built binary
 /// against the in-process virtual device, as a user runs it.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct FlashDeviceKindsCLITests {
+@Suite(.serialized, .endToEnd) struct FlashDeviceKindsCLITests {
     @Test func imageOneIsUpdatedConfirmOnlyAndSaysSo() throws {
         let run = try FlashCLITests.flash(["--image", "1"], sim: "images=2")
         #expect(run.exitCode == 0, "\(run.output)")

@@ -5,7 +5,7 @@ import Testing
 /// `dfu flash dfu_application.zip`: an nRF Connect SDK build's images, each to its image index, on
 /// the virtual device set up as an nRF5340 (`images=2`: image 1 is the network core). The built
 /// binary against the in-process virtual device, as a user runs it.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct FlashNCSCLITests {
+@Suite(.serialized, .endToEnd) struct FlashNCSCLITests {
     static let nrf5340 = "firmware-samples/ncs/nrf5340-1.1.0.zip"
 
     static func events(_ run: DFURun, _ name: String) throws -> [[String: Any]] {

@@ -4,7 +4,7 @@ import Testing
 /// What `dfu flash` records and how its times add up, through the binary: the JSON names the
 /// device in full (a record; the terminal shortens it), the `--verbose` stage timings add up to no
 /// more than the run, and a virtual device's model time is labelled beside real time.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct FlashRecordsAndTimesCLITests {
+@Suite(.serialized, .endToEnd) struct FlashRecordsAndTimesCLITests {
     /// The terminal shows `…:89:39`; the JSON lines carry the whole identity, as `--full-addresses` shows it.
     @Test func jsonNamesTheDeviceInFull() throws {
         let json = try FlashCLITests.flash(["--json"])

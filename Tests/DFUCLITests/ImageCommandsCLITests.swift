@@ -4,7 +4,7 @@ import Testing
 /// `dfu image list|test|confirm|erase`, `dfu reset` and `dfu echo` through the binary: against the
 /// in-process virtual device for one-step checks, and against `dfu sim --serve` over UDP, whose
 /// device keeps its slots between commands, for the steps of an update done by hand.
-@Suite(.timeLimit(.minutes(3))) struct ImageCommandsCLITests {
+@Suite(.endToEnd) struct ImageCommandsCLITests {
     /// The virtual device's own 1.0.0 image (slot 0 at start).
     static let runningHash = "8d6b90949b26d804567e1c7a273066596bf7320574da611f903d6d6365cb44fc"
     /// blinky-ecdsa-p256-1.1.0's SHA256 TLV (firmware-samples/expected.tsv).

@@ -4,7 +4,7 @@ import Testing
 /// `dfu info` as a user runs it: against the built-in virtual device (unpaced, `timescale=0`),
 /// against `dfu sim --serve udp:` before and after an upload, and where the device or BlueZ cannot
 /// be reached.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct InfoCLITests {
+@Suite(.serialized, .endToEnd) struct InfoCLITests {
     static let device = "sim:version=1.2.3,battery=55,timescale=0"
 
     @Test func showsWhatTheVirtualDeviceWasGiven() throws {

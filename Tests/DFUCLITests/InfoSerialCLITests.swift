@@ -7,7 +7,7 @@ import Testing
 /// bootloader), the link row showing the line (port, baud, framing, packet size) and no ATT MTU,
 /// and a port where nothing answers. Each dfu run is awaited, not waited for on a thread: the
 /// suite runs beside tests that play ports in this process (`ScanSerialCLITests`).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct InfoSerialCLITests {
+@Suite(.serialized, .endToEnd) struct InfoSerialCLITests {
     @Test func anSMPDeviceShowsTheLineInsteadOfAnMTU() async throws {
         let sim = try SerialFlashCLITests.SerialSim(",baud=1000000")
         defer { _ = sim.stop() }

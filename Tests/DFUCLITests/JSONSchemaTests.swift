@@ -11,7 +11,7 @@ import Glibc
 /// `docs/json-events.schema.json`: each line must be exactly one of its definitions, start with
 /// `"event"` and `"schema":2`, and the run must end with the command's `result` line. Unpaced
 /// virtual devices (`timescale=0`), a closed UDP port, and private buses keep it fast and offline.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct JSONSchemaTests {
+@Suite(.serialized, .endToEnd) struct JSONSchemaTests {
     static let image = FlashCLITests.image
     static let key = FlashCLITests.key
 

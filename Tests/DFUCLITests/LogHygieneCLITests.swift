@@ -9,7 +9,7 @@ import Testing
 /// full address outside the record fields that name the device in full by design (`device` in
 /// JSON lines and journals: docs/json-events.md). The BlueZ half (pairing with `--passkey`, a
 /// Bluetooth address typed by the user) is `BlueZLogHygieneTests`.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct LogHygieneCLITests {
+@Suite(.serialized, .endToEnd) struct LogHygieneCLITests {
     static let image = FlashCLITests.image
     static let key = FlashCLITests.key
     static let encryptedImage = "firmware-samples/images/blinky-enc-ec256-ecdsa-p256-1.1.0.signed.bin"

@@ -7,7 +7,7 @@ import Testing
 /// `--json --verbose`, and the journals they left, hold no 16-byte run of the package's firmware,
 /// no byte or PEM line of its signing key, and not the device's full address (`LogHygieneCLITests`
 /// says how each is looked for).
-@Suite(.serialized, .timeLimit(.minutes(3))) struct LogHygieneNordicCLITests {
+@Suite(.serialized, .endToEnd) struct LogHygieneNordicCLITests {
     static let package = "firmware-samples/nordic/app-signed-3.zip"
     static let key = "firmware-samples/nordic/keys/TEST-ONLY-nordic-p256.pub.pem"
     static let sim = "sim:protocol=nordic,timescale=0,inactivity=off"

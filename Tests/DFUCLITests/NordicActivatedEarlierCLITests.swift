@@ -8,7 +8,7 @@ import Testing
 /// file, the version the device stated before it) and the application's new firmware revision say
 /// so, and the run ends with exit 0. Without that evidence the same version is refused as not
 /// newer (exit 4). The device here is a virtual nRF52 that already runs the package's fw_version 3.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NordicActivatedEarlierCLITests {
+@Suite(.serialized, .endToEnd) struct NordicActivatedEarlierCLITests {
     static let device = "sim:protocol=nordic,timescale=0,inactivity=off,version=3"
 
     /// A state directory holding the journal of an unfinished update of `sha256` (default: the

@@ -5,7 +5,7 @@ import Testing
 /// bootloader first (buttonless set-name, `Dfu` and five digits unless `--bootloader-name`), then
 /// takes whichever shows up first of the address + 1, the application's address and that name.
 /// A bootloader that could not be named is found by the default name only as the one in range.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NordicBootloaderSearchCLITests {
+@Suite(.serialized, .endToEnd) struct NordicBootloaderSearchCLITests {
     static func flash(sim: String, _ extra: [String] = []) throws -> DFURun {
         try NordicFlashCLITests.flash(["--expect-version", "0.0.3", "--verbose"] + extra, sim: sim)
     }

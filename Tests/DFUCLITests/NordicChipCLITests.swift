@@ -6,7 +6,7 @@ import Testing
 /// the virtual nRF52 with `chip=`: an nRF52840 takes it, the default nRF52832 refuses its init
 /// packet (INSUFFICIENT RESOURCES, as the SDK's `update_data_addr_get` answers) and dfu says that
 /// the image does not fit the device's flash.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct NordicChipCLITests {
+@Suite(.serialized, .endToEnd) struct NordicChipCLITests {
     /// 400 KiB: more than the 316 KiB an nRF52832 or nRF52833 takes, well within an nRF52840's 824 KiB.
     static let firmware: [UInt8] = (0 ..< 400 * 1024).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
 

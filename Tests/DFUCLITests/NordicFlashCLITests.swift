@@ -5,7 +5,7 @@ import Testing
 /// (`sim:protocol=nordic`): an application with buttonless DFU whose bootloader answers at the
 /// address + 1. Unpaced (`timescale=0`), with the bootloader's inactivity timer off (an idle unpaced
 /// link jumps to the next deadline).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NordicFlashCLITests {
+@Suite(.serialized, .endToEnd) struct NordicFlashCLITests {
     static let package = "firmware-samples/nordic/app-signed-3.zip"
     static let key = "firmware-samples/nordic/keys/TEST-ONLY-nordic-p256.pub.pem"
     static let otherKey = "firmware-samples/nordic/keys/TEST-ONLY-nordic-other-p256.pub.pem"

@@ -5,7 +5,7 @@ import Testing
 /// bluetoothd, reports the drop only after failing the next Control Point write with ATT 0x0E
 /// (`drop_report=`): dfu takes such a write's failure for the link loss it is and resumes from the
 /// bootloader's Select, as for any other drop.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NordicLinkDropCLITests {
+@Suite(.serialized, .endToEnd) struct NordicLinkDropCLITests {
     /// Paced (a quarter of real time): unpaced, an idle link jumps past the host's report delay
     /// before the next write, and the window this suite is about never opens. Checked: with the
     /// link check off (`linkVerdictDelay` zero) the `create` and `execute` cases end in exit 7,

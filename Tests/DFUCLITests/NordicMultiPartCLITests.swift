@@ -5,7 +5,7 @@ import Testing
 /// `dfu flash PKG.zip` with a package that holds a system part and an application, as a user runs
 /// it against the built-in virtual nRF52: each part named as it is sent, the application running
 /// at the end.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NordicMultiPartCLITests {
+@Suite(.serialized, .endToEnd) struct NordicMultiPartCLITests {
     /// `dfu flash multi.zip` with a package of `parts`, written for this run only.
     static func flash(_ parts: [NordicTestPackage.Part], _ extra: [String] = [], sim: String = "") throws -> DFURun {
         let device = "sim:protocol=nordic,timescale=0,inactivity=off" + (sim.isEmpty ? "" : "," + sim)

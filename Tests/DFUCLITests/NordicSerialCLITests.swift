@@ -4,7 +4,7 @@ import Testing
 /// `dfu flash PKG.zip --device serial:PATH` as a user runs it against `dfu sim --serve serial:PATH
 /// --protocol nordic`: the virtual nRF52's serial bootloader on a pseudo-terminal, in DFU mode from
 /// the start, paced at the line's baud rate.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NordicSerialCLITests {
+@Suite(.serialized, .endToEnd) struct NordicSerialCLITests {
     static let package = NordicFlashCLITests.package
     static let key = NordicFlashCLITests.key
 

@@ -5,7 +5,7 @@ import Testing
 /// bootloader activates the firmware itself), versions as the package writes them and the device
 /// reports them, what a system-part update updated, a file of the other protocol refused before
 /// connecting, and `dfu info --protocol smp` saying what it found instead.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NordicWordsCLITests {
+@Suite(.serialized, .endToEnd) struct NordicWordsCLITests {
     static let bootloaderPackage = "firmware-samples/nordic/bootloader-signed-2.zip"
 
     @Test func anApplicationUpdateIsActivatedNotConfirmed() throws {

@@ -53,7 +53,7 @@ import DFUCore
     /// swap takes seconds in real time) and `dfu reset --wait` on one that resets 2.5 s after
     /// answering.
     @Test(.enabled(if: TerminalDFUProcess.scriptPath != nil, "util-linux script is not installed"),
-          .timeLimit(.minutes(2)),
+          .endToEnd,
           arguments: [
             (["flash", FlashCLITests.image, "--device", "sim", "--key", FlashCLITests.key], "rebooting… 3 s"),
             (["reset", "--wait", "--device", "sim:reset_ms=2500"], "rebooting… 2 s"),

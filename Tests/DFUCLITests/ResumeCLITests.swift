@@ -9,7 +9,7 @@ import Glibc
 /// along the update, the journal says which update it was and `dfu resume` finishes it: the device
 /// ends running the new image, confirmed, every time. Stopped before the device took a byte, there
 /// is nothing to finish, and no journal says otherwise.
-@Suite(.timeLimit(.minutes(3))) struct ResumeCLITests {
+@Suite(.endToEnd) struct ResumeCLITests {
     /// Where `dfu flash --json` is stopped: the first stdout line that matches.
     enum StopPoint: String, CaseIterable, CustomTestStringConvertible {
         case connected, transferStart = "transfer-5%", transferMiddle = "transfer-50%",

@@ -9,7 +9,7 @@ import Glibc
 /// journal, as its journal was first written at the first acknowledgement, and `dfu resume` said
 /// there was nothing to resume while the device held the run's upload session. The journal is now
 /// written before the first byte leaves, and `dfu resume` carries that session on.
-@Suite(.timeLimit(.minutes(2))) struct ResumeFirstWindowCLITests {
+@Suite(.endToEnd) struct ResumeFirstWindowCLITests {
     @Test func aFlashKilledBeforeTheFirstAnswerIsFinishedByResume() throws {
         let state = try DFUTestEnvironment.freshStateHome()
         defer { try? FileManager.default.removeItem(atPath: state) }

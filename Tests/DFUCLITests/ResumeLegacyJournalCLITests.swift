@@ -5,7 +5,7 @@ import Testing
 /// An update an older dfu left unfinished, in its journal of the first format (`dfu-journal/1`,
 /// `Tests/Vectors/journal/`): `dfu resume` lists it and finishes it with the options its words
 /// held, and the journal is then today's.
-@Suite(.timeLimit(.minutes(2))) struct ResumeLegacyJournalCLITests {
+@Suite(.endToEnd) struct ResumeLegacyJournalCLITests {
     @Test func anUnfinishedUpdateOfAnOlderDfuIsResumed() throws {
         let state = try DFUTestEnvironment.freshStateHome()
         defer { try? FileManager.default.removeItem(atPath: state) }

@@ -5,7 +5,7 @@ import Testing
 /// `dfu resume --list` and `--forget` on journals written for the test (devices that need no
 /// radio): the list is a record, naming each device in full as `--device` takes it; `--forget`
 /// drops one device's, every, or the older unfinished updates, and nothing else.
-@Suite(.timeLimit(.minutes(2))) struct ResumeRecordsCLITests {
+@Suite(.endToEnd) struct ResumeRecordsCLITests {
     /// Two devices whose addresses end alike, and a sample journal for each.
     static let first = "C2:11:40:55:7A:01", second = "C3:11:40:55:7A:01"
 

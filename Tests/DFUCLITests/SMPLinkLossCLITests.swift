@@ -8,7 +8,7 @@ import Testing
 /// meanwhile Write Commands vanish). One case per row of docs/engine.md, "When the link goes
 /// down": every one reconnects and carries on, asking the device what it did where the request
 /// changes it. Paced (a quarter of real time): unpaced, an idle link jumps past the report delay.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SMPLinkLossCLITests {
+@Suite(.serialized, .endToEnd) struct SMPLinkLossCLITests {
     static func flash(fault: String, dropReport: Bool = true, _ extra: [String] = []) throws -> DFURun {
         let device = "sim:timescale=0.25" + (dropReport ? ",drop_report=60ms" : "") + ",fault=" + fault
         return try DFURun.run(["flash", FlashCLITests.image, "--device", device, "--key", FlashCLITests.key] + extra,

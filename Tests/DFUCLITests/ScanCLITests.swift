@@ -4,7 +4,7 @@ import Testing
 /// `dfu scan` as a user runs it, on a machine where BlueZ cannot be used: a private system bus
 /// where nobody owns org.bluez (bluetoothd not running). Scans that find devices run against the
 /// BlueZ stand-in and on the real-BlueZ rig (scripts/bluez-rig-scenarios.sh).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ScanCLITests {
+@Suite(.serialized, .endToEnd) struct ScanCLITests {
     @Test(.enabled(if: ScanTestBus.daemonPath != nil, "dbus-daemon is not installed (make deps)"))
     func withoutBluetoothdScanExitsFiveWithTheFix() throws {
         try ScanTestBus.withBus { environment in

@@ -13,7 +13,7 @@ import Glibc
 /// (`--no-probe`), and real pseudo-terminals: the virtual device served in console and raw framing
 /// (`dfu sim --serve serial:`), a Nordic bootloader's ping answer played here, a port nobody
 /// answers and one held by another process.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ScanSerialCLITests {
+@Suite(.serialized, .endToEnd) struct ScanSerialCLITests {
     /// A USB serial port as Linux shows it: a by-id link to `dev/<tty>`, and in sysfs the tty
     /// `ttyName`, whose `device` link leads to an interface folder under the USB device.
     static func addBoard(in tree: SerialScanTree, tty: String, ttyName: String? = nil, byID: String?, device: String = "1-2",

@@ -3,7 +3,7 @@ import Testing
 
 /// `dfu batch` over serial ports, one port per device, as a fixture with a USB hub flashes several
 /// boards at once: four `dfu sim --serve serial:…,usb` in parallel.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SerialBatchCLITests {
+@Suite(.serialized, .endToEnd) struct SerialBatchCLITests {
     @Test func fourPortsAreFlashedInParallel() throws {
         let sims = try (1...4).map { _ in try SerialFlashCLITests.SerialSim(",baud=1000000,usb") }
         for sim in sims { #expect(sim.isReady, "\(sim.readyLine)") }

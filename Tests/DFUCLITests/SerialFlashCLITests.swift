@@ -10,7 +10,7 @@ import Testing
 /// user flashes a board on /dev/ttyACM0: the console framing and raw packets, log lines sharing the
 /// line, a garbled reply, a USB port that vanishes at the reset and mid-transfer, and the port
 /// errors (missing, busy, not a terminal, a rate termios cannot set).
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SerialFlashCLITests {
+@Suite(.serialized, .endToEnd) struct SerialFlashCLITests {
     static let image = FlashCLITests.image
     static let key = FlashCLITests.key
 

@@ -4,7 +4,7 @@ import Testing
 /// `dfu flash` through MCUboot's serial recovery, the `dfu` binary against `dfu sim --serve
 /// serial:PATH,recovery`: what the user sees when the application answers afterwards, when it does
 /// not, and `--enter-recovery` from a running application.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct SerialRecoveryFlashCLITests {
+@Suite(.serialized, .endToEnd) struct SerialRecoveryFlashCLITests {
     typealias SerialSim = SerialFlashCLITests.SerialSim
     static let image = FlashCLITests.image
     static let key = FlashCLITests.key

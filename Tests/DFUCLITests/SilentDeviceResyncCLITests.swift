@@ -4,7 +4,7 @@ import Testing
 /// Over UDP, or a UART whose port stays, a device that falls silent mid-upload gives no sign but
 /// silence: dfu re-synchronises (an echo, then the upload's resume packet) within --connect-timeout
 /// and finishes, where it used to resend one chunk five times and exit 6.
-@Suite(.timeLimit(.minutes(3))) struct SilentDeviceResyncCLITests {
+@Suite(.endToEnd) struct SilentDeviceResyncCLITests {
     static let image = FlashCLITests.image
     static let key = FlashCLITests.key
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `dfu sim --serve serial:PATH,recovery[,app-silent]`: the virtual device powered up in MCUboot's
 /// serial recovery on a pseudo-terminal, and the options it refuses.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SimSerialRecoveryCLITests {
+@Suite(.serialized, .endToEnd) struct SimSerialRecoveryCLITests {
     typealias SerialSim = SerialFlashCLITests.SerialSim
 
     @Test func servesInRecoveryAndSaysSo() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `--device udp:NAME:PORT` takes a host name as `dfu sim --serve udp:NAME:PORT` does: the name is
 /// looked up when dfu connects, not refused as "not an IPv4 address".
-@Suite(.serialized, .timeLimit(.minutes(2))) struct UDPHostNameTests {
+@Suite(.serialized, .endToEnd) struct UDPHostNameTests {
     @Test func localhostReachesTheServerServedOnLocalhost() throws {
         let sim = try LiveDFUProcess(sim: ["--serve", "udp:localhost:0", "--version", "1.0.0"])
         let ready = try #require(sim.ready(), "no ready line; stdout so far: \(sim.lines)")

@@ -9,7 +9,7 @@ import Glibc
 /// device's first answer shows it is there. dfu must not say "connected" before it, must give up
 /// within `--connect-timeout` (exit 5, as any device it cannot reach), and Ctrl-C must end it at
 /// once with the resume hint.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct UDPSilentDeviceTests {
+@Suite(.serialized, .endToEnd) struct UDPSilentDeviceTests {
     static let image = FlashCLITests.image
     static let key = FlashCLITests.key
 

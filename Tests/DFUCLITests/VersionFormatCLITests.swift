@@ -4,7 +4,7 @@ import Testing
 /// One version format, `1.2.3+45`, and one arrow, `→`, wherever dfu shows an MCUboot version
 /// (issue 19, item 10): `info` (terminal and JSON), `flash`, `batch` and `dfu sim`'s own lines, as
 /// `verify` and the flash output already wrote them. Zephyr's image list says `1.2.3.45`.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct VersionFormatCLITests {
+@Suite(.serialized, .endToEnd) struct VersionFormatCLITests {
     @Test func infoShowsSlotVersionsWithTheBuildAfterAPlus() throws {
         let table = try DFURun.run(["info", "--device", "sim:timescale=0,version=1.2.3+45"], timeout: 30)
         #expect(table.exitCode == 0, "\(table.output)")
