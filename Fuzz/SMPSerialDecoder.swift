@@ -28,7 +28,7 @@ public func fuzzSMPSerialDecoder(_ data: UnsafeRawPointer?, _ size: Int) -> CInt
                 require(packet.count <= cut.maximumPacketSize, "packet of \(packet.count) bytes past \(cut.maximumPacketSize)")
                 packets.append(packet)
             case .dropped(let reason):
-                // What `dfu --verbose` prints. Not String(describing: event): the event has no
+                // The reason's own description (dfu's code). Not String(describing: event): the event has no
                 // description of its own, and the runtime's reflection took a fifth of the time.
                 _ = reason.description
             case .text:
