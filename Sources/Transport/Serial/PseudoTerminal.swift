@@ -35,6 +35,10 @@ public final class PseudoTerminal: Sendable {
     private let pump: FDPump
     /// This end's descriptor of the device side; nil once closed.
     private let deviceSide: Mutex<Int32?>
+    /// Whether the link is still ours to remove: once this end closes, its pts number may go to a
+    /// new pseudo-terminal linked at the same path (a USB port coming back), whose link a second
+    /// removal (`close()` again, or `deinit`) would take away.
+    private let linkPending = Mutex(true)
 
     /// `TIOCGPTN` and `TIOCSPTLCK`, which Swift does not import (`_IOR`/`_IOW` macros): the
     /// values of asm-generic/ioctls.h, which x86-64 and arm64 use.
@@ -52,7 +56,7 @@ public final class PseudoTerminal: Sendable {
     }
 
     deinit {
-        if let linkPath { FileSystem.removeSymbolicLink(at: linkPath, ifPointingTo: devicePath) }
+        removeLinkOnce()
         pump.close()
         releaseDeviceSide()
     }
@@ -132,9 +136,17 @@ public final class PseudoTerminal: Sendable {
     /// Removes the link (if it still leads here), then closes both ends: clients see a hang-up and
     /// the device path disappears. `received` finishes. Idempotent.
     public func close() async {
-        if let linkPath { FileSystem.removeSymbolicLink(at: linkPath, ifPointingTo: devicePath) }
+        removeLinkOnce()
         await pump.closeAndWait()
         releaseDeviceSide()
+    }
+
+    private func removeLinkOnce() {
+        let pending = linkPending.withLock { pending in
+            defer { pending = false }
+            return pending
+        }
+        if pending, let linkPath { FileSystem.removeSymbolicLink(at: linkPath, ifPointingTo: devicePath) }
     }
 
     private func releaseDeviceSide() {

@@ -49,7 +49,8 @@ struct FlashKillRun {
         let modelStart = setup.clock.now
         let wallStart = ContinuousClock.now
         let (attempts, failure) = await ChildRunner(files: files, home: home, hangGuard: hangGuard, environment: served.environment)
-            .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation)
+            .killThenFinish(flash, schedule: schedule, finish: finish, expectation: scenario.expectation,
+                            afterKill: served.afterKill)
         let modelEnd = setup.clock.now
         let wallEnd = ContinuousClock.now
         let final = await served.snapshot()

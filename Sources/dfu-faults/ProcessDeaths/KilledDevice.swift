@@ -16,6 +16,8 @@ struct KilledDevice<Snapshot: Sendable> {
     var toDFUMode: @Sendable () async -> Void = {}
     /// Cuts a Nordic device's power and restores it: it starts its application. Nothing elsewhere.
     var powerCut: @Sendable () async -> Void = {}
+    /// Between a kill and the next command: waits for a USB serial port that vanished to be back.
+    var afterKill: @Sendable () async -> Void = {}
 }
 
 /// The virtual SMP device: over UDP on 127.0.0.1 behind a counting relay (`--device udp:…`), on a
@@ -72,15 +74,23 @@ extension KilledDevice where Snapshot == VirtualDevice {
             serving.vanishesOnReset = usb
             let framing = serving.framing
             let port = CountingSimSerialPort(try PseudoTerminalPort.open(linkedAt: path), framing: framing, counter: counter)
+            let presence = PortPresence()
             let server = VirtualDeviceSerialServer(
                 device: device, port: port, serving: serving, clock: setup.clock,
                 reopen: { () async throws(SimSerialPortError) -> any SimSerialPort in
                     CountingSimSerialPort(try PseudoTerminalPort.open(linkedAt: path), framing: framing, counter: counter)
                 },
-                observer: { event in DeviceStep(event).map { schedule.observe($0) } })
+                observer: { event in
+                    if case .portVanished = event { presence.vanished() }
+                    if case .portBack = event { presence.cameBack() }
+                    DeviceStep(event).map { schedule.observe($0) }
+                })
             await server.start()
-            return KilledDevice(device: "serial:\(path),baud=\(ServedDevice.serialBaud)", environment: [:],
-                                snapshot: { await server.snapshot }, stop: { await server.stop() })
+            var served = KilledDevice(device: "serial:\(path),baud=\(ServedDevice.serialBaud)", environment: [:],
+                                      snapshot: { await server.snapshot }, stop: { await server.stop() })
+            // Only a kill at the line's drop meets the port away; a UART's port never goes.
+            if usb { served.afterKill = { await presence.waitUntilBack() } }
+            return served
         } catch {
             throw .setup("scenario \(scenario): cannot serve the device on a pseudo-terminal: \(error)")
         }

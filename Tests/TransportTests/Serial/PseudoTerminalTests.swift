@@ -48,6 +48,22 @@ import Transport
         await new.close()
     }
 
+    /// A port that vanishes and comes back often gets its old pts number again (devpts hands out
+    /// the lowest free one); the old terminal closed again, or released, must not take the new link.
+    @Test func aClosedTerminalKeepsOffTheLinkOfTheOneThatCameBackAfterIt() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.remove() }
+        let path = "\(scratch.path)/board"
+        var old: PseudoTerminal? = try PseudoTerminal.open(linkedAt: path)
+        await old?.close()
+        let new = try PseudoTerminal.open(linkedAt: path)
+        await old?.close()
+        old = nil
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == new.devicePath)
+        await new.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func servesOneClientAfterAnother() async throws {
         let pty = try PseudoTerminal.open()
         for round in 0..<3 {
